@@ -1,0 +1,135 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Who may import whom (docs/ARCHITECTURE.md): the arrows point one way, down. */
+const boundaries = [
+  {
+    folder: 'src/domain',
+    forbid: [
+      '**/ports/**',
+      '**/services/**',
+      '**/adapters/**',
+      '**/http/**',
+      '**/cli/**',
+      '**/main/**',
+      '**/config/**',
+      'node:fs',
+      'node:crypto',
+      'better-sqlite3',
+      'fastify',
+    ],
+  },
+  {
+    folder: 'src/codes',
+    forbid: ['**/services/**', '**/adapters/**', '**/http/**', '**/cli/**', '**/main/**'],
+  },
+  {
+    folder: 'src/ports',
+    forbid: ['**/services/**', '**/adapters/**', '**/http/**', '**/cli/**', '**/main/**'],
+  },
+  {
+    folder: 'src/services',
+    forbid: [
+      '**/adapters/**',
+      '**/http/**',
+      '**/cli/**',
+      '**/main/**',
+      '**/config/**',
+      'better-sqlite3',
+      'fastify',
+    ],
+  },
+  { folder: 'src/adapters', forbid: ['**/services/**', '**/http/**', '**/cli/**', '**/main/**'] },
+  { folder: 'src/http', forbid: ['**/adapters/**', '**/cli/**', '**/main/**', 'better-sqlite3'] },
+  { folder: 'src/cli', forbid: ['**/adapters/**', '**/http/**', 'better-sqlite3'] },
+  {
+    folder: 'src/config',
+    forbid: [
+      '**/services/**',
+      '**/adapters/**',
+      '**/http/**',
+      '**/cli/**',
+      '**/main/**',
+      '**/domain/**',
+    ],
+  },
+  {
+    folder: 'src/observability',
+    forbid: [
+      '**/services/**',
+      '**/adapters/**',
+      '**/http/**',
+      '**/cli/**',
+      '**/main/**',
+      '**/domain/**',
+    ],
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      // Adapters over synchronous drivers are async by contract (the port is Promise-based).
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unnecessary-type-parameters': 'off',
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' },
+        { selector: 'TSEnumDeclaration', message: 'Use an `as const` object or a union.' },
+        { selector: 'TSModuleDeclaration[kind="namespace"]', message: 'No namespaces.' },
+      ],
+    },
+  },
+  ...boundaries.map(({ folder, forbid }) => ({
+    files: [`${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: forbid.map((group) => ({
+            group: [group],
+            message: `${folder} may not import this (see docs/ARCHITECTURE.md).`,
+          })),
+        },
+      ],
+    },
+  })),
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/config/**', 'src/cli/load-cli-config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Only src/config reads the environment.' },
+      ],
+    },
+  },
+  {
+    files: ['eslint.config.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,84 @@
+import type Database from 'better-sqlite3';
+import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
+import { guardSqlite } from './sqlite-errors.js';
+
+interface ApiKeyRow {
+  id: string;
+  owner: string;
+  admin: number;
+  key_hash: string;
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const COLUMNS = 'id, owner, admin, key_hash, prefix, created_at, revoked_at';
+
+export class SqliteApiKeyStore implements ApiKeyStore {
+  readonly #insert: Database.Statement;
+  readonly #byHash: Database.Statement<[string], ApiKeyRow>;
+  readonly #all: Database.Statement<[], ApiKeyRow>;
+  readonly #revoke: Database.Statement<[number, string]>;
+  readonly #count: Database.Statement<[], { n: number }>;
+
+  constructor(db: Database.Database) {
+    this.#insert = db.prepare(
+      `INSERT INTO api_keys (${COLUMNS}) VALUES (@id, @owner, @admin, @key_hash, @prefix, @created_at, @revoked_at)
+       ON CONFLICT DO NOTHING`,
+    );
+    this.#byHash = db.prepare(
+      `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
+    );
+    this.#all = db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
+    this.#revoke = db.prepare(
+      'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+    );
+    this.#count = db.prepare('SELECT count(*) AS n FROM api_keys');
+  }
+
+  async insertKey(record: ApiKeyRecord): Promise<boolean> {
+    return guardSqlite('store the key', () => {
+      const result = this.#insert.run({
+        id: record.id,
+        owner: record.owner,
+        admin: record.admin ? 1 : 0,
+        key_hash: record.keyHash,
+        prefix: record.prefix,
+        created_at: record.createdAt,
+        revoked_at: record.revokedAt,
+      });
+      return result.changes === 1;
+    });
+  }
+
+  async findActiveKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return guardSqlite('read the key', () => {
+      const row = this.#byHash.get(keyHash);
+      return row === undefined ? null : fromRow(row);
+    });
+  }
+
+  async listKeys(): Promise<readonly ApiKeyRecord[]> {
+    return guardSqlite('list keys', () => this.#all.all().map(fromRow));
+  }
+
+  async revokeKey(id: string, nowMs: number): Promise<boolean> {
+    return guardSqlite('revoke the key', () => this.#revoke.run(nowMs, id).changes === 1);
+  }
+
+  async countKeys(): Promise<number> {
+    return guardSqlite('count keys', () => this.#count.get()?.n ?? 0);
+  }
+}
+
+function fromRow(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    owner: row.owner,
+    admin: row.admin === 1,
+    keyHash: row.key_hash,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}

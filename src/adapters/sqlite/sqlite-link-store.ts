@@ -1,0 +1,240 @@
+import type Database from 'better-sqlite3';
+import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
+import type {
+  IdempotencyClaim,
+  InsertLinkResult,
+  LinkQuery,
+  LinkStore,
+} from '../../ports/link-store.js';
+import { guardSqlite } from './sqlite-errors.js';
+
+interface LinkRow {
+  id: string;
+  code: string;
+  owner: string;
+  destination: string;
+  status_code: number;
+  state: string;
+  custom: number;
+  title: string | null;
+  tags: string;
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  deleted_at: number | null;
+  version: number;
+}
+
+interface IdempotencyRow {
+  owner: string;
+  key: string;
+  request_hash: string;
+  response: string;
+  created_at: number;
+}
+
+const LINK_COLUMNS =
+  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version';
+
+export class SqliteLinkStore implements LinkStore {
+  readonly #db: Database.Database;
+  readonly #insert: Database.Statement;
+  readonly #byId: Database.Statement<[string], LinkRow>;
+  readonly #byCode: Database.Statement<[string], LinkRow>;
+  readonly #replace: Database.Statement;
+  readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
+  readonly #deleteClaim: Database.Statement<[string, string]>;
+  readonly #insertClaim: Database.Statement;
+  readonly #insertWithClaim: Database.Transaction<
+    (link: Link, claim: IdempotencyClaim) => InsertLinkResult
+  >;
+  /** List statements by their SQL: the filters combine into a handful of shapes. */
+  readonly #listStatements = new Map<
+    string,
+    Database.Statement<Record<string, unknown>, LinkRow>
+  >();
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#insert = db.prepare(
+      `INSERT INTO links (${LINK_COLUMNS}) VALUES (@id, @code, @owner, @destination, @status_code, @state,
+        @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version)
+       ON CONFLICT (code) DO NOTHING`,
+    );
+    this.#byId = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
+    this.#byCode = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE code = ?`);
+    this.#replace = db.prepare(
+      `UPDATE links SET destination = @destination, status_code = @status_code, state = @state,
+        title = @title, tags = @tags, updated_at = @updated_at, expires_at = @expires_at,
+        deleted_at = @deleted_at, version = @version
+       WHERE id = @id AND version = @expected_version`,
+    );
+    this.#findClaim = db.prepare(
+      'SELECT owner, key, request_hash, response, created_at FROM idempotency_records WHERE owner = ? AND key = ?',
+    );
+    this.#deleteClaim = db.prepare('DELETE FROM idempotency_records WHERE owner = ? AND key = ?');
+    this.#insertClaim = db.prepare(
+      `INSERT INTO idempotency_records (owner, key, request_hash, link_id, response, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    // One transaction: look for a live claim, else insert the link and the claim together.
+    this.#insertWithClaim = db.transaction((link: Link, claim: IdempotencyClaim) => {
+      const existing = this.#findClaim.get(claim.owner, claim.key);
+      if (existing !== undefined) {
+        if (existing.created_at >= claim.notBefore) {
+          return {
+            kind: 'replayed',
+            record: {
+              owner: existing.owner,
+              key: existing.key,
+              requestHash: existing.request_hash,
+              link: JSON.parse(existing.response) as Link,
+              createdAt: existing.created_at,
+            },
+          } as const;
+        }
+        this.#deleteClaim.run(claim.owner, claim.key);
+      }
+      if (this.#insert.run(toRow(link)).changes === 0) return { kind: 'code-taken' } as const;
+      this.#insertClaim.run(
+        claim.owner,
+        claim.key,
+        claim.requestHash,
+        link.id,
+        JSON.stringify(link),
+        link.createdAt,
+      );
+      return { kind: 'inserted', link } as const;
+    });
+  }
+
+  async insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult> {
+    return guardSqlite('store the link', () => {
+      if (idempotency !== undefined) return this.#insertWithClaim.immediate(link, idempotency);
+      return this.#insert.run(toRow(link)).changes === 0
+        ? { kind: 'code-taken' }
+        : { kind: 'inserted', link };
+    });
+  }
+
+  async findLinkById(id: string): Promise<Link | null> {
+    return guardSqlite('read the link', () => fromRowOrNull(this.#byId.get(id)));
+  }
+
+  async findLinkByCode(code: string): Promise<Link | null> {
+    return guardSqlite('read the link', () => fromRowOrNull(this.#byCode.get(code)));
+  }
+
+  async listLinks(query: LinkQuery): Promise<readonly Link[]> {
+    return guardSqlite('list links', () => {
+      const where: string[] = [];
+      const params: Record<string, unknown> = { limit: query.limit, now: query.nowMs };
+      if (query.owner !== undefined) {
+        where.push('owner = @owner');
+        params['owner'] = query.owner;
+      }
+      if (query.beforeId !== undefined) {
+        where.push('id < @before_id');
+        params['before_id'] = query.beforeId;
+      }
+      if (query.search !== undefined && query.search !== '') {
+        where.push(
+          `(instr(lower(code), @search) > 0 OR instr(lower(destination), @search) > 0
+            OR instr(lower(coalesce(title, '')), @search) > 0)`,
+        );
+        params['search'] = query.search.toLowerCase();
+      }
+      if (query.tag !== undefined) {
+        where.push('EXISTS (SELECT 1 FROM json_each(links.tags) WHERE json_each.value = @tag)');
+        params['tag'] = query.tag;
+      }
+      where.push(stateCondition(query.state));
+      const sql = `SELECT ${LINK_COLUMNS} FROM links WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      let statement = this.#listStatements.get(sql);
+      if (statement === undefined) {
+        statement = this.#db.prepare<Record<string, unknown>, LinkRow>(sql);
+        this.#listStatements.set(sql, statement);
+      }
+      if (!sql.includes('@now')) delete params['now'];
+      return statement.all(params).map(fromRow);
+    });
+  }
+
+  async replaceLink(next: Link, expectedVersion: number): Promise<boolean> {
+    return guardSqlite('update the link', () => {
+      const row = toRow(next);
+      const result = this.#replace.run({
+        id: row.id,
+        destination: row.destination,
+        status_code: row.status_code,
+        state: row.state,
+        title: row.title,
+        tags: row.tags,
+        updated_at: row.updated_at,
+        expires_at: row.expires_at,
+        deleted_at: row.deleted_at,
+        version: row.version,
+        expected_version: expectedVersion,
+      });
+      return result.changes === 1;
+    });
+  }
+}
+
+/** The effective-state filter: expiry is read against the clock, not only the stored state. */
+function stateCondition(state: LinkQuery['state']): string {
+  switch (state) {
+    case undefined:
+      return "state <> 'deleted'";
+    case 'active':
+      return "state = 'active' AND (expires_at IS NULL OR expires_at > @now)";
+    case 'expired':
+      return "(state = 'expired' OR (state = 'active' AND expires_at IS NOT NULL AND expires_at <= @now))";
+    case 'disabled':
+      return "state = 'disabled'";
+    case 'deleted':
+      return "state = 'deleted'";
+  }
+}
+
+function toRow(link: Link): LinkRow {
+  return {
+    id: link.id,
+    code: link.code,
+    owner: link.owner,
+    destination: link.destination,
+    status_code: link.statusCode,
+    state: link.state,
+    custom: link.custom ? 1 : 0,
+    title: link.title,
+    tags: JSON.stringify(link.tags),
+    created_at: link.createdAt,
+    updated_at: link.updatedAt,
+    expires_at: link.expiresAt,
+    deleted_at: link.deletedAt,
+    version: link.version,
+  };
+}
+
+function fromRow(row: LinkRow): Link {
+  return {
+    id: row.id,
+    code: row.code,
+    owner: row.owner,
+    destination: row.destination,
+    statusCode: row.status_code as RedirectStatus,
+    state: row.state as StoredLinkState,
+    custom: row.custom === 1,
+    title: row.title,
+    tags: JSON.parse(row.tags) as string[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+    deletedAt: row.deleted_at,
+    version: row.version,
+  };
+}
+
+function fromRowOrNull(row: LinkRow | undefined): Link | null {
+  return row === undefined ? null : fromRow(row);
+}

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** `0001_create_links.sql` → version 1. Files are applied in version order, once each. */
+export function loadMigrations(): readonly Migration[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 4)),
+      name: file.slice(5, -4),
+      sql: readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8'),
+    }));
+}
+
+/**
+ * Applies every migration not yet recorded in `schema_migrations`. The whole run holds a
+ * write lock (BEGIN IMMEDIATE), so two processes starting at once apply each file once.
+ */
+export function applyMigrations(db: Database.Database): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+  const migrations = loadMigrations();
+  const applied: number[] = [];
+  const run = db.transaction(() => {
+    const done = new Set(
+      db
+        .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+        .all()
+        .map((row) => row.version),
+    );
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      );
+      applied.push(migration.version);
+    }
+  });
+  run.immediate();
+  return applied;
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { issueKey, listKeys, revokeKey } from '../../services/keys/manage-keys.js';
+import { withRuntime } from '../with-runtime.js';
+
+export function addKeysCommand(program: Command): void {
+  const keys = program.command('keys').description('manage API keys');
+
+  keys
+    .command('create')
+    .description('issue a key and print it (shown only this once)')
+    .requiredOption('--owner <owner>', 'owner of the links made with this key')
+    .option('--admin', 'an admin key: sees and manages every owner', false)
+    .action(async (options: { owner: string; admin: boolean }) => {
+      await withRuntime(async (runtime) => {
+        const issued = await issueKey(runtime.keyService, options.owner, options.admin);
+        process.stdout.write(
+          `${issued.key}\n` +
+            `id ${issued.record.id}, owner ${issued.record.owner}${issued.record.admin ? ', admin' : ''}\n`,
+        );
+      });
+    });
+
+  keys
+    .command('list')
+    .description('list keys (never their secrets)')
+    .action(async () => {
+      await withRuntime(async (runtime) => {
+        for (const key of await listKeys(runtime.keyService)) {
+          const state = key.revokedAt === null ? 'active' : 'revoked';
+          process.stdout.write(
+            `${key.id}  ${key.prefix}…  ${key.owner}${key.admin ? ' (admin)' : ''}  ${state}  ${new Date(key.createdAt).toISOString()}\n`,
+          );
+        }
+      });
+    });
+
+  keys
+    .command('revoke')
+    .description('revoke a key by id')
+    .argument('<id>', 'the key id, as `hop keys list` shows it')
+    .action(async (id: string) => {
+      await withRuntime(async (runtime) => {
+        await revokeKey(runtime.keyService, id);
+        process.stdout.write(`revoked ${id}\n`);
+      });
+    });
+}

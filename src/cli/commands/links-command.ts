@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import type { LinkState } from '../../domain/link.js';
+import type { Principal } from '../../domain/principal.js';
+import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
+import { createLink } from '../../services/links/create-link.js';
+import { listLinks } from '../../services/links/list-links.js';
+import { withRuntime } from '../with-runtime.js';
+
+/** The operator at the console acts as an admin, for the owner they name. */
+function operator(owner: string): Principal {
+  return { keyId: 'cli', owner, admin: true };
+}
+
+export function addLinksCommand(program: Command): void {
+  const links = program.command('links').description('create and list links');
+
+  links
+    .command('create')
+    .description('shorten a URL and print the short URL')
+    .argument('<destination>', 'absolute http(s) URL')
+    .option('--alias <alias>', 'custom code')
+    .option('--owner <owner>', 'owner of the link', BOOTSTRAP_OWNER)
+    .option('--status <code>', 'redirect status: 301, 302, 307 or 308')
+    .option('--ttl <seconds>', 'lifetime in seconds')
+    .option('--title <title>', 'a title for people')
+    .option('--tag <tag...>', 'tags')
+    .action(
+      async (
+        destination: string,
+        options: {
+          alias?: string;
+          owner: string;
+          status?: string;
+          ttl?: string;
+          title?: string;
+          tag?: string[];
+        },
+      ) => {
+        await withRuntime(async (runtime) => {
+          const { link } = await createLink(runtime.linkService, operator(options.owner), {
+            destination,
+            alias: options.alias,
+            statusCode: options.status === undefined ? undefined : Number(options.status),
+            ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
+            title: options.title,
+            tags: options.tag,
+          });
+          process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
+        });
+      },
+    );
+
+  links
+    .command('list')
+    .description('list links, newest first')
+    .option('--owner <owner>', 'only this owner')
+    .option('--q <text>', 'substring of code, destination or title')
+    .option('--state <state>', 'active, disabled, expired or deleted')
+    .option('--limit <n>', 'at most n links (1-100)', '20')
+    .option('--json', 'one JSON object per line', false)
+    .action(
+      async (options: {
+        owner?: string;
+        q?: string;
+        state?: LinkState;
+        limit: string;
+        json: boolean;
+      }) => {
+        await withRuntime(async (runtime) => {
+          const page = await listLinks(runtime.linkService, operator(BOOTSTRAP_OWNER), {
+            owner: options.owner,
+            search: options.q,
+            state: options.state,
+            limit: Number(options.limit),
+          });
+          for (const link of page.items) {
+            process.stdout.write(
+              options.json
+                ? `${JSON.stringify(link)}\n`
+                : `${link.code}  ${link.state}  ${link.owner}  ${link.destination}\n`,
+            );
+          }
+        });
+      },
+    );
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { composeRuntime } from '../../main/compose.js';
+import { createLogger } from '../../observability/logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
+
+export function addMigrateCommand(program: Command): void {
+  program
+    .command('migrate')
+    .description('apply pending database migrations and exit')
+    .action(async () => {
+      const config = loadCliConfig();
+      const runtime = composeRuntime(config, createLogger(config.logLevel));
+      const applied = [
+        ...runtime.store.migrationsAppliedAtOpen,
+        ...(await runtime.store.migrate()),
+      ];
+      await runtime.close();
+      process.stdout.write(
+        applied.length === 0
+          ? `hop: ${config.databaseFile} is up to date\n`
+          : `hop: applied migrations ${applied.join(', ')} to ${config.databaseFile}\n`,
+      );
+    });
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { addKeysCommand } from './commands/keys-command.js';
+import { addLinksCommand } from './commands/links-command.js';
+import { addMigrateCommand } from './commands/migrate-command.js';
+import { addServeCommand } from './commands/serve-command.js';
+
+/** The `hop` command line: serve (default), migrate, keys, links. */
+const program = new Command('hop').description('hop, the URL shortener');
+addServeCommand(program);
+addMigrateCommand(program);
+addKeysCommand(program);
+addLinksCommand(program);
+await program.parseAsync(process.argv);

@@ -1,0 +1,22 @@
+import { composeRuntime, type Runtime } from '../main/compose.js';
+import { createLogger } from '../observability/logger.js';
+import { isHopError } from '../domain/errors.js';
+import { exitWithProblems, loadCliConfig } from './load-cli-config.js';
+
+/** Runs one CLI action against a composed runtime, closing it after; domain errors exit 1. */
+export async function withRuntime(action: (runtime: Runtime) => Promise<void>): Promise<void> {
+  const config = loadCliConfig();
+  const runtime = composeRuntime(config, createLogger('warn'));
+  try {
+    await action(runtime);
+  } catch (error) {
+    if (!isHopError(error)) throw error;
+    await runtime.close();
+    const fields = error.fields.map((f) => `  ${f.field}: ${f.detail}`);
+    process.stderr.write(`hop: ${error.detail}\n${fields.join('\n')}${fields.length ? '\n' : ''}`);
+    process.exit(1);
+  }
+  await runtime.close();
+}
+
+export { exitWithProblems };

@@ -1,0 +1,60 @@
+import type { CodeGenerator } from '../ports/code-generator.js';
+
+/** Fills a buffer with cryptographically secure random bytes (crypto.randomFillSync). */
+export type RandomBytes = (buffer: Uint8Array) => void;
+
+export interface RandomCodeOptions {
+  readonly alphabet: string;
+  readonly length: number;
+  readonly randomBytes: RandomBytes;
+}
+
+/**
+ * The `random` strategy (SPEC §2, seeds 001/004): each character is drawn from CSPRNG
+ * bytes by rejection sampling, so every character of the alphabet is equally likely.
+ * A plain `byte % 62` would favour the first 8 characters (256 = 4·62 + 8).
+ */
+export class RandomCodeGenerator implements CodeGenerator {
+  readonly #alphabet: string;
+  readonly #length: number;
+  readonly #randomBytes: RandomBytes;
+  /** Bytes at or above this bound are rejected: it is the largest multiple of the size. */
+  readonly #acceptBelow: number;
+  readonly #buffer: Uint8Array;
+
+  constructor(options: RandomCodeOptions) {
+    const size = options.alphabet.length;
+    if (size < 2 || size > 256) throw new RangeError('An alphabet has 2 to 256 characters.');
+    if (!Number.isInteger(options.length) || options.length < 1) {
+      throw new RangeError('A code has at least one character.');
+    }
+    this.#alphabet = options.alphabet;
+    this.#length = options.length;
+    this.#randomBytes = options.randomBytes;
+    this.#acceptBelow = 256 - (256 % size);
+    // Twice the length: with base62 about 3% of bytes are rejected, so one fill nearly
+    // always suffices.
+    this.#buffer = new Uint8Array(options.length * 2);
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  generate(): Promise<string> {
+    return Promise.resolve(this.generateSync());
+  }
+
+  generateSync(): string {
+    const size = this.#alphabet.length;
+    let code = '';
+    while (code.length < this.#length) {
+      this.#randomBytes(this.#buffer);
+      for (let i = 0; i < this.#buffer.length && code.length < this.#length; i++) {
+        const byte = this.#buffer[i] as number;
+        if (byte < this.#acceptBelow) code += this.#alphabet.charAt(byte % size);
+      }
+    }
+    return code;
+  }
+}

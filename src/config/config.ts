@@ -1,0 +1,32 @@
+import type { AlphabetName } from '../codes/alphabets.js';
+import type { RateRule } from './parsers.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const CODE_STRATEGIES = ['random'] as const;
+export type CodeStrategy = (typeof CODE_STRATEGIES)[number];
+
+/** The validated, frozen configuration every part of hop receives. */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Base of every short URL, without a trailing slash. */
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  readonly databaseFile: string;
+  readonly bootstrapAdminKey: string | undefined;
+  readonly codeStrategy: CodeStrategy;
+  readonly codeLength: number;
+  readonly codeAlphabet: AlphabetName;
+  /** null: links never expire by default. */
+  readonly defaultTtlMs: number | null;
+  /** null: no upper bound on a link's lifetime. */
+  readonly maxTtlMs: number | null;
+  /** null: creates are not rate limited. */
+  readonly createRate: RateRule | null;
+  readonly maxUrlLength: number;
+  readonly blocklistFile: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly shutdownTimeoutMs: number;
+}

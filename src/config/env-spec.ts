@@ -1,0 +1,155 @@
+import { ALPHABET_NAMES } from '../codes/alphabets.js';
+import { CODE_STRATEGIES, LOG_LEVELS } from './config.js';
+import {
+  ParseError,
+  parseBaseUrl,
+  parseDuration,
+  parseDurationOrNever,
+  parseInteger,
+  parseNonEmpty,
+  parseOneOf,
+  parseRate,
+  parseSecret,
+} from './parsers.js';
+
+export interface EnvEntry {
+  readonly name: string;
+  /** The raw default, as a person would write it; undefined = unset. */
+  readonly default: string | undefined;
+  readonly doc: string;
+  readonly parse: (raw: string) => unknown;
+}
+
+/**
+ * Refuses a variable that names a part of hop this build does not have yet, so that an
+ * operator who asked for PostgreSQL never silently gets SQLite.
+ */
+function notYetSupported(what: string): (raw: string) => never {
+  return () => {
+    throw new ParseError(`nothing yet: ${what} is not in this build (unset it to run embedded)`);
+  };
+}
+
+/** Every HOP_* variable hop reads (SPEC §8). README and .env.example are made from it. */
+export const ENV_SPEC: readonly EnvEntry[] = [
+  {
+    name: 'HOP_HOST',
+    default: '0.0.0.0',
+    doc: 'Address `hop serve` listens on.',
+    parse: parseNonEmpty,
+  },
+  {
+    name: 'HOP_PORT',
+    default: '8080',
+    doc: 'Port `hop serve` listens on (0 = any free port).',
+    parse: parseInteger(0, 65535),
+  },
+  {
+    name: 'HOP_PUBLIC_URL',
+    default: undefined,
+    doc: 'Base of every short_url; default http://localhost:<port>.',
+    parse: parseBaseUrl,
+  },
+  {
+    name: 'HOP_DATA_DIR',
+    default: './data',
+    doc: 'Folder of the embedded database (hop.db) and other files.',
+    parse: parseNonEmpty,
+  },
+  {
+    name: 'HOP_DATABASE_URL',
+    default: undefined,
+    doc: 'PostgreSQL (not in this build yet).',
+    parse: notYetSupported('PostgreSQL'),
+  },
+  {
+    name: 'HOP_DATABASE_REPLICA_URL',
+    default: undefined,
+    doc: 'PostgreSQL read replica (not in this build yet).',
+    parse: notYetSupported('PostgreSQL'),
+  },
+  {
+    name: 'HOP_REDIS_URL',
+    default: undefined,
+    doc: 'Redis (not in this build yet).',
+    parse: notYetSupported('Redis'),
+  },
+  {
+    name: 'HOP_REDIS_CLUSTER',
+    default: undefined,
+    doc: 'Redis Cluster seed nodes (not in this build yet).',
+    parse: notYetSupported('Redis'),
+  },
+  {
+    name: 'HOP_NATS_URL',
+    default: undefined,
+    doc: 'NATS JetStream (not in this build yet).',
+    parse: notYetSupported('NATS'),
+  },
+  {
+    name: 'HOP_BOOTSTRAP_ADMIN_KEY',
+    default: undefined,
+    doc: 'Admin key created at start if absent; unset, the first start prints a generated one.',
+    parse: parseSecret,
+  },
+  {
+    name: 'HOP_CODE_STRATEGY',
+    default: 'random',
+    doc: 'How codes are generated.',
+    parse: parseOneOf(CODE_STRATEGIES),
+  },
+  {
+    name: 'HOP_CODE_LENGTH',
+    default: '7',
+    doc: 'Characters in a generated code.',
+    parse: parseInteger(4, 32),
+  },
+  {
+    name: 'HOP_CODE_ALPHABET',
+    default: 'base62',
+    doc: 'Alphabet of generated codes.',
+    parse: parseOneOf(ALPHABET_NAMES),
+  },
+  {
+    name: 'HOP_DEFAULT_TTL',
+    default: '2y',
+    doc: 'Lifetime of a link created without expiry (0 = never).',
+    parse: parseDurationOrNever,
+  },
+  {
+    name: 'HOP_MAX_TTL',
+    default: '10y',
+    doc: 'Longest lifetime a link may ask for (0 = unbounded).',
+    parse: parseDurationOrNever,
+  },
+  {
+    name: 'HOP_CREATE_RATE',
+    default: '20/s:100',
+    doc: 'Creates per API key, rate:burst (admin keys exempt; off = unlimited).',
+    parse: parseRate,
+  },
+  {
+    name: 'HOP_MAX_URL_LENGTH',
+    default: '2048',
+    doc: 'Longest destination accepted, in characters.',
+    parse: parseInteger(32, 65536),
+  },
+  {
+    name: 'HOP_BLOCKLIST_FILE',
+    default: undefined,
+    doc: 'File of blocked domains, one a line (# comments).',
+    parse: parseNonEmpty,
+  },
+  {
+    name: 'HOP_LOG_LEVEL',
+    default: 'info',
+    doc: 'Log level; no per-request lines at info.',
+    parse: parseOneOf(LOG_LEVELS),
+  },
+  {
+    name: 'HOP_SHUTDOWN_TIMEOUT',
+    default: '10s',
+    doc: 'How long SIGTERM waits for in-flight requests.',
+    parse: parseDuration,
+  },
+];

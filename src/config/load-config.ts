@@ -1,0 +1,72 @@
+import { join, resolve } from 'node:path';
+import type { AlphabetName } from '../codes/alphabets.js';
+import type { CodeStrategy, Config, LogLevel } from './config.js';
+import { ENV_SPEC } from './env-spec.js';
+import { ParseError, type RateRule } from './parsers.js';
+
+/** All configuration problems at once, one line each naming the variable. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Reads HOP_* from `env`, validates every entry of ENV_SPEC, and returns a frozen Config. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const values = new Map<string, unknown>();
+  const problems: string[] = [];
+  for (const entry of ENV_SPEC) {
+    const given = env[entry.name];
+    const raw = given === undefined || given === '' ? entry.default : given;
+    if (raw === undefined) continue;
+    try {
+      values.set(entry.name, entry.parse(raw));
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      problems.push(
+        `${entry.name}=${JSON.stringify(given)} is invalid: expected ${error.message}.`,
+      );
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const get = <T>(name: string): T => values.get(name) as T;
+  const port = get<number>('HOP_PORT');
+  const dataDir = resolve(get<string>('HOP_DATA_DIR'));
+  const config: Config = {
+    host: get<string>('HOP_HOST'),
+    port,
+    publicUrl: get<string | undefined>('HOP_PUBLIC_URL') ?? `http://localhost:${port}`,
+    dataDir,
+    databaseFile: join(dataDir, 'hop.db'),
+    bootstrapAdminKey: get<string | undefined>('HOP_BOOTSTRAP_ADMIN_KEY'),
+    codeStrategy: get<CodeStrategy>('HOP_CODE_STRATEGY'),
+    codeLength: get<number>('HOP_CODE_LENGTH'),
+    codeAlphabet: get<AlphabetName>('HOP_CODE_ALPHABET'),
+    defaultTtlMs: get<number | null>('HOP_DEFAULT_TTL'),
+    maxTtlMs: get<number | null>('HOP_MAX_TTL'),
+    createRate: get<RateRule | null>('HOP_CREATE_RATE'),
+    maxUrlLength: get<number>('HOP_MAX_URL_LENGTH'),
+    blocklistFile: get<string | undefined>('HOP_BLOCKLIST_FILE'),
+    logLevel: get<LogLevel>('HOP_LOG_LEVEL'),
+    shutdownTimeoutMs: get<number>('HOP_SHUTDOWN_TIMEOUT'),
+  };
+  if (
+    config.defaultTtlMs !== null &&
+    config.maxTtlMs !== null &&
+    config.defaultTtlMs > config.maxTtlMs
+  ) {
+    throw new ConfigError([
+      `HOP_DEFAULT_TTL=${JSON.stringify(env['HOP_DEFAULT_TTL'] ?? '2y')} is invalid: expected a lifetime no longer than HOP_MAX_TTL.`,
+    ]);
+  }
+  if (config.defaultTtlMs === null && config.maxTtlMs !== null) {
+    throw new ConfigError([
+      'HOP_DEFAULT_TTL="0" is invalid: expected a finite lifetime while HOP_MAX_TTL bounds links (set HOP_MAX_TTL=0 too).',
+    ]);
+  }
+  return Object.freeze(config);
+}

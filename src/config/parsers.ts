@@ -1,0 +1,107 @@
+/**
+ * Parsers for configuration values. Each returns the value or throws a `ParseError`
+ * whose message says what the variable accepts.
+ */
+export class ParseError extends Error {}
+
+const DURATION_UNITS_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+  y: 365 * 86_400_000,
+};
+
+/** `90s`, `10m`, `30d`, `2y` → milliseconds; `0` → null ("never"). */
+export function parseDurationOrNever(raw: string): number | null {
+  if (raw.trim() === '0') return null;
+  return parseDuration(raw);
+}
+
+/** `250ms`, `90s`, `10m`, `30d`, `2y` → milliseconds (strictly positive). */
+export function parseDuration(raw: string): number {
+  const match = /^\s*(\d+)\s*(ms|s|m|h|d|w|y)\s*$/.exec(raw);
+  const amount = match === null ? Number.NaN : Number(match[1]);
+  const unit = match?.[2];
+  if (unit === undefined || !Number.isSafeInteger(amount) || amount <= 0) {
+    throw new ParseError('a duration such as 250ms, 90s, 10m, 12h, 30d or 2y');
+  }
+  const ms = amount * (DURATION_UNITS_MS[unit] as number);
+  if (!Number.isSafeInteger(ms)) throw new ParseError('a duration shorter than 250000 years');
+  return ms;
+}
+
+export interface RateRule {
+  readonly ratePerSecond: number;
+  readonly burst: number;
+}
+
+const RATE_UNITS_S: Record<string, number> = { s: 1, m: 60, h: 3600 };
+
+/** `20/s`, `600/m:50` (rate, then an optional burst) → a rule; `0` or `off` → null. */
+export function parseRate(raw: string): RateRule | null {
+  const text = raw.trim();
+  if (text === '0' || text === 'off') return null;
+  const match = /^(\d+(?:\.\d+)?)\/(s|m|h)(?::(\d+))?$/.exec(text);
+  const accepts = 'a rate such as 20/s, 600/m or 20/s:100 (rate:burst), or off';
+  if (match === null) throw new ParseError(accepts);
+  const ratePerSecond = Number(match[1]) / (RATE_UNITS_S[match[2] as string] as number);
+  const burst = match[3] === undefined ? Math.max(1, Math.ceil(ratePerSecond)) : Number(match[3]);
+  if (!(ratePerSecond > 0) || !(burst >= 1)) throw new ParseError(accepts);
+  return { ratePerSecond, burst };
+}
+
+export function parseInteger(min: number, max: number): (raw: string) => number {
+  return (raw) => {
+    const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      throw new ParseError(`a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
+export function parseOneOf<T extends string>(choices: readonly T[]): (raw: string) => T {
+  return (raw) => {
+    const value = raw.trim();
+    if (!(choices as readonly string[]).includes(value)) {
+      throw new ParseError(`one of: ${choices.join(', ')}`);
+    }
+    return value as T;
+  };
+}
+
+/** An absolute http(s) URL without path, query or fragment, e.g. https://hop.example. */
+export function parseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ParseError('an absolute http:// or https:// URL such as https://hop.example');
+  }
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    throw new ParseError('an absolute http:// or https:// URL such as https://hop.example');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function parseNonEmpty(raw: string): string {
+  if (raw.trim() === '') throw new ParseError('a non-empty value');
+  return raw.trim();
+}
+
+/** A secret handed to us: long enough that it cannot be guessed, printable, no spaces. */
+export function parseSecret(raw: string): string {
+  if (!/^[\x21-\x7e]{20,200}$/.test(raw)) {
+    throw new ParseError('20 to 200 printable characters without spaces');
+  }
+  return raw;
+}

@@ -1,0 +1,86 @@
+import { HopError } from './errors.js';
+
+/** Limits that apply to every link's lifetime; `null` means "never". */
+export interface ExpiryPolicy {
+  readonly defaultTtlMs: number | null;
+  readonly maxTtlMs: number | null;
+}
+
+export interface ExpiryRequest {
+  readonly expiresAt?: string | null | undefined;
+  readonly ttlSeconds?: number | null | undefined;
+}
+
+// RFC 3339 date-time: a full date, a time, and an explicit offset (Z or ±hh:mm).
+const RFC3339 =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/** Parses an RFC 3339 timestamp to epoch ms, or throws `invalid-expiry`. */
+export function parseTimestamp(value: string, field: string): number {
+  const ms = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) {
+    throw invalidExpiry(field, 'must be an RFC 3339 timestamp such as 2030-01-31T12:00:00Z.');
+  }
+  return ms;
+}
+
+/**
+ * The expiry of a new link (SPEC §3): `expires_at` or `ttl_seconds` (not both) must lie in
+ * the future and within the maximum lifetime; with neither, the default lifetime applies.
+ */
+export function resolveExpiry(
+  request: ExpiryRequest,
+  nowMs: number,
+  policy: ExpiryPolicy,
+): number | null {
+  const hasExpiresAt = request.expiresAt !== undefined && request.expiresAt !== null;
+  const hasTtl = request.ttlSeconds !== undefined && request.ttlSeconds !== null;
+  if (hasExpiresAt && hasTtl) {
+    throw invalidExpiry('expires_at', 'give either expires_at or ttl_seconds, not both.');
+  }
+  if (hasTtl) {
+    const ttl = request.ttlSeconds;
+    if (!Number.isSafeInteger(ttl) || ttl <= 0) {
+      throw invalidExpiry('ttl_seconds', 'must be a positive whole number of seconds.');
+    }
+    return checkWithinLimits(nowMs + ttl * 1000, nowMs, policy, 'ttl_seconds');
+  }
+  if (hasExpiresAt) {
+    const at = parseTimestamp(request.expiresAt, 'expires_at');
+    return checkWithinLimits(at, nowMs, policy, 'expires_at');
+  }
+  return policy.defaultTtlMs === null ? null : nowMs + policy.defaultTtlMs;
+}
+
+/** The new expiry of an existing link: a timestamp, or `null` to never expire. */
+export function resolveExpiryChange(
+  expiresAt: string | null,
+  nowMs: number,
+  policy: ExpiryPolicy,
+): number | null {
+  if (expiresAt === null) {
+    if (policy.maxTtlMs !== null) {
+      throw invalidExpiry('expires_at', 'links must expire: the maximum lifetime is limited.');
+    }
+    return null;
+  }
+  return checkWithinLimits(parseTimestamp(expiresAt, 'expires_at'), nowMs, policy, 'expires_at');
+}
+
+function checkWithinLimits(
+  atMs: number,
+  nowMs: number,
+  policy: ExpiryPolicy,
+  field: string,
+): number {
+  if (atMs <= nowMs) throw invalidExpiry(field, 'must lie in the future.');
+  if (policy.maxTtlMs !== null && atMs - nowMs > policy.maxTtlMs) {
+    throw invalidExpiry(field, 'lies beyond the maximum lifetime of a link.');
+  }
+  return atMs;
+}
+
+function invalidExpiry(field: string, problem: string): HopError {
+  const detail = `${field} ${problem}`;
+  return new HopError('invalid-expiry', detail, { fields: [{ field, detail }] });
+}

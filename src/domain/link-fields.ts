@@ -1,0 +1,42 @@
+import { HopError } from './errors.js';
+
+export const MAX_TITLE_LENGTH = 200;
+export const MAX_TAGS = 20;
+export const MAX_TAG_LENGTH = 64;
+
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]/u;
+const TAG_PATTERN = /^[\p{L}\p{N}_.:-]+$/u;
+
+/** A title is free text for people: bounded, trimmed, without control characters. */
+export function normaliseTitle(title: string | null | undefined): string | null {
+  if (title === undefined || title === null) return null;
+  const trimmed = title.trim();
+  if (trimmed.length > MAX_TITLE_LENGTH) {
+    throw invalidField('title', `A title has at most ${MAX_TITLE_LENGTH} characters.`);
+  }
+  if (CONTROL_CHARACTERS.test(trimmed)) {
+    throw invalidField('title', 'A title may not contain control characters.');
+  }
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Tags are short labels for filtering: de-duplicated, in the order given. */
+export function normaliseTags(tags: readonly string[] | undefined): readonly string[] {
+  if (tags === undefined) return [];
+  if (tags.length > MAX_TAGS) throw invalidField('tags', `A link has at most ${MAX_TAGS} tags.`);
+  for (const tag of tags) assertValidTag(tag, 'tags');
+  return [...new Set(tags)];
+}
+
+export function assertValidTag(tag: string, field: string): void {
+  if (tag.length === 0 || tag.length > MAX_TAG_LENGTH || !TAG_PATTERN.test(tag)) {
+    throw invalidField(
+      field,
+      `A tag has 1 to ${MAX_TAG_LENGTH} letters, digits or the characters "_.:-".`,
+    );
+  }
+}
+
+function invalidField(field: string, detail: string): HopError {
+  return new HopError('invalid-request', detail, { fields: [{ field, detail }] });
+}

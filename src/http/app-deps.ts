@@ -1,0 +1,17 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
+import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
+import type { RedirectDeps } from '../services/redirect/resolve-redirect.js';
+
+/** Everything buildApp needs, built once by the composition root (src/main). */
+export interface AppDeps {
+  readonly linkService: LinkServiceDeps;
+  readonly keyService: KeyServiceDeps;
+  readonly redirect: RedirectDeps;
+  /** Resolves when the store answers (readiness). */
+  readonly pingStore: () => Promise<void>;
+  readonly publicUrl: string;
+  readonly logger: FastifyBaseLogger;
+  /** Largest request body accepted, in bytes. */
+  readonly bodyLimitBytes: number;
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { authenticate } from '../services/keys/authenticate.js';
+import type { AppDeps } from './app-deps.js';
+import { installErrorHandling } from './error-handling.js';
+import { installJsonBodyParsing } from './json-body.js';
+import { registerHealthRoutes } from './routes/health-routes.js';
+import { registerRedirectRoute } from './routes/redirect-route.js';
+import { registerKeyRoutes } from './routes/v1/keys-routes.js';
+import { registerLinkRoutes } from './routes/v1/links-routes.js';
+import { makeValidatorCompiler } from './validator-compiler.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The HTTP application, without listening: `hop serve` listens, tests may too. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    // SPEC §8: no per-request log lines; metrics by outcome instead.
+    logController: new LogController({
+      disableRequestLogging: true,
+      requestIdLogLabel: 'request_id',
+    }),
+    bodyLimit: deps.bodyLimitBytes,
+    // A caller's request id is kept if it is sane, so logs can be followed across services.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 100 },
+  });
+  app.setValidatorCompiler(makeValidatorCompiler());
+  installJsonBodyParsing(app);
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'hop',
+        version: '1',
+        description: 'Short links that redirect fast. Errors are RFC 9457 problem details.',
+      },
+      servers: [{ url: deps.publicUrl }],
+      components: {
+        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'hop_… key' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerHealthRoutes(app, deps);
+  registerRedirectRoute(app, deps);
+
+  // The authenticated API lives in its own scope: its hooks never run on the redirect.
+  await app.register(async (v1) => {
+    v1.decorateRequest('principal', null);
+    v1.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+      request.principal = await authenticate(deps.keyService.keys, request.headers.authorization);
+    });
+    registerLinkRoutes(v1, deps);
+    registerKeyRoutes(v1, deps);
+  });
+
+  return app;
+}

@@ -1,0 +1,39 @@
+import { effectiveState, type Link, type LinkState } from '../domain/link.js';
+
+/** A link on the wire: snake_case as SPEC §3 writes it. */
+export interface LinkJson {
+  id: string;
+  code: string;
+  short_url: string;
+  destination: string;
+  status_code: number;
+  state: LinkState;
+  custom: boolean;
+  owner: string;
+  title: string | null;
+  tags: string[];
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+  version: number;
+}
+
+/** The one serializer of links; `state` is the effective state at `nowMs`. */
+export function toLinkJson(link: Link, publicUrl: string, nowMs: number): LinkJson {
+  return {
+    id: link.id,
+    code: link.code,
+    short_url: `${publicUrl}/${link.code}`,
+    destination: link.destination,
+    status_code: link.statusCode,
+    state: effectiveState(link, nowMs),
+    custom: link.custom,
+    owner: link.owner,
+    title: link.title,
+    tags: [...link.tags],
+    created_at: new Date(link.createdAt).toISOString(),
+    updated_at: new Date(link.updatedAt).toISOString(),
+    expires_at: link.expiresAt === null ? null : new Date(link.expiresAt).toISOString(),
+    version: link.version,
+  };
+}

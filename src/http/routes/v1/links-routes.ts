@@ -1,0 +1,227 @@
+import type { FastifyInstance } from 'fastify';
+import { HopError } from '../../../domain/errors.js';
+import type { LinkState } from '../../../domain/link.js';
+import { disableLink, enableLink, deleteLink } from '../../../services/links/change-link-state.js';
+import { createLink } from '../../../services/links/create-link.js';
+import { getLink } from '../../../services/links/get-link.js';
+import { listLinks } from '../../../services/links/list-links.js';
+import { updateLink } from '../../../services/links/update-link.js';
+import type { AppDeps } from '../../app-deps.js';
+import { toLinkJson } from '../../link-json.js';
+import { principalOf } from '../../principal-of.js';
+import {
+  authErrors,
+  createLinkBody,
+  linkIdParams,
+  linkJson,
+  listLinksQuery,
+  problemJson,
+  updateLinkBody,
+} from '../../schemas.js';
+
+interface CreateBody {
+  destination: string;
+  alias?: string | null;
+  status_code?: number | null;
+  expires_at?: string | null;
+  ttl_seconds?: number | null;
+  title?: string | null;
+  tags?: string[];
+}
+
+interface UpdateBody {
+  destination?: string;
+  status_code?: number;
+  expires_at?: string | null;
+  title?: string | null;
+  tags?: string[];
+}
+
+interface ListQuery {
+  q?: string;
+  state?: LinkState;
+  tag?: string;
+  owner?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+interface IdParams {
+  id: string;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
+const security = [{ apiKey: [] }];
+
+/** SPEC §3 link routes. Handlers only translate between HTTP and the services. */
+export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const services = deps.linkService;
+  const json = (link: Parameters<typeof toLinkJson>[0]) =>
+    toLinkJson(link, deps.publicUrl, services.clock.now());
+
+  app.post<{ Body: CreateBody }>(
+    '/v1/links',
+    {
+      schema: {
+        summary: 'Create a short link',
+        tags: ['links'],
+        security,
+        body: createLinkBody,
+        headers: {
+          type: 'object',
+          properties: { 'idempotency-key': { type: 'string', description: '1-128 characters.' } },
+        },
+        response: {
+          200: { ...linkJson, description: 'Idempotent replay of an earlier create.' },
+          201: linkJson,
+          401: problemJson,
+          409: problemJson,
+          422: problemJson,
+          429: problemJson,
+        },
+      },
+    },
+    async (request, reply) => {
+      const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+      const body = request.body;
+      const result = await createLink(
+        services,
+        principalOf(request),
+        {
+          destination: body.destination,
+          alias: body.alias,
+          statusCode: body.status_code,
+          expiresAt: body.expires_at,
+          ttlSeconds: body.ttl_seconds,
+          title: body.title,
+          tags: body.tags,
+        },
+        idempotencyKey,
+      );
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply
+        .code(result.replayed ? 200 : 201)
+        .header('location', `/v1/links/${result.link.id}`)
+        .send(json(result.link));
+    },
+  );
+
+  app.get<{ Querystring: ListQuery }>(
+    '/v1/links',
+    {
+      schema: {
+        summary: 'List links, newest first',
+        tags: ['links'],
+        security,
+        querystring: listLinksQuery,
+        response: {
+          200: {
+            type: 'object',
+            required: ['items', 'next_cursor'],
+            properties: {
+              items: { type: 'array', items: linkJson },
+              next_cursor: { type: ['string', 'null'] },
+            },
+          },
+          401: problemJson,
+          403: problemJson,
+          422: problemJson,
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const page = await listLinks(services, principalOf(request), {
+        search: query.q,
+        state: query.state,
+        tag: query.tag,
+        owner: query.owner,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { items: page.items.map(json), next_cursor: page.nextCursor };
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/v1/links/:id',
+    {
+      schema: {
+        summary: 'Get one link',
+        tags: ['links'],
+        security,
+        params: linkIdParams,
+        response: { 200: linkJson, ...authErrors },
+      },
+    },
+    async (request) => json(await getLink(services, principalOf(request), request.params.id)),
+  );
+
+  app.patch<{ Params: IdParams; Body: UpdateBody }>(
+    '/v1/links/:id',
+    {
+      schema: {
+        summary: 'Change a link; bumps its version',
+        tags: ['links'],
+        security,
+        params: linkIdParams,
+        body: updateLinkBody,
+        response: { 200: linkJson, ...authErrors, 422: problemJson },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const link = await updateLink(services, principalOf(request), request.params.id, {
+        destination: body.destination,
+        statusCode: body.status_code,
+        expiresAt: body.expires_at,
+        title: body.title,
+        tags: body.tags,
+      });
+      return json(link);
+    },
+  );
+
+  for (const [action, change] of [
+    ['disable', disableLink],
+    ['enable', enableLink],
+  ] as const) {
+    app.post<{ Params: IdParams }>(
+      `/v1/links/:id/${action}`,
+      {
+        schema: {
+          summary: `${action === 'disable' ? 'Disable' : 'Enable'} a link (idempotent)`,
+          tags: ['links'],
+          security,
+          params: linkIdParams,
+          response: { 200: linkJson, ...authErrors },
+        },
+      },
+      async (request) => json(await change(services, principalOf(request), request.params.id)),
+    );
+  }
+
+  app.delete<{ Params: IdParams }>(
+    '/v1/links/:id',
+    {
+      schema: {
+        summary: 'Delete a link, leaving a tombstone',
+        tags: ['links'],
+        security,
+        params: linkIdParams,
+        response: { 204: { type: 'null', description: 'Deleted.' }, ...authErrors },
+      },
+    },
+    async (request, reply) => {
+      await deleteLink(services, principalOf(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}
+
+function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header === 'string' && IDEMPOTENCY_KEY.test(header)) return header;
+  const detail = 'Idempotency-Key must be one value of 1 to 128 printable ASCII characters.';
+  throw new HopError('invalid-request', detail, { fields: [{ field: 'Idempotency-Key', detail }] });
+}

@@ -1,0 +1,157 @@
+import { MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../domain/code-format.js';
+import { LINK_STATES, REDIRECT_STATUSES } from '../domain/link.js';
+import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../domain/link-fields.js';
+
+/**
+ * JSON schemas of the v1 API. They check shapes and types (and feed /openapi.json); the
+ * rules about values (URL policy, alias rules, expiry) live in the domain, which gives the
+ * specific error kinds SPEC asks for.
+ */
+const nullable = (schema: Record<string, unknown>) => ({
+  ...schema,
+  type: [schema['type'] as string, 'null'],
+});
+
+const tags = {
+  type: 'array',
+  maxItems: MAX_TAGS,
+  items: { type: 'string', maxLength: MAX_TAG_LENGTH },
+  description: `Up to ${MAX_TAGS} labels of letters, digits and "_.:-".`,
+};
+
+export const createLinkBody = {
+  type: 'object',
+  required: ['destination'],
+  additionalProperties: false,
+  properties: {
+    destination: { type: 'string', description: 'Absolute http(s) URL.' },
+    alias: nullable({
+      type: 'string',
+      description: `Custom code: [A-Za-z0-9_-], ${MIN_CODE_LENGTH}-${MAX_CODE_LENGTH} characters.`,
+    }),
+    status_code: nullable({
+      type: 'integer',
+      description: `One of ${REDIRECT_STATUSES.join(', ')}; default 302.`,
+    }),
+    expires_at: nullable({ type: 'string', description: 'RFC 3339 timestamp in the future.' }),
+    ttl_seconds: nullable({ type: 'integer', minimum: 1 }),
+    title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
+    tags,
+  },
+} as const;
+
+export const updateLinkBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    destination: { type: 'string' },
+    status_code: { type: 'integer', description: `One of ${REDIRECT_STATUSES.join(', ')}.` },
+    expires_at: nullable({ type: 'string', description: 'RFC 3339, or null for never.' }),
+    title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
+    tags,
+  },
+} as const;
+
+export const linkJson = {
+  type: 'object',
+  required: [
+    'id',
+    'code',
+    'short_url',
+    'destination',
+    'status_code',
+    'state',
+    'custom',
+    'owner',
+    'title',
+    'tags',
+    'created_at',
+    'updated_at',
+    'expires_at',
+    'version',
+  ],
+  properties: {
+    id: { type: 'string', description: 'ULID.' },
+    code: { type: 'string' },
+    short_url: { type: 'string' },
+    destination: { type: 'string' },
+    status_code: { type: 'integer', enum: [...REDIRECT_STATUSES] },
+    state: { type: 'string', enum: [...LINK_STATES] },
+    custom: { type: 'boolean' },
+    owner: { type: 'string' },
+    title: { type: ['string', 'null'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: ['string', 'null'], format: 'date-time' },
+    version: { type: 'integer' },
+  },
+} as const;
+
+export const listLinksQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: { type: 'string', maxLength: 200, description: 'Substring of code, destination or title.' },
+    state: { type: 'string', enum: [...LINK_STATES] },
+    tag: { type: 'string', maxLength: MAX_TAG_LENGTH },
+    owner: { type: 'string', maxLength: 128, description: 'Admin only: one owner.' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    cursor: { type: 'string', maxLength: 200 },
+  },
+} as const;
+
+export const linkIdParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', maxLength: 64 } },
+} as const;
+
+export const problemJson = {
+  type: 'object',
+  description: 'RFC 9457 problem details.',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    request_id: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { field: { type: 'string' }, detail: { type: 'string' } },
+      },
+    },
+  },
+} as const;
+
+export const createKeyBody = {
+  type: 'object',
+  required: ['owner'],
+  additionalProperties: false,
+  properties: {
+    owner: { type: 'string', maxLength: 128 },
+    admin: { type: 'boolean', default: false },
+  },
+} as const;
+
+export const keyJson = {
+  type: 'object',
+  required: ['id', 'owner', 'admin', 'prefix', 'created_at', 'revoked_at'],
+  properties: {
+    id: { type: 'string' },
+    owner: { type: 'string' },
+    admin: { type: 'boolean' },
+    prefix: { type: 'string', description: 'The first characters of the key.' },
+    created_at: { type: 'string', format: 'date-time' },
+    revoked_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+/** Error responses documented on every authenticated route. */
+export const authErrors = {
+  401: problemJson,
+  404: problemJson,
+} as const;

@@ -1,0 +1,107 @@
+import { randomFillSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { monotonicFactory } from 'ulid';
+import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
+import { ALPHABETS } from '../codes/alphabets.js';
+import { RandomCodeGenerator } from '../codes/random-code-generator.js';
+import type { Config } from '../config/config.js';
+import { ConfigError } from '../config/load-config.js';
+import { normaliseHostname } from '../domain/destination-policy.js';
+import type { AppDeps } from '../http/app-deps.js';
+import type { Logger } from '../observability/logger.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
+import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
+
+/** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
+const MAX_CODE_ATTEMPTS = 8;
+/** Links are small; anything bigger than this is not a link. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+/** 32 base62 characters ≈ 190 bits: an API key nobody guesses. */
+const API_KEY_RANDOM_LENGTH = 32;
+
+export interface Runtime {
+  readonly config: Config;
+  readonly store: Store;
+  readonly linkService: LinkServiceDeps;
+  readonly keyService: KeyServiceDeps;
+  readonly appDeps: AppDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: the only place that picks adapters from config. Every service and
+ * the HTTP app receive what they need from here, built once.
+ */
+export function composeRuntime(
+  config: Config,
+  logger: Logger,
+  clock: Clock = systemClock,
+): Runtime {
+  const store: Store = SqliteStore.open({ file: config.databaseFile });
+  const newId = monotonicFactory();
+  const randomBytes = (buffer: Uint8Array) => {
+    randomFillSync(buffer);
+  };
+  const secrets = new RandomCodeGenerator({
+    alphabet: ALPHABETS.base62,
+    length: API_KEY_RANDOM_LENGTH,
+    randomBytes,
+  });
+
+  const linkService: LinkServiceDeps = {
+    links: store.links,
+    clock,
+    codes: new RandomCodeGenerator({
+      alphabet: ALPHABETS[config.codeAlphabet],
+      length: config.codeLength,
+      randomBytes,
+    }),
+    newId: () => newId(),
+    destinationPolicy: {
+      maxLength: config.maxUrlLength,
+      ownHosts: [normaliseHostname(config.publicUrl)],
+      blockedDomains: readBlocklist(config.blocklistFile),
+    },
+    expiryPolicy: { defaultTtlMs: config.defaultTtlMs, maxTtlMs: config.maxTtlMs },
+    createLimiter:
+      config.createRate === null ? null : new MemoryRateLimiter(config.createRate, clock),
+    maxCodeAttempts: MAX_CODE_ATTEMPTS,
+  };
+  const keyService: KeyServiceDeps = {
+    keys: store.keys,
+    clock,
+    newId: () => newId(),
+    newSecret: () => `hop_${secrets.generateSync()}`,
+  };
+  const appDeps: AppDeps = {
+    linkService,
+    keyService,
+    redirect: { links: store.links, clock },
+    pingStore: () => store.ping(),
+    publicUrl: config.publicUrl,
+    logger,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+  };
+  return { config, store, linkService, keyService, appDeps, close: () => store.close() };
+}
+
+/** One domain a line; blank lines and `#` comments ignored; subdomains are blocked too. */
+function readBlocklist(file: string | undefined): ReadonlySet<string> {
+  if (file === undefined) return new Set();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError([`HOP_BLOCKLIST_FILE=${JSON.stringify(file)} cannot be read: ${reason}`]);
+  }
+  const domains = text
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim().toLowerCase())
+    .filter((line) => line !== '')
+    .map((domain) => normaliseHostname(domain));
+  return new Set(domains);
+}

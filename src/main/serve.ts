@@ -1,0 +1,64 @@
+import type { Config } from '../config/config.js';
+import { buildApp } from '../http/build-app.js';
+import type { Logger } from '../observability/logger.js';
+import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
+import { composeRuntime } from './compose.js';
+
+export interface RunningServer {
+  /** The address actually bound, e.g. http://127.0.0.1:8080. */
+  readonly address: string;
+  /** Stops taking connections, finishes in-flight requests, closes the store. */
+  stop(): Promise<void>;
+}
+
+/** `hop serve`: compose, make sure an admin can get in, listen. */
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const runtime = composeRuntime(config, logger);
+  const bootstrap = await ensureBootstrapKey(runtime.keyService, config.bootstrapAdminKey);
+  if (bootstrap.kind === 'generated') {
+    // Printed once, straight to the terminal, never through the logger.
+    process.stdout.write(
+      `\nhop: no API keys existed, so an admin key was created. It is shown only this once:\n\n    ${bootstrap.key}\n\n`,
+    );
+  }
+  const app = await buildApp(runtime.appDeps);
+  const address = await app.listen({ host: config.host, port: config.port });
+  logger.info({ address, publicUrl: config.publicUrl, data: config.databaseFile }, 'hop listening');
+  let stopping: Promise<void> | null = null;
+  return {
+    address,
+    stop: () => {
+      stopping ??= (async () => {
+        await app.close();
+        await runtime.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/**
+ * SIGTERM and SIGINT: stop accepting, finish in-flight requests, close the store, exit 0;
+ * if that takes longer than the shutdown timeout, exit 1 anyway.
+ */
+export function stopOnSignals(server: RunningServer, config: Config, logger: Logger): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown timed out; exiting with requests in flight');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    server.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

@@ -1,0 +1,24 @@
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly owner: string;
+  readonly admin: boolean;
+  /** SHA-256 of the key, hex. The key itself is never stored. */
+  readonly keyHash: string;
+  /** The first characters of the key, so people can tell keys apart in a list. */
+  readonly prefix: string;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+}
+
+export interface ApiKeyStore {
+  /** Stores a new key record; false if a key with the same hash exists already. */
+  insertKey(record: ApiKeyRecord): Promise<boolean>;
+  /** The unrevoked key with this hash, or null. */
+  findActiveKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** Every key, revoked ones included, oldest first. */
+  listKeys(): Promise<readonly ApiKeyRecord[]>;
+  /** Marks the key revoked; false when there is no such unrevoked key. */
+  revokeKey(id: string, nowMs: number): Promise<boolean>;
+  /** How many keys exist, revoked ones included. */
+  countKeys(): Promise<number>;
+}

@@ -1,0 +1,15 @@
+import type { ApiKeyStore } from './api-key-store.js';
+import type { LinkStore } from './link-store.js';
+
+/** Everything one storage backend provides, opened and closed together. */
+export interface Store {
+  readonly links: LinkStore;
+  readonly keys: ApiKeyStore;
+  /** Resolves when the backend answers a trivial query; rejects otherwise. */
+  ping(): Promise<void>;
+  /** Versions of the schema migrations applied when this store was opened. */
+  readonly migrationsAppliedAtOpen: readonly number[];
+  /** Applies migrations still pending (normally none: opening applies them). */
+  migrate(): Promise<readonly number[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import { HopError } from '../../domain/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import type { ApiKeyStore } from '../../ports/api-key-store.js';
+import { hashApiKey } from './hash-api-key.js';
+
+/** Resolves an `Authorization` header to its principal, or throws `unauthorized`. */
+export async function authenticate(
+  keys: ApiKeyStore,
+  authorization: string | undefined,
+): Promise<Principal> {
+  if (authorization === undefined || authorization === '') {
+    throw new HopError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+  }
+  const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(authorization);
+  const key = match?.[1];
+  if (key === undefined) {
+    throw new HopError('unauthorized', 'The Authorization header must be "Bearer <key>".');
+  }
+  const record = await keys.findActiveKeyByHash(hashApiKey(key));
+  if (record === null) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
+  return { keyId: record.id, owner: record.owner, admin: record.admin };
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { assertValidAlias } from '../../domain/alias-rules.js';
+import { HopError } from '../../domain/errors.js';
+import { resolveExpiry } from '../../domain/expiry.js';
+import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
+import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
+import type { Principal } from '../../domain/principal.js';
+import type { IdempotencyClaim } from '../../ports/link-store.js';
+import { checkDestinationOrThrow } from './check-destination-or-throw.js';
+import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
+import type { LinkServiceDeps } from './link-service-deps.js';
+
+/** SPEC §3: an idempotency record answers replays for 24 hours. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+
+export interface CreateLinkInput {
+  readonly destination: string;
+  readonly alias?: string | null | undefined;
+  readonly statusCode?: number | null | undefined;
+  readonly expiresAt?: string | null | undefined;
+  readonly ttlSeconds?: number | null | undefined;
+  readonly title?: string | null | undefined;
+  readonly tags?: readonly string[] | undefined;
+}
+
+export interface CreateLinkResult {
+  readonly link: Link;
+  /** True when an earlier request with the same idempotency key made this link. */
+  readonly replayed: boolean;
+}
+
+/**
+ * Creates a link (SPEC §3): rate limit, validation, then a conditional insert that claims
+ * the idempotency key in the same transaction. A generated code that is taken is retried
+ * with a fresh one, a bounded number of times; a taken alias is a conflict.
+ */
+export async function createLink(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  input: CreateLinkInput,
+  idempotencyKey?: string,
+): Promise<CreateLinkResult> {
+  if (!principal.admin && deps.createLimiter !== null) {
+    const decision = await deps.createLimiter.take(principal.keyId);
+    if (!decision.allowed) {
+      throw new HopError('rate-limited', 'Too many links created with this key; slow down.', {
+        retryAfterSeconds: decision.retryAfterSeconds,
+        retryable: true,
+      });
+    }
+  }
+
+  const now = deps.clock.now();
+  const destination = checkDestinationOrThrow(input.destination, deps.destinationPolicy);
+  const alias = input.alias ?? null;
+  if (alias !== null) assertValidAlias(alias);
+  const statusCode = checkStatusCodeOrThrow(input.statusCode ?? DEFAULT_REDIRECT_STATUS);
+  const expiresAt = resolveExpiry(input, now, deps.expiryPolicy);
+  const title = normaliseTitle(input.title);
+  const tags = normaliseTags(input.tags);
+
+  const claim: IdempotencyClaim | undefined =
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          owner: principal.owner,
+          key: idempotencyKey,
+          requestHash: fingerprint(input),
+          notBefore: now - IDEMPOTENCY_WINDOW_MS,
+        };
+
+  const attempts = alias === null ? deps.maxCodeAttempts : 1;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const link: Link = {
+      id: deps.newId(),
+      code: alias ?? (await deps.codes.generate()),
+      owner: principal.owner,
+      destination,
+      statusCode,
+      state: 'active',
+      custom: alias !== null,
+      title,
+      tags,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt,
+      deletedAt: null,
+      version: 1,
+    };
+    const result = await deps.links.insertLink(link, claim);
+    switch (result.kind) {
+      case 'inserted':
+        return { link: result.link, replayed: false };
+      case 'replayed':
+        if (claim !== undefined && result.record.requestHash !== claim.requestHash) {
+          throw new HopError(
+            'idempotency-key-reused',
+            'This Idempotency-Key was already used with a different request.',
+          );
+        }
+        return { link: result.record.link, replayed: true };
+      case 'code-taken':
+        if (alias !== null) {
+          throw new HopError('alias-taken', `The alias "${alias}" is already taken.`, {
+            fields: [{ field: 'alias', detail: 'already taken' }],
+          });
+        }
+    }
+  }
+  throw new HopError(
+    'code-space-exhausted',
+    `No free code found in ${attempts} attempts; try again shortly.`,
+    { retryable: true, retryAfterSeconds: 1 },
+  );
+}
+
+/** A stable fingerprint of what was asked: key order and absent-vs-null do not matter. */
+function fingerprint(input: CreateLinkInput): string {
+  const canonical = JSON.stringify([
+    input.destination,
+    input.alias ?? null,
+    input.statusCode ?? null,
+    input.expiresAt ?? null,
+    input.ttlSeconds ?? null,
+    input.title ?? null,
+    input.tags ?? [],
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}

@@ -1,0 +1,20 @@
+import { HopError } from '../../domain/errors.js';
+import type { Link } from '../../domain/link.js';
+import { canSeeLinkOf, type Principal } from '../../domain/principal.js';
+import type { LinkStore } from '../../ports/link-store.js';
+
+/**
+ * The link with this id if the caller may see it. Another owner's link and a deleted one
+ * are both `not-found`, exactly like an unknown id, so ids cannot be probed (SPEC §3).
+ */
+export async function findVisibleLinkOrThrow(
+  links: LinkStore,
+  principal: Principal,
+  id: string,
+): Promise<Link> {
+  const link = await links.findLinkById(id);
+  if (link === null || link.state === 'deleted' || !canSeeLinkOf(principal, link.owner)) {
+    throw new HopError('not-found', 'No link with this id.');
+  }
+  return link;
+}

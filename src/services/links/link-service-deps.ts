@@ -1,0 +1,21 @@
+import type { DestinationPolicyOptions } from '../../domain/destination-policy.js';
+import type { ExpiryPolicy } from '../../domain/expiry.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CodeGenerator } from '../../ports/code-generator.js';
+import type { LinkStore } from '../../ports/link-store.js';
+import type { RateLimiter } from '../../ports/rate-limiter.js';
+
+/** What the link use cases need, built once by the composition root. */
+export interface LinkServiceDeps {
+  readonly links: LinkStore;
+  readonly clock: Clock;
+  readonly codes: CodeGenerator;
+  /** A new ULID: sortable by creation time, unique across instances. */
+  readonly newId: () => string;
+  readonly destinationPolicy: DestinationPolicyOptions;
+  readonly expiryPolicy: ExpiryPolicy;
+  /** Limits creates per API key; admin keys are exempt. */
+  readonly createLimiter: RateLimiter | null;
+  /** How many generated codes to try before giving up with `code-space-exhausted`. */
+  readonly maxCodeAttempts: number;
+}

@@ -1,0 +1,54 @@
+import { resolveExpiryChange } from '../../domain/expiry.js';
+import type { Link } from '../../domain/link.js';
+import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
+import type { Principal } from '../../domain/principal.js';
+import { checkDestinationOrThrow } from './check-destination-or-throw.js';
+import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
+import type { LinkServiceDeps } from './link-service-deps.js';
+import { replaceLinkWith } from './replace-link-with.js';
+
+/** Fields a PATCH may change (SPEC §3); absent fields stay as they are. */
+export interface UpdateLinkInput {
+  readonly destination?: string | undefined;
+  readonly statusCode?: number | undefined;
+  /** A new expiry, or null for none (only when lifetimes are unbounded). */
+  readonly expiresAt?: string | null | undefined;
+  readonly title?: string | null | undefined;
+  readonly tags?: readonly string[] | undefined;
+}
+
+/** Edits a link and bumps its version. Validation runs before anything is written. */
+export function updateLink(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  id: string,
+  input: UpdateLinkInput,
+): Promise<Link> {
+  const now = deps.clock.now();
+  const destination =
+    input.destination === undefined
+      ? undefined
+      : checkDestinationOrThrow(input.destination, deps.destinationPolicy);
+  const statusCode =
+    input.statusCode === undefined ? undefined : checkStatusCodeOrThrow(input.statusCode);
+  const expiresAt =
+    input.expiresAt === undefined
+      ? undefined
+      : resolveExpiryChange(input.expiresAt, now, deps.expiryPolicy);
+  const title = input.title === undefined ? undefined : normaliseTitle(input.title);
+  const tags = input.tags === undefined ? undefined : normaliseTags(input.tags);
+
+  return replaceLinkWith(deps, principal, id, (current) => {
+    // A link the sweeper marked expired becomes active again when given a new future expiry.
+    const revived = expiresAt !== undefined && current.state === 'expired';
+    return {
+      ...current,
+      destination: destination ?? current.destination,
+      statusCode: statusCode ?? current.statusCode,
+      expiresAt: expiresAt === undefined ? current.expiresAt : expiresAt,
+      title: title === undefined ? current.title : title,
+      tags: tags ?? current.tags,
+      state: revived ? 'active' : current.state,
+    };
+  });
+}
