@@ -6,6 +6,7 @@ import { authenticate } from '../services/keys/authenticate.js';
 import type { AppDeps } from './app-deps.js';
 import { installErrorHandling } from './error-handling.js';
 import { installJsonBodyParsing } from './json-body.js';
+import { sendProblem } from './send-problem.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
@@ -30,6 +31,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // Requests the router cannot even decode (bad percent-encoding) get a problem too.
+    frameworkErrors: (_error, request, reply) =>
+      sendProblem(request, reply, 'malformed-request', 'The request URL could not be decoded.'),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 100 },

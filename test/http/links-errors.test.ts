@@ -39,7 +39,9 @@ describe('links API: every 4xx of SPEC §3', () => {
           const response = await server.request(method, path, {
             key: null,
             headers,
-            ...(method === 'GET' || method === 'DELETE' ? {} : { body: { destination: 'https://example.com/' } }),
+            ...(method === 'GET' || method === 'DELETE'
+              ? {}
+              : { body: { destination: 'https://example.com/' } }),
           });
           assertProblem(response, 401, 'unauthorized');
           assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer/);
@@ -107,39 +109,159 @@ describe('links API: every 4xx of SPEC §3', () => {
   });
 
   test('409: a taken alias, also across owners; aliases are case-sensitive', async () => {
-    assert.equal((await create({ destination: 'https://a.example/', alias: 'promo' }, aliceKey)).status, 201);
+    assert.equal(
+      (await create({ destination: 'https://a.example/', alias: 'promo' }, aliceKey)).status,
+      201,
+    );
     const taken = await create({ destination: 'https://b.example/', alias: 'promo' }, bobKey);
     assertProblem(taken, 409, 'alias-taken');
     assert.equal(taken.json.errors[0].field, 'alias');
-    assert.equal((await create({ destination: 'https://b.example/', alias: 'Promo' }, bobKey)).status, 201);
+    assert.equal(
+      (await create({ destination: 'https://b.example/', alias: 'Promo' }, bobKey)).status,
+      201,
+    );
   });
 
   describe('422: invalid input', () => {
     const cases: [string, unknown, string, string][] = [
-      ['javascript: destination', { destination: 'javascript:alert(1)' }, 'invalid-destination', 'destination'],
-      ['private IP destination', { destination: 'http://10.0.0.1/' }, 'invalid-destination', 'destination'],
-      ['own host destination', { destination: 'http://hop.test/abc' }, 'invalid-destination', 'destination'],
-      ['credentials in destination', { destination: 'https://u:p@example.com/' }, 'invalid-destination', 'destination'],
-      ['destination too long', { destination: `https://example.com/${'a'.repeat(2100)}` }, 'invalid-destination', 'destination'],
-      ['alias too short', { destination: 'https://example.com/', alias: 'ab' }, 'invalid-alias', 'alias'],
-      ['alias with a slash', { destination: 'https://example.com/', alias: 'a/b/c' }, 'invalid-alias', 'alias'],
-      ['reserved alias', { destination: 'https://example.com/', alias: 'HealthZ' }, 'invalid-alias', 'alias'],
-      ['alias too long', { destination: 'https://example.com/', alias: 'a'.repeat(65) }, 'invalid-alias', 'alias'],
-      ['status code 303', { destination: 'https://example.com/', status_code: 303 }, 'invalid-status-code', 'status_code'],
-      ['status code 200', { destination: 'https://example.com/', status_code: 200 }, 'invalid-status-code', 'status_code'],
-      ['expires_at in the past', { destination: 'https://example.com/', expires_at: '2020-01-01T00:00:00Z' }, 'invalid-expiry', 'expires_at'],
-      ['expires_at not RFC 3339', { destination: 'https://example.com/', expires_at: 'next week' }, 'invalid-expiry', 'expires_at'],
-      ['expires_at beyond HOP_MAX_TTL', { destination: 'https://example.com/', expires_at: '2099-01-01T00:00:00Z' }, 'invalid-expiry', 'expires_at'],
-      ['ttl_seconds beyond HOP_MAX_TTL', { destination: 'https://example.com/', ttl_seconds: 11 * 365 * 86400 }, 'invalid-expiry', 'ttl_seconds'],
-      ['both expires_at and ttl_seconds', { destination: 'https://example.com/', expires_at: '2027-01-01T00:00:00Z', ttl_seconds: 60 }, 'invalid-expiry', 'expires_at'],
-      ['ttl_seconds zero', { destination: 'https://example.com/', ttl_seconds: 0 }, 'invalid-request', 'ttl_seconds'],
+      [
+        'javascript: destination',
+        { destination: 'javascript:alert(1)' },
+        'invalid-destination',
+        'destination',
+      ],
+      [
+        'private IP destination',
+        { destination: 'http://10.0.0.1/' },
+        'invalid-destination',
+        'destination',
+      ],
+      [
+        'own host destination',
+        { destination: 'http://hop.test/abc' },
+        'invalid-destination',
+        'destination',
+      ],
+      [
+        'credentials in destination',
+        { destination: 'https://u:p@example.com/' },
+        'invalid-destination',
+        'destination',
+      ],
+      [
+        'destination too long',
+        { destination: `https://example.com/${'a'.repeat(2100)}` },
+        'invalid-destination',
+        'destination',
+      ],
+      [
+        'alias too short',
+        { destination: 'https://example.com/', alias: 'ab' },
+        'invalid-alias',
+        'alias',
+      ],
+      [
+        'alias with a slash',
+        { destination: 'https://example.com/', alias: 'a/b/c' },
+        'invalid-alias',
+        'alias',
+      ],
+      [
+        'reserved alias',
+        { destination: 'https://example.com/', alias: 'HealthZ' },
+        'invalid-alias',
+        'alias',
+      ],
+      [
+        'alias too long',
+        { destination: 'https://example.com/', alias: 'a'.repeat(65) },
+        'invalid-alias',
+        'alias',
+      ],
+      [
+        'status code 303',
+        { destination: 'https://example.com/', status_code: 303 },
+        'invalid-status-code',
+        'status_code',
+      ],
+      [
+        'status code 200',
+        { destination: 'https://example.com/', status_code: 200 },
+        'invalid-status-code',
+        'status_code',
+      ],
+      [
+        'expires_at in the past',
+        { destination: 'https://example.com/', expires_at: '2020-01-01T00:00:00Z' },
+        'invalid-expiry',
+        'expires_at',
+      ],
+      [
+        'expires_at not RFC 3339',
+        { destination: 'https://example.com/', expires_at: 'next week' },
+        'invalid-expiry',
+        'expires_at',
+      ],
+      [
+        'expires_at beyond HOP_MAX_TTL',
+        { destination: 'https://example.com/', expires_at: '2099-01-01T00:00:00Z' },
+        'invalid-expiry',
+        'expires_at',
+      ],
+      [
+        'ttl_seconds beyond HOP_MAX_TTL',
+        { destination: 'https://example.com/', ttl_seconds: 11 * 365 * 86400 },
+        'invalid-expiry',
+        'ttl_seconds',
+      ],
+      [
+        'both expires_at and ttl_seconds',
+        {
+          destination: 'https://example.com/',
+          expires_at: '2027-01-01T00:00:00Z',
+          ttl_seconds: 60,
+        },
+        'invalid-expiry',
+        'expires_at',
+      ],
+      [
+        'ttl_seconds zero',
+        { destination: 'https://example.com/', ttl_seconds: 0 },
+        'invalid-request',
+        'ttl_seconds',
+      ],
       ['missing destination', { alias: 'nodest' }, 'invalid-request', 'destination'],
       ['destination not a string', { destination: 42 }, 'invalid-request', 'destination'],
-      ['unknown field', { destination: 'https://example.com/', owner: 'mallory' }, 'invalid-request', 'owner'],
-      ['status code as a string', { destination: 'https://example.com/', status_code: '302' }, 'invalid-request', 'status_code'],
-      ['tags not an array', { destination: 'https://example.com/', tags: 'news' }, 'invalid-request', 'tags'],
-      ['tag with spaces', { destination: 'https://example.com/', tags: ['two words'] }, 'invalid-request', 'tags'],
-      ['title too long', { destination: 'https://example.com/', title: 'x'.repeat(201) }, 'invalid-request', 'title'],
+      [
+        'unknown field',
+        { destination: 'https://example.com/', owner: 'mallory' },
+        'invalid-request',
+        'owner',
+      ],
+      [
+        'status code as a string',
+        { destination: 'https://example.com/', status_code: '302' },
+        'invalid-request',
+        'status_code',
+      ],
+      [
+        'tags not an array',
+        { destination: 'https://example.com/', tags: 'news' },
+        'invalid-request',
+        'tags',
+      ],
+      [
+        'tag with spaces',
+        { destination: 'https://example.com/', tags: ['two words'] },
+        'invalid-request',
+        'tags',
+      ],
+      [
+        'title too long',
+        { destination: 'https://example.com/', title: 'x'.repeat(201) },
+        'invalid-request',
+        'title',
+      ],
       ['body is an array', [{ destination: 'https://example.com/' }], 'invalid-request', 'body'],
     ];
     for (const [name, body, kind, field] of cases) {
@@ -163,7 +285,10 @@ describe('links API: every 4xx of SPEC §3', () => {
         'invalid-request',
       );
       assertProblem(
-        await server.request('PATCH', path, { key: aliceKey, body: { destination: 'ftp://x.example/' } }),
+        await server.request('PATCH', path, {
+          key: aliceKey,
+          body: { destination: 'ftp://x.example/' },
+        }),
         422,
         'invalid-destination',
       );
@@ -200,7 +325,10 @@ describe('links API: every 4xx of SPEC §3', () => {
     });
 
     test('keys: bad owner, unknown field', async () => {
-      assertProblem(await server.request('POST', '/v1/keys', { body: { owner: 'has space' } }), 422);
+      assertProblem(
+        await server.request('POST', '/v1/keys', { body: { owner: 'has space' } }),
+        422,
+      );
       assertProblem(await server.request('POST', '/v1/keys', { body: { owner: '' } }), 422);
       assertProblem(await server.request('POST', '/v1/keys', { body: {} }), 422);
       assertProblem(

@@ -36,29 +36,23 @@ describe('links API: happy paths', () => {
     assert.equal(link.created_at, new Date(server.clock.now()).toISOString());
     assert.equal(link.updated_at, link.created_at);
     // HOP_DEFAULT_TTL is 2 years.
-    assert.equal(
-      Date.parse(link.expires_at) - Date.parse(link.created_at),
-      2 * 365 * 86_400_000,
-    );
-    assert.deepEqual(
-      Object.keys(link).sort(),
-      [
-        'code',
-        'created_at',
-        'custom',
-        'destination',
-        'expires_at',
-        'id',
-        'owner',
-        'short_url',
-        'state',
-        'status_code',
-        'tags',
-        'title',
-        'updated_at',
-        'version',
-      ],
-    );
+    assert.equal(Date.parse(link.expires_at) - Date.parse(link.created_at), 2 * 365 * 86_400_000);
+    assert.deepEqual(Object.keys(link).sort(), [
+      'code',
+      'created_at',
+      'custom',
+      'destination',
+      'expires_at',
+      'id',
+      'owner',
+      'short_url',
+      'state',
+      'status_code',
+      'tags',
+      'title',
+      'updated_at',
+      'version',
+    ]);
   });
 
   test('create with alias, status code and ttl_seconds; then get it back', async () => {
@@ -95,7 +89,10 @@ describe('links API: happy paths', () => {
     });
     const id = created.json.id as string;
     const code = created.json.code as string;
-    assert.equal((await server.request('GET', `/${code}`)).headers.get('location'), 'https://example.com/old');
+    assert.equal(
+      (await server.request('GET', `/${code}`)).headers.get('location'),
+      'https://example.com/old',
+    );
 
     server.clock.advance(1000);
     const later = new Date(server.clock.now() + 7 * 86_400_000).toISOString();

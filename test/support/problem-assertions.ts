@@ -3,7 +3,11 @@ import type { TestResponse } from './test-server.js';
 
 /** Asserts an RFC 9457 problem response with this status (and kind, when given). */
 export function assertProblem(response: TestResponse, status: number, kind?: string): void {
-  assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
+  assert.equal(
+    response.status,
+    status,
+    `expected ${status}, got ${response.status}: ${response.text}`,
+  );
   assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
   const body = response.json;
   assert.equal(typeof body, 'object');

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { assertProblem } from '../support/problem-assertions.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+describe('health, readiness and docs', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('/healthz and /readyz answer without a key', async () => {
+    const health = await server.request('GET', '/healthz', { key: null });
+    assert.equal(health.status, 200);
+    assert.deepEqual(health.json, { status: 'ok' });
+    const ready = await server.request('GET', '/readyz', { key: null });
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.json, { status: 'ready' });
+  });
+
+  test('/openapi.json describes every v1 operation', async () => {
+    const response = await server.request('GET', '/openapi.json', { key: null });
+    assert.equal(response.status, 200);
+    const spec = response.json;
+    assert.match(spec.openapi, /^3\./);
+    const operations = Object.entries(
+      spec.paths as Record<string, Record<string, unknown>>,
+    ).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    for (const expected of [
+      'POST /v1/links',
+      'GET /v1/links',
+      'GET /v1/links/{id}',
+      'PATCH /v1/links/{id}',
+      'DELETE /v1/links/{id}',
+      'POST /v1/links/{id}/disable',
+      'POST /v1/links/{id}/enable',
+      'POST /v1/keys',
+      'GET /v1/keys',
+      'DELETE /v1/keys/{id}',
+      'GET /{code}',
+      'GET /healthz',
+      'GET /readyz',
+    ]) {
+      assert.ok(operations.includes(expected), `${expected} is documented`);
+    }
+    const create = spec.paths['/v1/links'].post;
+    assert.ok(create.requestBody.content['application/json'].schema.properties.destination);
+    assert.ok(create.responses['201']);
+    assert.ok(create.responses['409']);
+  });
+
+  test('/docs is a browsable page', async () => {
+    const response = await server.request('GET', '/docs', { key: null });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(response.text, /swagger/i);
+  });
+
+  test('/readyz is 503 when the store does not answer', async () => {
+    await server.runtime.store.close();
+    assertProblem(await server.request('GET', '/readyz', { key: null }), 503, 'store-unavailable');
+    const create = await server.request('POST', '/v1/links', {
+      body: { destination: 'https://example.com/' },
+    });
+    assert.equal(create.status, 503);
+    assert.ok(create.headers.get('retry-after'));
+    const redirect = await server.request('GET', '/Anything1', { key: null });
+    assert.equal(redirect.status, 503, 'a store failure is never reported as not found');
+  });
+});
