@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { runHop } from '../support/hop-process.js';
+
+describe('the hop CLI', () => {
+  test('migrate, keys create|list|revoke, links create|list', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hop-cli-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const env = { HOP_DATA_DIR: dir, HOP_PUBLIC_URL: 'https://s.example' };
+
+    const migrated = runHop(['migrate'], env);
+    assert.equal(migrated.status, 0, migrated.stderr);
+    assert.match(migrated.stdout, /applied migrations 1 to .*hop\.db/);
+    assert.match(runHop(['migrate'], env).stdout, /is up to date/);
+
+    const created = runHop(['keys', 'create', '--owner', 'cli-team'], env);
+    assert.equal(created.status, 0, created.stderr);
+    const [key, info] = created.stdout.trim().split('\n');
+    assert.match(key!, /^hop_[0-9A-Za-z]{32}$/);
+    const id = /^id (\S+), owner cli-team$/.exec(info!)?.[1];
+    assert.ok(id, created.stdout);
+
+    const listed = runHop(['keys', 'list'], env);
+    assert.match(listed.stdout, new RegExp(`${id}  ${key!.slice(0, 8)}…  cli-team  active`));
+    assert.ok(!listed.stdout.includes(key!), 'the secret is never listed');
+
+    assert.equal(runHop(['keys', 'revoke', id!], env).status, 0);
+    assert.match(runHop(['keys', 'list'], env).stdout, new RegExp(`${id} .* revoked`));
+    const again = runHop(['keys', 'revoke', id!], env);
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /No unrevoked key/);
+
+    const link = runHop(
+      [
+        'links',
+        'create',
+        'https://example.com/from-cli',
+        '--alias',
+        'from-cli',
+        '--owner',
+        'cli-team',
+      ],
+      env,
+    );
+    assert.equal(link.status, 0, link.stderr);
+    assert.equal(link.stdout.trim(), 'https://s.example/from-cli');
+    const generated = runHop(['links', 'create', 'https://example.com/generated'], env);
+    assert.match(generated.stdout.trim(), /^https:\/\/s\.example\/[0-9A-Za-z]{7}$/);
+
+    const refused = runHop(['links', 'create', 'javascript:alert(1)'], env);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /absolute http/);
+    const taken = runHop(['links', 'create', 'https://example.com/', '--alias', 'from-cli'], env);
+    assert.equal(taken.status, 1);
+    assert.match(taken.stderr, /already taken/);
+
+    const all = runHop(['links', 'list'], env);
+    assert.equal(all.stdout.trim().split('\n').length, 2);
+    const mine = runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);
+    const rows = mine.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { code: string });
+    assert.deepEqual(
+      rows.map((r) => r.code),
+      ['from-cli'],
+    );
+  });
+});

@@ -1,0 +1,66 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HOP = ['--import', 'tsx', 'src/cli/hop.ts'];
+
+export interface HopRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs one `hop` command to completion, the way an operator would. */
+export function runHop(args: readonly string[], env: Record<string, string>): HopRun {
+  const result = spawnSync(process.execPath, [...HOP, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface ServeProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Base URL it listens on, read from its "hop listening" log line. */
+  readonly url: string;
+  /** Everything it wrote so far (kept for the failure message of a test). */
+  output(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `hop serve` on a free port and waits until it says where it listens. */
+export function startHop(env: Record<string, string>): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...HOP, 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, HOP_HOST: '127.0.0.1', HOP_PORT: '0', ...env },
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of output.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const entry = JSON.parse(line) as { msg?: string; address?: string };
+          if (entry.msg === 'hop listening' && entry.address !== undefined) {
+            child.stdout.off('data', onData);
+            child.stdout.on('data', (more: Buffer) => (output += more.toString()));
+            resolve({ child, url: entry.address, output: () => output, exited });
+            return;
+          }
+        } catch {
+          // a partial line; wait for the rest
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then((code) =>
+      reject(new Error(`hop exited with ${code} before listening:\n${output}`)),
+    );
+  });
+}
