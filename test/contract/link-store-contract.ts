@@ -233,7 +233,7 @@ export function linkStoreContract(openStore: OpenStore): void {
       ]);
 
       assert.equal(results.filter(Boolean).length, 1);
-      assert.deepEqual(await store.links.findLinkById(link.id), results[0] === true ? a : b);
+      assert.deepEqual(await store.links.findLinkById(link.id), results[0] ? a : b);
     });
 
     test('an unknown id: false, and nothing is inserted', async (t) => {

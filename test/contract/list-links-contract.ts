@@ -23,10 +23,7 @@ async function insertAll(store: Store, links: readonly Link[]): Promise<void> {
   }
 }
 
-async function listIds(
-  store: Store,
-  query: Partial<LinkQuery> & { readonly owner?: string | undefined },
-): Promise<string[]> {
+async function listIds(store: Store, query: Partial<LinkQuery>): Promise<string[]> {
   return idsOf(await store.links.listLinks({ limit: 100, nowMs: NOW, ...query }));
 }
 

@@ -56,6 +56,11 @@ export class SqliteLinkStore implements LinkStore {
 
   constructor(db: Database.Database) {
     this.#db = db;
+    // SQLite's lower() folds only A-Z; search must fold "Über" like PostgreSQL does, so the
+    // adapter uses JavaScript's Unicode case rules on both sides of the comparison.
+    db.function('hop_fold', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
     this.#insert = db.prepare(
       `INSERT INTO links (${LINK_COLUMNS}) VALUES (@id, @code, @owner, @destination, @status_code, @state,
         @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version)
@@ -139,8 +144,8 @@ export class SqliteLinkStore implements LinkStore {
       }
       if (query.search !== undefined && query.search !== '') {
         where.push(
-          `(instr(lower(code), @search) > 0 OR instr(lower(destination), @search) > 0
-            OR instr(lower(coalesce(title, '')), @search) > 0)`,
+          `(instr(hop_fold(code), @search) > 0 OR instr(hop_fold(destination), @search) > 0
+            OR instr(hop_fold(coalesce(title, '')), @search) > 0)`,
         );
         params['search'] = query.search.toLowerCase();
       }

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BASE_MS, makeKey, openFresh, type OpenStore } from './store-factories.js';
+
+/** The ApiKeyStore port: hashes are unique, revocation is one-way, listing is oldest first. */
+export function apiKeyStoreContract(openStore: OpenStore): void {
+  describe('ApiKeyStore', () => {
+    test('insertKey then findActiveKeyByHash round-trips every field', async (t) => {
+      const store = await openFresh(t, openStore);
+      const key = makeKey({ admin: false });
+      const admin = makeKey({ admin: true });
+
+      assert.equal(await store.keys.insertKey(key), true);
+      assert.equal(await store.keys.insertKey(admin), true);
+      assert.deepEqual(await store.keys.findActiveKeyByHash(key.keyHash), key);
+      assert.deepEqual(await store.keys.findActiveKeyByHash(admin.keyHash), admin);
+      assert.equal(await store.keys.findActiveKeyByHash(makeKey().keyHash), null);
+    });
+
+    test('a fresh store has no keys', async (t) => {
+      const store = await openFresh(t, openStore);
+      assert.equal(await store.keys.countKeys(), 0);
+      assert.deepEqual(await store.keys.listKeys(), []);
+    });
+
+    test('listKeys: every key, revoked ones included, oldest first', async (t) => {
+      const store = await openFresh(t, openStore);
+      const [first, second, third] = [makeKey(), makeKey({ admin: true }), makeKey()];
+      // Inserted out of order: the order is the store's, not the insertion's.
+      for (const key of [second, third, first]) assert.equal(await store.keys.insertKey(key), true);
+      assert.equal(await store.keys.revokeKey(second.id, BASE_MS + 5000), true);
+
+      assert.deepEqual(await store.keys.listKeys(), [
+        first,
+        { ...second, revokedAt: BASE_MS + 5000 },
+        third,
+      ]);
+    });
+
+    test('revokeKey: true once, false again; the revoked key is no longer found', async (t) => {
+      const store = await openFresh(t, openStore);
+      const key = makeKey();
+      const bystander = makeKey();
+      await store.keys.insertKey(key);
+      await store.keys.insertKey(bystander);
+
+      assert.equal(await store.keys.revokeKey(key.id, BASE_MS + 1000), true);
+      assert.equal(await store.keys.revokeKey(key.id, BASE_MS + 2000), false);
+      assert.equal(await store.keys.findActiveKeyByHash(key.keyHash), null);
+      assert.deepEqual(await store.keys.findActiveKeyByHash(bystander.keyHash), bystander);
+      // The first revocation's time stays.
+      const listed = await store.keys.listKeys();
+      assert.equal(listed.find((k) => k.id === key.id)?.revokedAt, BASE_MS + 1000);
+    });
+
+    test('revokeKey of an unknown id is false', async (t) => {
+      const store = await openFresh(t, openStore);
+      await store.keys.insertKey(makeKey());
+      assert.equal(await store.keys.revokeKey(makeKey().id, BASE_MS), false);
+    });
+
+    test('a key stored revoked is listed and counted but never found', async (t) => {
+      const store = await openFresh(t, openStore);
+      const revoked = makeKey({ revokedAt: BASE_MS });
+      assert.equal(await store.keys.insertKey(revoked), true);
+      assert.equal(await store.keys.findActiveKeyByHash(revoked.keyHash), null);
+      assert.equal(await store.keys.revokeKey(revoked.id, BASE_MS + 1), false);
+      assert.deepEqual(await store.keys.listKeys(), [revoked]);
+      assert.equal(await store.keys.countKeys(), 1);
+    });
+
+    test('countKeys counts every key, revoked ones included', async (t) => {
+      const store = await openFresh(t, openStore);
+      const keys = [makeKey(), makeKey(), makeKey()];
+      for (const key of keys) await store.keys.insertKey(key);
+      assert.equal(await store.keys.countKeys(), 3);
+      await store.keys.revokeKey(keys[1]!.id, BASE_MS);
+      assert.equal(await store.keys.countKeys(), 3);
+    });
+
+    test('a duplicate keyHash is refused and the first key is unchanged', async (t) => {
+      const store = await openFresh(t, openStore);
+      const key = makeKey();
+      await store.keys.insertKey(key);
+
+      const duplicate = makeKey({ keyHash: key.keyHash, admin: true });
+      assert.equal(await store.keys.insertKey(duplicate), false);
+      assert.deepEqual(await store.keys.findActiveKeyByHash(key.keyHash), key);
+      assert.deepEqual(await store.keys.listKeys(), [key]);
+      assert.equal(await store.keys.countKeys(), 1);
+    });
+
+    test('a duplicate keyHash is refused even when the first key is revoked', async (t) => {
+      const store = await openFresh(t, openStore);
+      const key = makeKey();
+      await store.keys.insertKey(key);
+      await store.keys.revokeKey(key.id, BASE_MS);
+
+      assert.equal(await store.keys.insertKey(makeKey({ keyHash: key.keyHash })), false);
+      assert.equal(await store.keys.findActiveKeyByHash(key.keyHash), null);
+      assert.equal(await store.keys.countKeys(), 1);
+    });
+
+    test('concurrent inserts of one keyHash: exactly one is stored', async (t) => {
+      const store = await openFresh(t, openStore);
+      const keyHash = makeKey().keyHash;
+      const candidates = Array.from({ length: 10 }, () => makeKey({ keyHash }));
+
+      const results = await Promise.all(candidates.map((key) => store.keys.insertKey(key)));
+
+      assert.equal(results.filter(Boolean).length, 1);
+      const winner = candidates[results.indexOf(true)];
+      assert.deepEqual(await store.keys.findActiveKeyByHash(keyHash), winner);
+      assert.equal(await store.keys.countKeys(), 1);
+    });
+  });
+}

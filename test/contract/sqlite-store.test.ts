@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import Database from 'better-sqlite3';
+import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
+import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { runStoreContract } from './store-contract.js';
+import { makeClaim, makeKey, makeLink, makeOwner } from './store-factories.js';
+
+/** A fresh temp dir for one test, removed after it. */
+function makeTempDir(t?: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-contract-'));
+  t?.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+/** Opens `file` and closes it after the test (closing twice is harmless). */
+function openFile(t: TestContext, file: string): SqliteStore {
+  const store = SqliteStore.open({ file });
+  t.after(() => store.close());
+  return store;
+}
+
+runStoreContract('SqliteStore', async () => {
+  const dir = makeTempDir();
+  const store = SqliteStore.open({ file: join(dir, 'hop.db') });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteStore specifics', () => {
+  const allVersions = loadMigrations().map((migration) => migration.version);
+
+  test('the file is in WAL mode', async (t) => {
+    const file = join(makeTempDir(t), 'hop.db');
+    openFile(t, file);
+
+    const raw = new Database(file, { readonly: true, fileMustExist: true });
+    t.after(() => raw.close());
+    assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
+  });
+
+  test('opening creates the missing folders of the file', async (t) => {
+    const file = join(makeTempDir(t), 'nested', 'deeper', 'hop.db');
+    const store = openFile(t, file);
+    await store.ping();
+    assert.ok(existsSync(file));
+  });
+
+  test('a fresh file gets every migration; reopening it applies none', async (t) => {
+    const file = join(makeTempDir(t), 'hop.db');
+    const first = openFile(t, file);
+    assert.deepEqual(first.migrationsAppliedAtOpen, allVersions);
+    await first.close();
+
+    const again = openFile(t, file);
+    assert.deepEqual(again.migrationsAppliedAtOpen, []);
+    assert.deepEqual(await again.migrate(), []);
+  });
+
+  test('two stores on one file apply the migrations once (CLI next to a server)', async (t) => {
+    const file = join(makeTempDir(t), 'hop.db');
+    const server = openFile(t, file);
+    const cli = openFile(t, file);
+    assert.deepEqual(server.migrationsAppliedAtOpen, allVersions);
+    assert.deepEqual(cli.migrationsAppliedAtOpen, []);
+
+    const link = makeLink();
+    assert.equal((await cli.links.insertLink(link)).kind, 'inserted');
+    assert.deepEqual(await server.links.findLinkByCode(link.code), link);
+    assert.deepEqual(await server.links.insertLink(makeLink({ code: link.code })), {
+      kind: 'code-taken',
+    });
+  });
+
+  test('links, claims and keys survive close and reopen', async (t) => {
+    const file = join(makeTempDir(t), 'hop.db');
+    const owner = makeOwner();
+    const claim = makeClaim({ owner });
+    const link = makeLink({ owner, title: 'kept', tags: ['a', 'b'], custom: true });
+    const key = makeKey({ owner, admin: true });
+
+    const before = openFile(t, file);
+    assert.equal((await before.links.insertLink(link, claim)).kind, 'inserted');
+    assert.equal(await before.keys.insertKey(key), true);
+    await before.close();
+
+    const after = openFile(t, file);
+    assert.deepEqual(await after.links.findLinkById(link.id), link);
+    assert.deepEqual(await after.links.findLinkByCode(link.code), link);
+    assert.deepEqual(await after.keys.findActiveKeyByHash(key.keyHash), key);
+    assert.deepEqual(await after.keys.listKeys(), [key]);
+    const replay = await after.links.insertLink(makeLink({ owner }), claim);
+    assert.equal(replay.kind, 'replayed');
+    assert.deepEqual(replay.kind === 'replayed' ? replay.record.link : null, link);
+  });
+
+  test('ping rejects once the store is closed', async (t) => {
+    const store = openFile(t, join(makeTempDir(t), 'hop.db'));
+    await store.close();
+    await assert.rejects(store.ping());
+  });
+});

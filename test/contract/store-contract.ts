@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Store } from '../../src/ports/store.js';
+import { apiKeyStoreContract } from './api-key-store-contract.js';
+import { idempotencyContract } from './idempotency-contract.js';
+import { linkStoreContract } from './link-store-contract.js';
+import { listLinksContract } from './list-links-contract.js';
+import { openFresh, type OpenStore } from './store-factories.js';
+
+export type { OpenStore } from './store-factories.js';
+
+/**
+ * The Store port's contract (SPEC §4), one suite for every adapter: SQLite now, PostgreSQL
+ * later. `openStore` must give each test a fresh, empty store with every migration applied
+ * at open; its `cleanup` closes the store and removes whatever it created.
+ */
+export function runStoreContract(
+  name: string,
+  openStore: () => Promise<{ store: Store; cleanup: () => Promise<void> }>,
+): void {
+  const open: OpenStore = openStore;
+  describe(`Store contract: ${name}`, () => {
+    describe('lifecycle', () => {
+      test('ping resolves', async (t) => {
+        const store = await openFresh(t, open);
+        await store.ping();
+      });
+
+      test('a fresh store lists the migrations it applied at open', async (t) => {
+        const store = await openFresh(t, open);
+        const versions = store.migrationsAppliedAtOpen;
+        assert.ok(versions.length > 0, 'a fresh store applies at least one migration');
+        for (const version of versions) assert.ok(Number.isSafeInteger(version) && version > 0);
+        assert.deepEqual(
+          [...versions].sort((a, b) => a - b),
+          versions,
+          'migrations are applied in version order',
+        );
+        assert.equal(new Set(versions).size, versions.length);
+      });
+
+      test('migrate after open applies nothing', async (t) => {
+        const store = await openFresh(t, open);
+        assert.deepEqual(await store.migrate(), []);
+        assert.deepEqual(await store.migrate(), []);
+        await store.ping();
+      });
+    });
+
+    linkStoreContract(open);
+    idempotencyContract(open);
+    listLinksContract(open);
+    apiKeyStoreContract(open);
+  });
+}
