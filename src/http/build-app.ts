@@ -32,8 +32,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     // Requests the router cannot even decode (bad percent-encoding) get a problem too.
-    frameworkErrors: (_error, request, reply) =>
-      sendProblem(request, reply, 'malformed-request', 'The request URL could not be decoded.'),
+    frameworkErrors: (_error, request, reply) => {
+      void sendProblem(
+        request,
+        reply,
+        'malformed-request',
+        'The request URL could not be decoded.',
+      );
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 100 },

@@ -27,9 +27,9 @@ describe('the hop CLI', () => {
     assert.match(listed.stdout, new RegExp(`${id}  ${key!.slice(0, 8)}…  cli-team  active`));
     assert.ok(!listed.stdout.includes(key!), 'the secret is never listed');
 
-    assert.equal(runHop(['keys', 'revoke', id!], env).status, 0);
+    assert.equal(runHop(['keys', 'revoke', id], env).status, 0);
     assert.match(runHop(['keys', 'list'], env).stdout, new RegExp(`${id} .* revoked`));
-    const again = runHop(['keys', 'revoke', id!], env);
+    const again = runHop(['keys', 'revoke', id], env);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /No unrevoked key/);
 

@@ -22,7 +22,7 @@ function rawRequest(
         res.on('end', () => {
           resolve({
             status: res.statusCode ?? 0,
-            contentType: String(res.headers['content-type'] ?? ''),
+            contentType: res.headers['content-type'] ?? '',
             text: Buffer.concat(chunks).toString('utf8'),
           });
         });
