@@ -18,6 +18,8 @@ export interface EnvEntry {
   readonly default: string | undefined;
   readonly doc: string;
   readonly parse: (raw: string) => unknown;
+  /** Never echo the value: it is, or may carry, a credential. */
+  readonly secret?: boolean;
 }
 
 /**
@@ -61,36 +63,42 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     default: undefined,
     doc: 'PostgreSQL (not in this build yet).',
     parse: notYetSupported('PostgreSQL'),
+    secret: true,
   },
   {
     name: 'HOP_DATABASE_REPLICA_URL',
     default: undefined,
     doc: 'PostgreSQL read replica (not in this build yet).',
     parse: notYetSupported('PostgreSQL'),
+    secret: true,
   },
   {
     name: 'HOP_REDIS_URL',
     default: undefined,
     doc: 'Redis (not in this build yet).',
     parse: notYetSupported('Redis'),
+    secret: true,
   },
   {
     name: 'HOP_REDIS_CLUSTER',
     default: undefined,
     doc: 'Redis Cluster seed nodes (not in this build yet).',
     parse: notYetSupported('Redis'),
+    secret: true,
   },
   {
     name: 'HOP_NATS_URL',
     default: undefined,
     doc: 'NATS JetStream (not in this build yet).',
     parse: notYetSupported('NATS'),
+    secret: true,
   },
   {
     name: 'HOP_BOOTSTRAP_ADMIN_KEY',
     default: undefined,
     doc: 'Admin key created at start if absent; unset, the first start prints a generated one.',
     parse: parseSecret,
+    secret: true,
   },
   {
     name: 'HOP_CODE_STRATEGY',

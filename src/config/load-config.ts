@@ -26,9 +26,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       values.set(entry.name, entry.parse(raw));
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
-      problems.push(
-        `${entry.name}=${JSON.stringify(given)} is invalid: expected ${error.message}.`,
-      );
+      const shown = entry.secret === true ? '<hidden>' : JSON.stringify(given);
+      problems.push(`${entry.name}=${shown} is invalid: expected ${error.message}.`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

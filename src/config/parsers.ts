@@ -50,7 +50,7 @@ export function parseRate(raw: string): RateRule | null {
   const ratePerSecond = Number(match[1]) / (RATE_UNITS_S[match[2] as string] as number);
   const burst = match[3] === undefined ? Math.max(1, Math.ceil(ratePerSecond)) : Number(match[3]);
   if (!(ratePerSecond > 0) || !(burst >= 1)) throw new ParseError(accepts);
-  return { ratePerSecond, burst };
+  return Object.freeze({ ratePerSecond, burst });
 }
 
 export function parseInteger(min: number, max: number): (raw: string) => number {

@@ -26,6 +26,8 @@ const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', 
 
 // Any C0/C1 control, any Unicode space or separator, and invisible format characters
 // (bidi overrides, zero-width joiners) that make a URL read differently from what it is.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 const FORBIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
 
 export function checkDestination(
@@ -69,8 +71,9 @@ function checkHost(rawHostname: string, options: DestinationPolicyOptions): stri
   if (rawHostname.startsWith('[')) {
     return checkIpLiteral(rawHostname.slice(1, -1));
   }
-  // A trailing dot names the same host (FQDN form): judge it without.
-  const hostname = rawHostname.endsWith('.') ? rawHostname.slice(0, -1) : rawHostname;
+  // Trailing dots name the same host (FQDN form): judge it without them.
+  const hostname = rawHostname.replace(/\.+$/, '');
+  if (hostname === '') return 'The destination has no host.';
   if (ipaddr.IPv4.isValidFourPartDecimal(hostname)) return checkIpLiteral(hostname);
 
   if (hostname === 'localhost' || INTERNAL_SUFFIXES.some((s) => hostname.endsWith(s))) {
@@ -95,8 +98,15 @@ function checkIpLiteral(literal: string): string | null {
   } catch {
     return 'The destination host is not a valid IP address.';
   }
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    address = (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv6') {
+    const v6 = address as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) {
+      address = v6.toIPv4Address();
+    } else if (!v6.match(GLOBAL_UNICAST_V6)) {
+      // Everything outside 2000::/3 is reserved or local, including the deprecated
+      // IPv4-compatible form ::a.b.c.d that ipaddr.js would call unicast.
+      return 'The destination is an IPv6 address outside global unicast space.';
+    }
   }
   const range = address.range();
   if (range !== 'unicast') {
@@ -123,6 +133,5 @@ function refuse(reason: string): DestinationVerdict {
 /** Lower-cases, punycodes and strips the port, for comparing against `ownHosts`. */
 export function normaliseHostname(hostOrUrl: string): string {
   const url = new URL(hostOrUrl.includes('://') ? hostOrUrl : `http://${hostOrUrl}`);
-  const hostname = url.hostname;
-  return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  return url.hostname.replace(/\.+$/, '');
 }

@@ -15,13 +15,24 @@ export interface ExpiryRequest {
 const RFC3339 =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
+/** The last instant RFC 3339 can write (year 9999); later expiries are refused. */
+const LATEST_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Parses an RFC 3339 timestamp to epoch ms, or throws `invalid-expiry`. */
 export function parseTimestamp(value: string, field: string): number {
-  const ms = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+  const ms = RFC3339.test(value) && isRealDate(value) ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms)) {
     throw invalidExpiry(field, 'must be an RFC 3339 timestamp such as 2030-01-31T12:00:00Z.');
   }
   return ms;
+}
+
+/** Date.parse rolls 2030-02-30 over into March; a date that does not exist is refused. */
+function isRealDate(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /**
@@ -74,6 +85,7 @@ function checkWithinLimits(
   field: string,
 ): number {
   if (atMs <= nowMs) throw invalidExpiry(field, 'must lie in the future.');
+  if (atMs > LATEST_TIMESTAMP_MS) throw invalidExpiry(field, 'lies beyond the year 9999.');
   if (policy.maxTtlMs !== null && atMs - nowMs > policy.maxTtlMs) {
     throw invalidExpiry(field, 'lies beyond the maximum lifetime of a link.');
   }

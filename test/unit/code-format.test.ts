@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ALPHABETS } from '../../src/codes/alphabets.js';
+import { isPossibleCode, MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../../src/domain/code-format.js';
+
+/** SPEC §3: a path that cannot be a code is answered 404 without touching any store. */
+
+test('the length bounds are 3 and 64', () => {
+  assert.equal(MIN_CODE_LENGTH, 3);
+  assert.equal(MAX_CODE_LENGTH, 64);
+});
+
+test('lengths: 3 to 64 are possible, shorter and longer are not', () => {
+  assert.equal(isPossibleCode(''), false);
+  assert.equal(isPossibleCode('a'), false);
+  assert.equal(isPossibleCode('ab'), false);
+  assert.equal(isPossibleCode('abc'), true);
+  assert.equal(isPossibleCode('aB3xY9z'), true);
+  assert.equal(isPossibleCode('a'.repeat(63)), true);
+  assert.equal(isPossibleCode('a'.repeat(64)), true);
+  assert.equal(isPossibleCode('a'.repeat(65)), false);
+  assert.equal(isPossibleCode('a'.repeat(100_000)), false);
+});
+
+test('every base62 and base64url character is possible', () => {
+  for (const alphabet of Object.values(ALPHABETS)) {
+    for (const ch of alphabet) assert.equal(isPossibleCode(ch.repeat(3)), true, ch);
+    assert.equal(isPossibleCode(alphabet), true);
+  }
+  assert.equal(isPossibleCode('-_-'), true);
+  assert.equal(isPossibleCode('___'), true);
+});
+
+test('the ASCII neighbours of every allowed range are refused', () => {
+  // '/' ':' before/after digits, '@' '[' around A-Z, '`' '{' around a-z, ',' '.' around '-',
+  // '^' before '_'.
+  for (const ch of ['/', ':', '@', '[', '`', '{', ',', '.', '^']) {
+    assert.equal(isPossibleCode(`ab${ch}cd`), false, ch);
+  }
+});
+
+test('every character outside [A-Za-z0-9_-] in the first 64 Ki code units is refused', () => {
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    const allowed = /^[A-Za-z0-9_-]$/.test(ch);
+    assert.equal(isPossibleCode(`ab${ch}`), allowed, `U+${c.toString(16).padStart(4, '0')}`);
+  }
+});
+
+test('paths, encodings and non-ASCII lookalikes are refused', () => {
+  for (const candidate of [
+    'abc/',
+    '/abc',
+    '../abc',
+    'ab%20c',
+    'abc?x=1',
+    'abc#frag',
+    'abc.json',
+    'favicon.ico',
+    'ab c',
+    'abc\n',
+    'ab\u0000c',
+    'abé',
+    'ａbc',
+    'аbc',
+    'ab😀',
+  ]) {
+    assert.equal(isPossibleCode(candidate), false, JSON.stringify(candidate));
+  }
+});
+
+test('the length counts UTF-16 code units, so astral characters cannot sneak past', () => {
+  // Two code units each: 32 emoji are 64 units but still not possible, by character.
+  assert.equal(isPossibleCode('😀'.repeat(32)), false);
+  assert.equal(isPossibleCode('a😀'), false);
+});
+
+test('codes are case-sensitive: both cases are possible and distinct strings', () => {
+  assert.equal(isPossibleCode('AbCdEfG'), true);
+  assert.equal(isPossibleCode('abcdefg'), true);
+});
