@@ -29,4 +29,9 @@ export interface Config {
   readonly blocklistFile: string | undefined;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
+  /** L1, the in-process cache of codes (SPEC §5). */
+  readonly l1MaxEntries: number;
+  readonly l1MaxBytes: number;
+  readonly l1TtlMs: number;
+  readonly l1NegativeTtlMs: number;
 }

@@ -160,4 +160,28 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     doc: 'How long SIGTERM waits for in-flight requests.',
     parse: parseDuration,
   },
+  {
+    name: 'HOP_L1_MAX_ENTRIES',
+    default: '100000',
+    doc: 'Codes the in-process cache (L1) holds at most.',
+    parse: parseInteger(1, 50_000_000),
+  },
+  {
+    name: 'HOP_L1_MAX_MB',
+    default: '64',
+    doc: 'Approximate memory bound of L1, in MiB.',
+    parse: parseInteger(1, 65_536),
+  },
+  {
+    name: 'HOP_L1_TTL',
+    default: '60s',
+    doc: 'How long L1 keeps a link (±10% jitter); bounds staleness if an invalidation is lost.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_L1_NEGATIVE_TTL',
+    default: '10s',
+    doc: 'How long L1 remembers that a code does not exist.',
+    parse: parseDuration,
+  },
 ];

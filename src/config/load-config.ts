@@ -52,6 +52,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     blocklistFile: get<string | undefined>('HOP_BLOCKLIST_FILE'),
     logLevel: get<LogLevel>('HOP_LOG_LEVEL'),
     shutdownTimeoutMs: get<number>('HOP_SHUTDOWN_TIMEOUT'),
+    l1MaxEntries: get<number>('HOP_L1_MAX_ENTRIES'),
+    l1MaxBytes: get<number>('HOP_L1_MAX_MB') * 1024 * 1024,
+    l1TtlMs: get<number>('HOP_L1_TTL'),
+    l1NegativeTtlMs: get<number>('HOP_L1_NEGATIVE_TTL'),
   };
   if (
     config.defaultTtlMs !== null &&

@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
-import type { RedirectDeps } from '../services/redirect/resolve-redirect.js';
+import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 
 /** Everything buildApp needs, built once by the composition root (src/main). */
 export interface AppDeps {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
-  readonly redirect: RedirectDeps;
+  readonly redirect: RedirectResolver;
   /** Resolves when the store answers (readiness). */
   readonly pingStore: () => Promise<void>;
   readonly publicUrl: string;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { monotonicFactory } from 'ulid';
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
+import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import type { Config } from '../config/config.js';
@@ -14,6 +15,7 @@ import { systemClock, type Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
+import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 
 /** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
 const MAX_CODE_ATTEMPTS = 8;
@@ -21,6 +23,8 @@ const MAX_CODE_ATTEMPTS = 8;
 const BODY_LIMIT_BYTES = 64 * 1024;
 /** 32 base62 characters ≈ 190 bits: an API key nobody guesses. */
 const API_KEY_RANDOM_LENGTH = 32;
+/** SPEC §5: positive TTLs vary by ±10% so entries filled together expire apart. */
+const L1_TTL_JITTER = 0.1;
 
 export interface Runtime {
   readonly config: Config;
@@ -51,6 +55,18 @@ export function composeRuntime(
     randomBytes,
   });
 
+  const resolver = new RedirectResolver({
+    links: store.links,
+    clock,
+    cache: new LruNearLinkCache({
+      maxEntries: config.l1MaxEntries,
+      maxBytes: config.l1MaxBytes,
+      positiveTtlMs: config.l1TtlMs,
+      negativeTtlMs: config.l1NegativeTtlMs,
+      jitter: L1_TTL_JITTER,
+    }),
+  });
+
   const linkService: LinkServiceDeps = {
     links: store.links,
     clock,
@@ -69,6 +85,7 @@ export function composeRuntime(
     createLimiter:
       config.createRate === null ? null : new MemoryRateLimiter(config.createRate, clock),
     maxCodeAttempts: MAX_CODE_ATTEMPTS,
+    events: resolver,
   };
   const keyService: KeyServiceDeps = {
     keys: store.keys,
@@ -79,7 +96,7 @@ export function composeRuntime(
   const appDeps: AppDeps = {
     linkService,
     keyService,
-    redirect: { links: store.links, clock },
+    redirect: resolver,
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
     logger,

@@ -12,7 +12,7 @@ import {
   cacheControlFor,
   MAX_PERMANENT_AGE_SECONDS,
   TEMPORARY_CACHE_CONTROL,
-} from '../../src/services/redirect/resolve-redirect.js';
+} from '../../src/domain/redirect-outcome.js';
 
 /** SPEC §3: expiry is checked against the clock on every read; caching follows the status. */
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { problemBody, PROBLEM_CONTENT_TYPE } from '../problems.js';
-import { resolveRedirect, type RedirectOutcome } from '../../services/redirect/resolve-redirect.js';
+import type { RedirectOutcome } from '../../domain/redirect-outcome.js';
 import type { AppDeps } from '../app-deps.js';
 
 /**
@@ -38,7 +38,7 @@ export function registerRedirectRoute(app: FastifyInstance, deps: AppDeps): void
       validatorCompiler: () => () => true,
     },
     (request, reply) => {
-      const outcome = resolveRedirect(deps.redirect, request.params.code);
+      const outcome = deps.redirect.resolve(request.params.code);
       if (outcome instanceof Promise) return outcome.then((o) => sendOutcome(reply, o));
       return sendOutcome(reply, outcome);
     },

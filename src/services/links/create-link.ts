@@ -90,6 +90,7 @@ export async function createLink(
     const result = await deps.links.insertLink(link, claim);
     switch (result.kind) {
       case 'inserted':
+        deps.events.linkCreated(result.link);
         return { link: result.link, replayed: false };
       case 'replayed':
         if (claim !== undefined && result.record.requestHash !== claim.requestHash) {

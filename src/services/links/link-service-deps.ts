@@ -2,6 +2,7 @@ import type { DestinationPolicyOptions } from '../../domain/destination-policy.j
 import type { ExpiryPolicy } from '../../domain/expiry.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CodeGenerator } from '../../ports/code-generator.js';
+import type { LinkEvents } from '../../ports/link-events.js';
 import type { LinkStore } from '../../ports/link-store.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
 
@@ -18,4 +19,6 @@ export interface LinkServiceDeps {
   readonly createLimiter: RateLimiter | null;
   /** How many generated codes to try before giving up with `code-space-exhausted`. */
   readonly maxCodeAttempts: number;
+  /** Told after every committed write, so caches never serve what was changed. */
+  readonly events: LinkEvents;
 }

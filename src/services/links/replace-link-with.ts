@@ -26,7 +26,10 @@ export async function replaceLinkWith(
     const changed = change(current, now);
     if (changed === null) return current;
     const next: Link = { ...changed, updatedAt: now, version: current.version + 1 };
-    if (await deps.links.replaceLink(next, current.version)) return next;
+    if (await deps.links.replaceLink(next, current.version)) {
+      deps.events.linkChanged(next);
+      return next;
+    }
   }
   throw new HopError('store-unavailable', 'The link is being changed by others; try again.', {
     retryable: true,

@@ -1,7 +1,4 @@
-import { isPossibleCode } from '../../domain/code-format.js';
-import { isPermanentRedirect, isRedirectable, type RedirectStatus } from '../../domain/link.js';
-import type { Clock } from '../../ports/clock.js';
-import type { LinkStore } from '../../ports/link-store.js';
+import { isPermanentRedirect, type RedirectStatus } from './link.js';
 
 /** Expected outcomes of a redirect are values, not exceptions (STYLE: the hot path). */
 export type RedirectOutcome =
@@ -23,34 +20,6 @@ export const INVALID: RedirectOutcome = Object.freeze({ kind: 'invalid' });
 export const TEMPORARY_CACHE_CONTROL = 'private, no-store';
 /** The longest a browser may keep a permanent redirect, so edits and disables still land. */
 export const MAX_PERMANENT_AGE_SECONDS = 3600;
-
-export interface RedirectDeps {
-  readonly links: LinkStore;
-  readonly clock: Clock;
-}
-
-/**
- * Resolves a code to where it sends the browser.
- * 1. Reject a path that cannot be a code, without any I/O.
- * 2. Read the link from the store.
- * 3. Check state and expiry against the clock, on every read.
- */
-export function resolveRedirect(
-  deps: RedirectDeps,
-  code: string,
-): RedirectOutcome | Promise<RedirectOutcome> {
-  if (!isPossibleCode(code)) return INVALID;
-  return deps.links.findLinkByCode(code).then((link) => {
-    const now = deps.clock.now();
-    if (link === null || !isRedirectable(link, now)) return NOT_FOUND;
-    return {
-      kind: 'redirect',
-      status: link.statusCode,
-      location: link.destination,
-      cacheControl: cacheControlFor(link.statusCode, link.expiresAt, now),
-    };
-  });
-}
 
 /**
  * SPEC §3: temporary redirects are not cacheable by shared caches; permanent ones carry a

@@ -1,0 +1,130 @@
+import { isPossibleCode } from '../../domain/code-format.js';
+import { isPermanentRedirect, type Link } from '../../domain/link.js';
+import {
+  cacheControlFor,
+  INVALID,
+  NOT_FOUND,
+  TEMPORARY_CACHE_CONTROL,
+  type RedirectOutcome,
+} from '../../domain/redirect-outcome.js';
+import type { Clock } from '../../ports/clock.js';
+import type { LinkEvents } from '../../ports/link-events.js';
+import type { LinkStore } from '../../ports/link-store.js';
+import type { CacheEntry, CachedAbsence, NearLinkCache } from '../../ports/near-link-cache.js';
+
+const ABSENT: CachedAbsence = Object.freeze({
+  found: false,
+  version: 0,
+  state: 'deleted',
+  expiresAt: null,
+  status: 302,
+  location: '',
+  fixedOutcome: null,
+});
+
+/** Where an outcome came from, for metrics. */
+export type OutcomeSource = 'l1' | 'store' | 'coalesced';
+
+export interface RedirectResolverDeps {
+  readonly links: LinkStore;
+  readonly clock: Clock;
+  readonly cache: NearLinkCache;
+}
+
+/**
+ * Resolves codes to redirects: L1 first, without awaiting anything; on a miss one store
+ * read per code however many requests are waiting for it (request coalescing). It is also
+ * the LinkEvents sink that keeps L1 right after writes.
+ */
+export class RedirectResolver implements LinkEvents {
+  readonly #links: LinkStore;
+  readonly #clock: Clock;
+  readonly #cache: NearLinkCache;
+  readonly #inflight = new Map<string, Promise<RedirectOutcome>>();
+  /** How the last resolve was answered; read right after resolve() by the caller. */
+  lastSource: OutcomeSource = 'l1';
+  coalescedReads = 0;
+
+  constructor(deps: RedirectResolverDeps) {
+    this.#links = deps.links;
+    this.#clock = deps.clock;
+    this.#cache = deps.cache;
+  }
+
+  /**
+   * 1. Reject a path that cannot be a code, without any I/O.
+   * 2. L1 hit: answer synchronously, checking state and expiry against the clock.
+   * 3. Miss: join the read already in flight for this code, or start one.
+   */
+  resolve(code: string): RedirectOutcome | Promise<RedirectOutcome> {
+    if (!isPossibleCode(code)) return INVALID;
+    const entry = this.#cache.get(code);
+    if (entry !== undefined) {
+      this.lastSource = 'l1';
+      return this.#outcomeOf(entry);
+    }
+    const pending = this.#inflight.get(code);
+    if (pending !== undefined) {
+      this.lastSource = 'coalesced';
+      this.coalescedReads++;
+      return pending;
+    }
+    this.lastSource = 'store';
+    const read = this.#links.findLinkByCode(code).then((link) => {
+      const fresh = link === null ? ABSENT : entryOf(link);
+      // A store error never gets here, so it is never cached as "not found" (SPEC §5).
+      this.#cache.set(code, fresh);
+      return this.#outcomeOf(fresh);
+    });
+    this.#inflight.set(code, read);
+    const settle = () => {
+      // Only this read's own slot: an invalidation may have started a newer one since.
+      if (this.#inflight.get(code) === read) this.#inflight.delete(code);
+    };
+    void read.then(settle, settle);
+    return read;
+  }
+
+  linkCreated(link: Link): void {
+    // Write-through: the code may sit in L1 as absent; the new link replaces that at once.
+    this.#cache.set(link.code, entryOf(link));
+  }
+
+  linkChanged(link: Link): void {
+    this.#inflight.delete(link.code);
+    this.#cache.invalidate(link.code, link.version);
+  }
+
+  #outcomeOf(entry: CacheEntry): RedirectOutcome {
+    if (!entry.found || entry.state !== 'active') return NOT_FOUND;
+    const now = this.#clock.now();
+    if (entry.expiresAt !== null && entry.expiresAt <= now) return NOT_FOUND;
+    if (entry.fixedOutcome !== null) return entry.fixedOutcome;
+    return {
+      kind: 'redirect',
+      status: entry.status,
+      location: entry.location,
+      cacheControl: cacheControlFor(entry.status, entry.expiresAt, now),
+    };
+  }
+}
+
+function entryOf(link: Link): CacheEntry {
+  const fixedOutcome: RedirectOutcome | null = isPermanentRedirect(link.statusCode)
+    ? null
+    : Object.freeze({
+        kind: 'redirect',
+        status: link.statusCode,
+        location: link.destination,
+        cacheControl: TEMPORARY_CACHE_CONTROL,
+      });
+  return Object.freeze({
+    found: true,
+    version: link.version,
+    state: link.state,
+    expiresAt: link.expiresAt,
+    status: link.statusCode,
+    location: link.destination,
+    fixedOutcome,
+  });
+}

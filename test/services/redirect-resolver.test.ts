@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import { monotonicFactory } from 'ulid';
+import { LruNearLinkCache } from '../../src/adapters/memory-cache/lru-near-link-cache.js';
+import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import type { Link } from '../../src/domain/link.js';
+import type { LinkStore } from '../../src/ports/link-store.js';
+import { RedirectResolver } from '../../src/services/redirect/redirect-resolver.js';
+import { ManualClock } from '../support/manual-clock.js';
+
+const newId = monotonicFactory();
+const START = Date.parse('2026-06-01T12:00:00Z');
+
+/** A real SQLite store whose code reads are counted. */
+function countingStore(t: TestContext) {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-resolver-'));
+  const store = SqliteStore.open({ file: join(dir, 'hop.db') });
+  t.after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const reads = { count: 0 };
+  const links: LinkStore = Object.create(store.links) as LinkStore;
+  links.findLinkByCode = (code) => {
+    reads.count++;
+    return store.links.findLinkByCode(code);
+  };
+  return { store, links, reads };
+}
+
+function makeLink(overrides: Partial<Link> = {}): Link {
+  return {
+    id: newId(),
+    code: `c${Math.random().toString(36).slice(2, 9)}`,
+    owner: 'o',
+    destination: 'https://example.com/',
+    statusCode: 302,
+    state: 'active',
+    custom: false,
+    title: null,
+    tags: [],
+    createdAt: START,
+    updatedAt: START,
+    expiresAt: null,
+    deletedAt: null,
+    version: 1,
+    ...overrides,
+  };
+}
+
+function setup(t: TestContext, cacheOptions: { maxEntries?: number } = {}) {
+  const { store, links, reads } = countingStore(t);
+  const clock = new ManualClock(START);
+  const cache = new LruNearLinkCache({
+    maxEntries: cacheOptions.maxEntries ?? 1000,
+    maxBytes: 1 << 20,
+    positiveTtlMs: 60_000,
+    negativeTtlMs: 10_000,
+    jitter: 0.1,
+  });
+  const resolver = new RedirectResolver({ links, clock, cache });
+  return { store, reads, clock, cache, resolver };
+}
+
+describe('RedirectResolver over L1 and a real SQLite store', () => {
+  test('a hit is answered synchronously, without a store read', async (t) => {
+    const { store, reads, resolver } = setup(t);
+    const link = makeLink();
+    await store.links.insertLink(link);
+    const first = resolver.resolve(link.code);
+    assert.ok(first instanceof Promise, 'the first read goes to the store');
+    assert.equal((await first).kind, 'redirect');
+    const second = resolver.resolve(link.code);
+    assert.ok(!(second instanceof Promise), 'the second is an L1 hit');
+    assert.deepEqual(second, {
+      kind: 'redirect',
+      status: 302,
+      location: 'https://example.com/',
+      cacheControl: 'private, no-store',
+    });
+    assert.equal(reads.count, 1);
+  });
+
+  test('concurrent misses for one code make one store read', async (t) => {
+    const { store, reads, resolver } = setup(t);
+    const link = makeLink();
+    await store.links.insertLink(link);
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, () => Promise.resolve(resolver.resolve(link.code))),
+    );
+    assert.equal(reads.count, 1);
+    assert.equal(resolver.coalescedReads, 49);
+    assert.ok(outcomes.every((o) => o.kind === 'redirect'));
+  });
+
+  test('an unknown code is cached as absent; creating it replaces that at once', async (t) => {
+    const { store, reads, resolver } = setup(t);
+    assert.equal((await resolver.resolve('Later12')).kind, 'not-found');
+    assert.equal((resolver.resolve('Later12') as { kind: string }).kind, 'not-found');
+    assert.equal(reads.count, 1, 'the negative entry answered the second');
+    const link = makeLink({ code: 'Later12' });
+    await store.links.insertLink(link);
+    resolver.linkCreated(link);
+    const outcome = resolver.resolve('Later12');
+    assert.ok(!(outcome instanceof Promise));
+    assert.equal(outcome.kind, 'redirect');
+  });
+
+  test('a store error is never cached as not found', async (t) => {
+    const { store, resolver } = setup(t);
+    const link = makeLink();
+    await store.links.insertLink(link);
+    await store.close();
+    await assert.rejects(Promise.resolve(resolver.resolve(link.code)), {
+      kind: 'store-unavailable',
+    });
+    await assert.rejects(Promise.resolve(resolver.resolve(link.code)), {
+      kind: 'store-unavailable',
+    });
+  });
+
+  test('expiry is checked on every hit, against the clock', async (t) => {
+    const { store, clock, resolver } = setup(t);
+    const link = makeLink({ expiresAt: START + 5_000 });
+    await store.links.insertLink(link);
+    assert.equal((await resolver.resolve(link.code)).kind, 'redirect');
+    clock.advance(5_000);
+    const hit = resolver.resolve(link.code);
+    assert.ok(!(hit instanceof Promise));
+    assert.equal(hit.kind, 'not-found');
+  });
+
+  test('a change invalidates; a slow read of the old version cannot put it back', async (t) => {
+    const { store, resolver, cache } = setup(t);
+    const v1 = makeLink();
+    await store.links.insertLink(v1);
+    const slowRead = resolver.resolve(v1.code); // in flight with version 1
+    const v2: Link = { ...v1, state: 'disabled', version: 2 };
+    await store.links.replaceLink(v2, 1);
+    resolver.linkChanged(v2);
+    await slowRead;
+    cache.set(v1.code, {
+      found: true,
+      version: 1,
+      state: 'active',
+      expiresAt: null,
+      status: 302,
+      location: v1.destination,
+      fixedOutcome: null,
+    });
+    const after = resolver.resolve(v1.code);
+    assert.equal((await after).kind, 'not-found', 'version 1 never overwrote version 2');
+  });
+
+  test('L1 is bounded by its entry count', async (t) => {
+    const { store, cache, resolver } = setup(t, { maxEntries: 10 });
+    for (let i = 0; i < 30; i++) {
+      const link = makeLink();
+      await store.links.insertLink(link);
+      await resolver.resolve(link.code);
+    }
+    assert.equal(cache.size, 10);
+  });
+
+  test('impossible codes never reach the cache or the store', (t) => {
+    const { reads, resolver, cache } = setup(t);
+    for (const path of ['', 'ab', 'a/b', 'x'.repeat(65), 'caf\u00e9']) {
+      assert.equal((resolver.resolve(path) as { kind: string }).kind, 'invalid');
+    }
+    assert.equal(reads.count, 0);
+    assert.equal(cache.size, 0);
+  });
+});
