@@ -2,68 +2,53 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Who may import whom (docs/ARCHITECTURE.md): the arrows point one way, down. */
+const APP = [
+  'domain',
+  'codes',
+  'ports',
+  'services',
+  'adapters',
+  'http',
+  'cli',
+  'config',
+  'observability',
+  'main',
+];
+/** Folders each may import from (besides itself): the STYLE.md table, as an allowlist. */
+const ALLOWED = {
+  domain: [],
+  codes: ['domain', 'ports'],
+  ports: ['domain'],
+  services: ['domain', 'ports', 'codes'],
+  http: ['services', 'domain'],
+  cli: ['services', 'domain', 'main', 'config', 'observability'],
+  config: [],
+  observability: [],
+};
+const ADAPTERS = ['sqlite', 'memory', 'memory-cache'];
+const DRIVERS = ['better-sqlite3', 'lru-cache', 'fastify', 'node:fs'];
+
+const forbidden = (folder) =>
+  APP.filter((other) => other !== folder && !ALLOWED[folder].includes(other)).map(
+    (other) => `**/${other}/**`,
+  );
+
 const boundaries = [
-  {
-    folder: 'src/domain',
+  ...Object.keys(ALLOWED).map((folder) => ({
+    folder: `src/${folder}`,
     forbid: [
-      '**/ports/**',
-      '**/services/**',
-      '**/adapters/**',
-      '**/http/**',
-      '**/cli/**',
-      '**/main/**',
-      '**/config/**',
-      'node:fs',
-      'node:crypto',
-      'better-sqlite3',
-      'fastify',
+      ...forbidden(folder),
+      ...(['domain', 'codes', 'ports', 'services'].includes(folder) ? DRIVERS : []),
     ],
-  },
-  {
-    folder: 'src/codes',
-    forbid: ['**/services/**', '**/adapters/**', '**/http/**', '**/cli/**', '**/main/**'],
-  },
-  {
-    folder: 'src/ports',
-    forbid: ['**/services/**', '**/adapters/**', '**/http/**', '**/cli/**', '**/main/**'],
-  },
-  {
-    folder: 'src/services',
+  })),
+  // Adapters see ports, domain, their driver and observability; never services, http or each other.
+  ...ADAPTERS.map((adapter) => ({
+    folder: `src/adapters/${adapter}`,
     forbid: [
-      '**/adapters/**',
-      '**/http/**',
-      '**/cli/**',
-      '**/main/**',
-      '**/config/**',
-      'better-sqlite3',
-      'fastify',
+      ...['services', 'http', 'cli', 'main', 'config'].map((other) => `**/${other}/**`),
+      ...ADAPTERS.filter((other) => other !== adapter).map((other) => `../${other}/**`),
     ],
-  },
-  { folder: 'src/adapters', forbid: ['**/services/**', '**/http/**', '**/cli/**', '**/main/**'] },
-  { folder: 'src/http', forbid: ['**/adapters/**', '**/cli/**', '**/main/**', 'better-sqlite3'] },
-  { folder: 'src/cli', forbid: ['**/adapters/**', '**/http/**', 'better-sqlite3'] },
-  {
-    folder: 'src/config',
-    forbid: [
-      '**/services/**',
-      '**/adapters/**',
-      '**/http/**',
-      '**/cli/**',
-      '**/main/**',
-      '**/domain/**',
-    ],
-  },
-  {
-    folder: 'src/observability',
-    forbid: [
-      '**/services/**',
-      '**/adapters/**',
-      '**/http/**',
-      '**/cli/**',
-      '**/main/**',
-      '**/domain/**',
-    ],
-  },
+  })),
 ];
 
 export default tseslint.config(

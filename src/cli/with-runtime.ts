@@ -1,12 +1,17 @@
 import { composeRuntime, type Runtime } from '../main/compose.js';
 import { createLogger } from '../observability/logger.js';
 import { isHopError } from '../domain/errors.js';
-import { exitWithProblems, loadCliConfig } from './load-cli-config.js';
+import { exitOnConfigError, exitWithProblems, loadCliConfig } from './load-cli-config.js';
 
 /** Runs one CLI action against a composed runtime, closing it after; domain errors exit 1. */
 export async function withRuntime(action: (runtime: Runtime) => Promise<void>): Promise<void> {
   const config = loadCliConfig();
-  const runtime = composeRuntime(config, createLogger('warn'));
+  let runtime: Runtime;
+  try {
+    runtime = composeRuntime(config, createLogger('warn'));
+  } catch (error) {
+    exitOnConfigError(error);
+  }
   try {
     await action(runtime);
   } catch (error) {

@@ -5,4 +5,3 @@ export const ALPHABETS = {
 } as const;
 
 export type AlphabetName = keyof typeof ALPHABETS;
-export const ALPHABET_NAMES = Object.keys(ALPHABETS) as AlphabetName[];

@@ -1,10 +1,12 @@
-import type { AlphabetName } from '../codes/alphabets.js';
 import type { RateRule } from './parsers.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const CODE_STRATEGIES = ['random'] as const;
+
+export const CODE_ALPHABETS = ['base62', 'base64url'] as const;
+export type CodeAlphabet = (typeof CODE_ALPHABETS)[number];
 export type CodeStrategy = (typeof CODE_STRATEGIES)[number];
 
 /** The validated, frozen configuration every part of hop receives. */
@@ -18,7 +20,12 @@ export interface Config {
   readonly bootstrapAdminKey: string | undefined;
   readonly codeStrategy: CodeStrategy;
   readonly codeLength: number;
-  readonly codeAlphabet: AlphabetName;
+  readonly codeAlphabet: CodeAlphabet;
+  readonly workerId: number;
+  readonly poolFile: string;
+  readonly permutationKey: string | undefined;
+  readonly sweepIntervalMs: number;
+  readonly reclaimGraceMs: number;
   /** null: links never expire by default. */
   readonly defaultTtlMs: number | null;
   /** null: no upper bound on a link's lifetime. */

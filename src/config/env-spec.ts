@@ -1,5 +1,4 @@
-import { ALPHABET_NAMES } from '../codes/alphabets.js';
-import { CODE_STRATEGIES, LOG_LEVELS } from './config.js';
+import { CODE_ALPHABETS, CODE_STRATEGIES, LOG_LEVELS } from './config.js';
 import {
   ParseError,
   parseBaseUrl,
@@ -10,6 +9,7 @@ import {
   parseOneOf,
   parseRate,
   parseSecret,
+  parseHost,
 } from './parsers.js';
 
 export interface EnvEntry {
@@ -32,13 +32,13 @@ function notYetSupported(what: string): (raw: string) => never {
   };
 }
 
-/** Every HOP_* variable hop reads (SPEC §8). README and .env.example are made from it. */
+/** Every HOP_* variable hop reads (SPEC §8). The README's table is made from it. */
 export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_HOST',
     default: '0.0.0.0',
     doc: 'Address `hop serve` listens on.',
-    parse: parseNonEmpty,
+    parse: parseHost,
   },
   {
     name: 'HOP_PORT',
@@ -116,7 +116,7 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     name: 'HOP_CODE_ALPHABET',
     default: 'base62',
     doc: 'Alphabet of generated codes.',
-    parse: parseOneOf(ALPHABET_NAMES),
+    parse: parseOneOf(CODE_ALPHABETS),
   },
   {
     name: 'HOP_DEFAULT_TTL',
@@ -182,6 +182,37 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     name: 'HOP_L1_NEGATIVE_TTL',
     default: '10s',
     doc: 'How long L1 remembers that a code does not exist.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_POOL_FILE',
+    default: undefined,
+    doc: 'Code pool file of the pool strategy; default <data dir>/pool.codes (strategy not in this build yet).',
+    parse: parseNonEmpty,
+  },
+  {
+    name: 'HOP_WORKER_ID',
+    default: '0',
+    doc: 'Worker id of the snowflake strategy, 0-1023 (strategy not in this build yet).',
+    parse: parseInteger(0, 1023),
+  },
+  {
+    name: 'HOP_PERMUTATION_KEY',
+    default: undefined,
+    doc: 'Secret key of the permutation strategy (strategy not in this build yet).',
+    parse: parseSecret,
+    secret: true,
+  },
+  {
+    name: 'HOP_SWEEP_INTERVAL',
+    default: '10m',
+    doc: 'How often the sweeper runs (sweeper not in this build yet; expiry is checked on every read).',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_RECLAIM_GRACE',
+    default: '30d',
+    doc: 'How long codes of expired or deleted links rest before reuse (not in this build yet).',
     parse: parseDuration,
   },
 ];

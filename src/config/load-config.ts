@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { AlphabetName } from '../codes/alphabets.js';
-import type { CodeStrategy, Config, LogLevel } from './config.js';
+import type { CodeAlphabet, CodeStrategy, Config, LogLevel } from './config.js';
 import { ENV_SPEC } from './env-spec.js';
 import { ParseError, type RateRule } from './parsers.js';
 
@@ -44,7 +43,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     bootstrapAdminKey: get<string | undefined>('HOP_BOOTSTRAP_ADMIN_KEY'),
     codeStrategy: get<CodeStrategy>('HOP_CODE_STRATEGY'),
     codeLength: get<number>('HOP_CODE_LENGTH'),
-    codeAlphabet: get<AlphabetName>('HOP_CODE_ALPHABET'),
+    codeAlphabet: get<CodeAlphabet>('HOP_CODE_ALPHABET'),
+    workerId: get<number>('HOP_WORKER_ID'),
+    poolFile: get<string | undefined>('HOP_POOL_FILE') ?? join(dataDir, 'pool.codes'),
+    permutationKey: get<string | undefined>('HOP_PERMUTATION_KEY'),
+    sweepIntervalMs: get<number>('HOP_SWEEP_INTERVAL'),
+    reclaimGraceMs: get<number>('HOP_RECLAIM_GRACE'),
     defaultTtlMs: get<number | null>('HOP_DEFAULT_TTL'),
     maxTtlMs: get<number | null>('HOP_MAX_TTL'),
     createRate: get<RateRule | null>('HOP_CREATE_RATE'),
@@ -72,4 +76,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ]);
   }
   return Object.freeze(config);
+}
+
+/** HOP_* names in `env` that hop does not know: almost always a typo worth a warning. */
+export function unknownHopVariables(env: Readonly<Record<string, string | undefined>>): string[] {
+  const known = new Set(ENV_SPEC.map((entry) => entry.name));
+  return Object.keys(env).filter((name) => name.startsWith('HOP_') && !known.has(name));
 }

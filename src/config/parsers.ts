@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Parsers for configuration values. Each returns the value or throws a `ParseError`
  * whose message says what the variable accepts.
@@ -40,7 +42,10 @@ export interface RateRule {
 
 const RATE_UNITS_S: Record<string, number> = { s: 1, m: 60, h: 3600 };
 
-/** `20/s`, `600/m:50` (rate, then an optional burst) → a rule; `0` or `off` → null. */
+/**
+ * `20/s`, `600/m:50` (rate, then an optional burst) → a rule; `0` or `off` → null. Without a
+ * burst, five seconds' worth is allowed at once: SPEC's 20/s comes with a burst of 100.
+ */
 export function parseRate(raw: string): RateRule | null {
   const text = raw.trim();
   if (text === '0' || text === 'off') return null;
@@ -48,7 +53,8 @@ export function parseRate(raw: string): RateRule | null {
   const accepts = 'a rate such as 20/s, 600/m or 20/s:100 (rate:burst), or off';
   if (match === null) throw new ParseError(accepts);
   const ratePerSecond = Number(match[1]) / (RATE_UNITS_S[match[2] as string] as number);
-  const burst = match[3] === undefined ? Math.max(1, Math.ceil(ratePerSecond)) : Number(match[3]);
+  const burst =
+    match[3] === undefined ? Math.max(1, Math.ceil(5 * ratePerSecond)) : Number(match[3]);
   if (!(ratePerSecond > 0) || !(burst >= 1)) throw new ParseError(accepts);
   return Object.freeze({ ratePerSecond, burst });
 }
@@ -91,6 +97,18 @@ export function parseBaseUrl(raw: string): string {
     throw new ParseError('an absolute http:// or https:// URL such as https://hop.example');
   }
   return url.href.replace(/\/+$/, '');
+}
+
+/** An IP address or a DNS host name to listen on. */
+export function parseHost(raw: string): string {
+  const host = raw.trim();
+  const isName =
+    /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(
+      host,
+    );
+  if (isIP(host) === 0 && !isName)
+    throw new ParseError('an IP address or host name, e.g. 0.0.0.0 or ::');
+  return host;
 }
 
 export function parseNonEmpty(raw: string): string {

@@ -7,6 +7,7 @@ import type { AppDeps } from './app-deps.js';
 import { installErrorHandling } from './error-handling.js';
 import { installJsonBodyParsing } from './json-body.js';
 import { sendProblem } from './send-problem.js';
+import { writeRawProblem } from './write-raw-problem.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
@@ -40,9 +41,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'The request URL could not be decoded.',
       );
     },
+    // Requests Node's parser refuses (bad header bytes, oversized headers) get a problem
+    // written straight to the socket: there is no request object to reply through.
+    clientErrorHandler: (error, socket) => {
+      writeRawProblem(socket, error);
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 100 },
+    // Long enough for any path segment Node accepts: an over-long code is a plain 404.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16_384 },
   });
   app.setValidatorCompiler(makeValidatorCompiler());
   installJsonBodyParsing(app);

@@ -105,7 +105,7 @@ export const listLinksQuery = {
 export const linkIdParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'string', maxLength: 64 } },
+  properties: { id: { type: 'string' } },
 } as const;
 
 export const problemJson = {

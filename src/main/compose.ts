@@ -44,7 +44,7 @@ export function composeRuntime(
   logger: Logger,
   clock: Clock = systemClock,
 ): Runtime {
-  const store: Store = SqliteStore.open({ file: config.databaseFile });
+  const store: Store = openSqliteOrThrow(config);
   const newId = monotonicFactory();
   const randomBytes = (buffer: Uint8Array) => {
     randomFillSync(buffer);
@@ -103,6 +103,17 @@ export function composeRuntime(
     bodyLimitBytes: BODY_LIMIT_BYTES,
   };
   return { config, store, linkService, keyService, appDeps, close: () => store.close() };
+}
+
+function openSqliteOrThrow(config: Config): Store {
+  try {
+    return SqliteStore.open({ file: config.databaseFile });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError([
+      `HOP_DATA_DIR=${JSON.stringify(config.dataDir)} cannot be used: ${reason}`,
+    ]);
+  }
 }
 
 /** One domain a line; blank lines and `#` comments ignored; subdomains are blocked too. */

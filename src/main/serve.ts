@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { ConfigError } from '../config/load-config.js';
 import { buildApp } from '../http/build-app.js';
 import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
@@ -14,6 +15,19 @@ export interface RunningServer {
 /** `hop serve`: compose, make sure an admin can get in, listen. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const runtime = composeRuntime(config, logger);
+  const app = await buildApp(runtime.appDeps);
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    await runtime.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError([
+      `HOP_HOST=${JSON.stringify(config.host)} HOP_PORT=${JSON.stringify(String(config.port))} cannot be listened on: ${reason}`,
+    ]);
+  }
+  // After listening, so that a start that fails never prints a key nobody can use.
   const bootstrap = await ensureBootstrapKey(runtime.keyService, config.bootstrapAdminKey);
   if (bootstrap.kind === 'generated') {
     // Printed once, straight to the terminal, never through the logger.
@@ -21,8 +35,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       `\nhop: no API keys existed, so an admin key was created. It is shown only this once:\n\n    ${bootstrap.key}\n\n`,
     );
   }
-  const app = await buildApp(runtime.appDeps);
-  const address = await app.listen({ host: config.host, port: config.port });
   logger.info({ address, publicUrl: config.publicUrl, data: config.databaseFile }, 'hop listening');
   let stopping: Promise<void> | null = null;
   return {

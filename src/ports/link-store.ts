@@ -58,4 +58,9 @@ export interface LinkStore {
    * (compare-and-set). Returns false when someone else changed it first.
    */
   replaceLink(next: Link, expectedVersion: number): Promise<boolean>;
+  /**
+   * Inserts many links in as few transactions as the backend likes, skipping any whose code
+   * is taken. Returns how many were inserted. For seeding and imports, not the API.
+   */
+  importLinks(links: readonly Link[]): Promise<number>;
 }

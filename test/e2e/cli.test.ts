@@ -57,6 +57,10 @@ describe('the hop CLI', () => {
     assert.equal(taken.status, 1);
     assert.match(taken.stderr, /already taken/);
 
+    const badState = runHop(['links', 'list', '--state', 'bogus'], env);
+    assert.notEqual(badState.status, 0);
+    assert.match(badState.stderr, /Allowed choices are active, disabled, expired, deleted/);
+
     const all = runHop(['links', 'list'], env);
     assert.equal(all.stdout.trim().split('\n').length, 2);
     const mine = runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,49 @@ describe('hop serve as a process', () => {
     assert.equal(redirect.status, 302, 'the in-flight create was committed');
     restarted.child.kill('SIGTERM');
     await restarted.exited;
+  });
+
+  test('start-up failures are one line naming the variable, never a stack trace', async (t) => {
+    const dir = tempDataDir(t);
+    const blocklist = runHop(['serve'], {
+      HOP_DATA_DIR: dir,
+      HOP_BLOCKLIST_FILE: join(dir, 'nope.txt'),
+    });
+    assert.equal(blocklist.status, 2);
+    assert.match(blocklist.stderr, /^hop: HOP_BLOCKLIST_FILE=".*nope\.txt" cannot be read: .*\n$/);
+
+    const host = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_HOST: 'not a host' });
+    assert.equal(host.status, 2);
+    assert.match(
+      host.stderr,
+      /^hop: HOP_HOST="not a host" is invalid: expected an IP address or host name/,
+    );
+
+    const fileAsDir = join(dir, 'hop.db.file');
+    writeFileSync(fileAsDir, 'x');
+    const dataDir = runHop(['serve'], { HOP_DATA_DIR: fileAsDir });
+    assert.equal(dataDir.status, 2);
+    assert.match(dataDir.stderr, /^hop: HOP_DATA_DIR=".*" cannot be used: .*\n$/);
+
+    const first = await startHop({ HOP_DATA_DIR: dir });
+    t.after(() => first.child.kill('SIGKILL'));
+    const port = new URL(first.url).port;
+    const busy = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_HOST: '127.0.0.1', HOP_PORT: port });
+    assert.equal(busy.status, 2);
+    assert.match(
+      busy.stderr,
+      /^hop: HOP_HOST="127\.0\.0\.1" HOP_PORT=".*" cannot be listened on: .*EADDRINUSE.*\n$/,
+    );
+    assert.ok(!/hop_[0-9A-Za-z]{32}/.test(busy.stdout), 'no key is printed by a failed start');
+    first.child.kill('SIGTERM');
+    await first.exited;
+  });
+
+  test('an unknown HOP_ variable is warned about', (t) => {
+    const dir = tempDataDir(t);
+    const run = runHop(['migrate'], { HOP_DATA_DIR: dir, HOP_PROT: '9000' });
+    assert.equal(run.status, 0);
+    assert.match(run.stderr, /^hop: warning: HOP_PROT is not a hop variable and is ignored$/m);
   });
 
   test('a bad variable stops the start with one line naming it', (t) => {

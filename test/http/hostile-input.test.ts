@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { assertProblem } from '../support/problem-assertions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -146,6 +147,42 @@ describe('hostile and malformed input gets a 4xx problem, never a 500', () => {
         assert.match(response.contentType, /problem\+json/, path.slice(0, 60));
       }
     }
+  });
+
+  test('over-long codes and ids are plain 404s, the redirect one with the shared body', async () => {
+    const miss = await rawRequest(server.url, 'GET', '/NoSuchCode1');
+    for (const length of [65, 101, 1000, 10_000]) {
+      const response = await rawRequest(server.url, 'GET', `/${'a'.repeat(length)}`);
+      assert.equal(response.status, 404, `length ${length}`);
+      assert.equal(response.text, miss.text);
+    }
+    for (const length of [27, 65, 101, 5000]) {
+      const response = await rawRequest(server.url, 'GET', `/v1/links/${'A'.repeat(length)}`, {
+        authorization: `Bearer ${server.adminKey}`,
+      });
+      assert.equal(response.status, 404, `id length ${length}`);
+      assert.match(response.contentType, /problem\+json/);
+    }
+  });
+
+  test("requests Node's parser refuses still get a problem body", async () => {
+    const url = new URL(server.url);
+    const send = (bytes: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const badHeader = await send('GET /abc HTTP/1.1\r\nHost: x\r\nBad Header: \x01\r\n\r\n');
+    assert.match(badHeader, /^HTTP\/1\.1 400 /);
+    assert.match(badHeader, /content-type: application\/problem\+json/i);
+    assert.match(badHeader, /"status":400/);
+    const huge = await send(`GET /abc HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.match(huge, /^HTTP\/1\.1 431 /);
+    assert.match(huge, /"status":431/);
+    assert.equal((await server.request('GET', '/healthz')).status, 200);
   });
 
   test('unknown routes and methods are 404 problems', async () => {

@@ -172,7 +172,7 @@ describe('loadConfig: given values', () => {
   test('rates 20/s, 600/m:50 and off', () => {
     assert.deepEqual(loadConfig({ HOP_CREATE_RATE: '20/s' }).createRate, {
       ratePerSecond: 20,
-      burst: 20,
+      burst: 100,
     });
     assert.deepEqual(loadConfig({ HOP_CREATE_RATE: '600/m:50' }).createRate, {
       ratePerSecond: 10,
@@ -305,12 +305,12 @@ describe('parsers', () => {
   });
 
   test('parseRate: rate, unit, optional burst', () => {
-    assert.deepEqual(parseRate('20/s'), { ratePerSecond: 20, burst: 20 });
+    assert.deepEqual(parseRate('20/s'), { ratePerSecond: 20, burst: 100 });
     assert.deepEqual(parseRate('20/s:100'), { ratePerSecond: 20, burst: 100 });
     assert.deepEqual(parseRate('600/m:50'), { ratePerSecond: 10, burst: 50 });
-    assert.deepEqual(parseRate('600/m'), { ratePerSecond: 10, burst: 10 });
-    assert.deepEqual(parseRate('3600/h'), { ratePerSecond: 1, burst: 1 });
-    assert.deepEqual(parseRate('0.5/s'), { ratePerSecond: 0.5, burst: 1 });
+    assert.deepEqual(parseRate('600/m'), { ratePerSecond: 10, burst: 50 });
+    assert.deepEqual(parseRate('3600/h'), { ratePerSecond: 1, burst: 5 });
+    assert.deepEqual(parseRate('0.5/s'), { ratePerSecond: 0.5, burst: 3 });
     assert.deepEqual(parseRate(' 20/s:100 '), { ratePerSecond: 20, burst: 100 });
   });
 

@@ -45,6 +45,7 @@ export class SqliteLinkStore implements LinkStore {
   readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
   readonly #deleteClaim: Database.Statement<[string, string]>;
   readonly #insertClaim: Database.Statement;
+  readonly #importBatch: Database.Transaction<(links: readonly Link[]) => number>;
   readonly #insertWithClaim: Database.Transaction<
     (link: Link, claim: IdempotencyClaim) => InsertLinkResult
   >;
@@ -82,6 +83,11 @@ export class SqliteLinkStore implements LinkStore {
       `INSERT INTO idempotency_records (owner, key, request_hash, link_id, response, created_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
+    this.#importBatch = db.transaction((links: readonly Link[]) => {
+      let inserted = 0;
+      for (const link of links) inserted += this.#insert.run(toRow(link)).changes;
+      return inserted;
+    });
     // One transaction: look for a live claim, else insert the link and the claim together.
     this.#insertWithClaim = db.transaction((link: Link, claim: IdempotencyClaim) => {
       const existing = this.#findClaim.get(claim.owner, claim.key);
@@ -165,6 +171,10 @@ export class SqliteLinkStore implements LinkStore {
     });
   }
 
+  async importLinks(links: readonly Link[]): Promise<number> {
+    return guardSqlite('import links', () => this.#importBatch.immediate(links));
+  }
+
   async replaceLink(next: Link, expectedVersion: number): Promise<boolean> {
     return guardSqlite('update the link', () => {
       const row = toRow(next);
@@ -199,6 +209,8 @@ function stateCondition(state: LinkQuery['state']): string {
       return "state = 'disabled'";
     case 'deleted':
       return "state = 'deleted'";
+    default:
+      throw new RangeError(`unknown link state ${String(state)}`);
   }
 }
 

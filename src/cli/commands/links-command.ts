@@ -1,9 +1,11 @@
-import type { Command } from 'commander';
-import type { LinkState } from '../../domain/link.js';
+import { writeFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { LINK_STATES, type LinkState } from '../../domain/link.js';
 import type { Principal } from '../../domain/principal.js';
 import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import { createLink } from '../../services/links/create-link.js';
 import { listLinks } from '../../services/links/list-links.js';
+import { seedLinks } from '../../services/links/seed-links.js';
 import { withRuntime } from '../with-runtime.js';
 
 /** The operator at the console acts as an admin, for the owner they name. */
@@ -55,7 +57,7 @@ export function addLinksCommand(program: Command): void {
     .description('list links, newest first')
     .option('--owner <owner>', 'only this owner')
     .option('--q <text>', 'substring of code, destination or title')
-    .option('--state <state>', 'active, disabled, expired or deleted')
+    .addOption(new Option('--state <state>', 'only links in this state').choices(LINK_STATES))
     .option('--limit <n>', 'at most n links (1-100)', '20')
     .option('--json', 'one JSON object per line', false)
     .action(
@@ -83,4 +85,31 @@ export function addLinksCommand(program: Command): void {
         });
       },
     );
+
+  links
+    .command('seed')
+    .description('load N synthetic links fast, for benchmarks; prints nothing but progress')
+    .requiredOption('--count <n>', 'how many links')
+    .option('--owner <owner>', 'owner of the links', 'seed')
+    .option('--codes <file>', 'also write the codes to this file, one a line')
+    .action(async (options: { count: string; owner: string; codes?: string }) => {
+      const count = Number(options.count);
+      if (!Number.isSafeInteger(count) || count < 1) {
+        process.stderr.write('hop: --count must be a positive whole number\n');
+        process.exit(2);
+      }
+      await withRuntime(async (runtime) => {
+        const started = Date.now();
+        const codes = await seedLinks(runtime.linkService, {
+          count,
+          owner: options.owner,
+          destinationBase: 'https://seed.example/',
+          onProgress: (done) => {
+            process.stderr.write(`\rseeded ${done}/${count}`);
+          },
+        });
+        process.stderr.write(`\nseeded ${codes.length} links in ${Date.now() - started} ms\n`);
+        if (options.codes !== undefined) writeFileSync(options.codes, codes.join('\n') + '\n');
+      });
+    });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { startServer, stopOnSignals } from '../../main/serve.js';
 import { createLogger } from '../../observability/logger.js';
-import { loadCliConfig } from '../load-cli-config.js';
+import { exitOnConfigError, loadCliConfig } from '../load-cli-config.js';
 
 export function addServeCommand(program: Command): void {
   program
@@ -10,7 +10,7 @@ export function addServeCommand(program: Command): void {
     .action(async () => {
       const config = loadCliConfig();
       const logger = createLogger(config.logLevel);
-      const server = await startServer(config, logger);
+      const server = await startServer(config, logger).catch(exitOnConfigError);
       stopOnSignals(server, config, logger);
     });
 }

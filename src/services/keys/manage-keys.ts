@@ -1,6 +1,8 @@
 import { HopError } from '../../domain/errors.js';
 import { OWNER_PATTERN, type Principal } from '../../domain/principal.js';
 import type { ApiKeyRecord } from '../../ports/api-key-store.js';
+
+export type { ApiKeyRecord };
 import { hashApiKey, keyPrefix } from './hash-api-key.js';
 import type { KeyServiceDeps } from './key-service-deps.js';
 

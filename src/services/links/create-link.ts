@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { assertValidAlias } from '../../domain/alias-rules.js';
+import { assertValidAlias, isReservedAlias } from '../../domain/alias-rules.js';
 import { HopError } from '../../domain/errors.js';
 import { resolveExpiry } from '../../domain/expiry.js';
 import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
@@ -71,9 +71,12 @@ export async function createLink(
 
   const attempts = alias === null ? deps.maxCodeAttempts : 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
+    const code = alias ?? (await deps.codes.generate());
+    // A generated code may spell a route of ours ("healthz" is 7 base62 characters).
+    if (alias === null && isReservedAlias(code)) continue;
     const link: Link = {
       id: deps.newId(),
-      code: alias ?? (await deps.codes.generate()),
+      code,
       owner: principal.owner,
       destination,
       statusCode,

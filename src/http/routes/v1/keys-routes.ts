@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiKeyRecord } from '../../../ports/api-key-store.js';
-import { assertAdmin, issueKey, listKeys, revokeKey } from '../../../services/keys/manage-keys.js';
+import {
+  assertAdmin,
+  issueKey,
+  listKeys,
+  revokeKey,
+  type ApiKeyRecord,
+} from '../../../services/keys/manage-keys.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
 import { createKeyBody, keyJson, problemJson } from '../../schemas.js';
@@ -84,7 +89,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
         params: {
           type: 'object',
           required: ['id'],
-          properties: { id: { type: 'string', maxLength: 64 } },
+          properties: { id: { type: 'string' } },
         },
         response: {
           204: { type: 'null', description: 'Revoked.' },

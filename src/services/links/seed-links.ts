@@ -1,0 +1,60 @@
+import type { Link } from '../../domain/link.js';
+import type { LinkServiceDeps } from './link-service-deps.js';
+
+export interface SeedOptions {
+  readonly count: number;
+  readonly owner: string;
+  /** Destination of link i is `${destinationBase}${i}`. */
+  readonly destinationBase: string;
+  /** Called after each batch with the number inserted so far. */
+  readonly onProgress?: (inserted: number) => void;
+}
+
+/** Links per transaction: big enough to amortise the commit, small enough to yield often. */
+const SEED_BATCH = 10_000;
+
+/**
+ * Loads `count` synthetic links with generated codes, for benchmarks (issue 3): batches of
+ * 10,000 per transaction, the code generator and the conditional insert as for any create,
+ * but without the per-request checks. Returns the codes, in insertion order.
+ */
+export async function seedLinks(deps: LinkServiceDeps, options: SeedOptions): Promise<string[]> {
+  const codes: string[] = [];
+  const now = deps.clock.now();
+  const expiresAt =
+    deps.expiryPolicy.defaultTtlMs === null ? null : now + deps.expiryPolicy.defaultTtlMs;
+  while (codes.length < options.count) {
+    const batch: Link[] = [];
+    const size = Math.min(SEED_BATCH, options.count - codes.length);
+    for (let i = 0; i < size; i++) {
+      batch.push({
+        id: deps.newId(),
+        code: await deps.codes.generate(),
+        owner: options.owner,
+        destination: `${options.destinationBase}${codes.length + i}`,
+        statusCode: 302,
+        state: 'active',
+        custom: false,
+        title: null,
+        tags: [],
+        createdAt: now,
+        updatedAt: now,
+        expiresAt,
+        deletedAt: null,
+        version: 1,
+      });
+    }
+    const inserted = await deps.links.importLinks(batch);
+    if (inserted === batch.length) {
+      for (const link of batch) codes.push(link.code);
+    } else {
+      // A generated code collided: keep only the links that are really there.
+      for (const link of batch) {
+        const stored = await deps.links.findLinkByCode(link.code);
+        if (stored?.id === link.id) codes.push(link.code);
+      }
+    }
+    options.onProgress?.(codes.length);
+  }
+  return codes;
+}
