@@ -85,6 +85,21 @@ export function linkStoreContract(openStore: OpenStore): void {
     });
   });
 
+  describe('importLinks', () => {
+    test('inserts a batch, skips taken codes, and counts what it inserted', async (t) => {
+      const store = await openFresh(t, openStore);
+      const existing = makeLink();
+      await store.links.insertLink(existing);
+      const batch = Array.from({ length: 500 }, () => makeLink());
+      const clash = makeLink({ code: existing.code });
+      assert.equal(await store.links.importLinks([...batch, clash]), 500);
+      for (const link of batch) assert.deepEqual(await store.links.findLinkByCode(link.code), link);
+      assert.deepEqual(await store.links.findLinkByCode(existing.code), existing);
+      assert.equal(await store.links.findLinkById(clash.id), null);
+      assert.equal(await store.links.importLinks([]), 0);
+    });
+  });
+
   describe('code uniqueness', () => {
     test('a second link with a taken code is refused and the first is unchanged', async (t) => {
       const store = await openFresh(t, openStore);
