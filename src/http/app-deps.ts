@@ -3,6 +3,12 @@ import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 
+/** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
+export interface HttpMetrics {
+  observeRedirect(outcome: string, startedAt: bigint): void;
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
 /** Everything buildApp needs, built once by the composition root (src/main). */
 export interface AppDeps {
   readonly linkService: LinkServiceDeps;
@@ -14,4 +20,5 @@ export interface AppDeps {
   readonly logger: FastifyBaseLogger;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
+  readonly metrics: HttpMetrics;
 }

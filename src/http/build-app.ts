@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -8,6 +9,7 @@ import { installErrorHandling } from './error-handling.js';
 import { installJsonBodyParsing } from './json-body.js';
 import { sendProblem } from './send-problem.js';
 import { writeRawProblem } from './write-raw-problem.js';
+import { makeRedirectFront } from './redirect-front.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
@@ -18,7 +20,16 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The HTTP application, without listening: `hop serve` listens, tests may too. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const metrics = deps.metrics;
+  const redirectFront = makeRedirectFront(deps.redirect, (outcome, startedAt) => {
+    metrics.observeRedirect(outcome, startedAt);
+  });
   const app = Fastify({
+    // The redirect is answered by plain node:http before Fastify sees the request.
+    serverFactory: (fastifyHandler) =>
+      createServer((request, response) => {
+        if (!redirectFront(request, response)) fastifyHandler(request, response);
+      }),
     loggerInstance: deps.logger,
     // SPEC §8: no per-request log lines; metrics by outcome instead.
     logController: new LogController({

@@ -11,6 +11,7 @@ import { ConfigError } from '../config/load-config.js';
 import { normaliseHostname } from '../domain/destination-policy.js';
 import type { AppDeps } from '../http/app-deps.js';
 import type { Logger } from '../observability/logger.js';
+import { createMetrics } from '../observability/metrics.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
@@ -101,6 +102,12 @@ export function composeRuntime(
     publicUrl: config.publicUrl,
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
+    metrics: createMetrics(() => ({
+      l1Hits: resolver.l1Hits,
+      l1Misses: resolver.l1Misses,
+      coalescedReads: resolver.coalescedReads,
+      l1Size: resolver.cachedEntries,
+    })),
   };
   return { config, store, linkService, keyService, appDeps, close: () => store.close() };
 }

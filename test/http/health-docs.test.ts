@@ -54,6 +54,35 @@ describe('health, readiness and docs', () => {
     assert.ok(create.responses['409']);
   });
 
+  test('/metrics counts redirects by outcome and L1 hits', async () => {
+    const created = await server.request('POST', '/v1/links', {
+      body: { destination: 'https://example.com/metered' },
+    });
+    const code = created.json.code as string;
+    await server.request('GET', `/${code}`, { key: null }); // L1 hit: creates write through
+    await server.request('GET', '/NoSuchOne', { key: null }); // store read, not found
+    await server.request('GET', '/NoSuchOne', { key: null }); // L1 negative entry
+    await server.request('GET', '/a', { key: null }); // impossible code
+    const response = await server.request('GET', '/metrics', { key: null });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
+    const count = (outcome: string) =>
+      Number(
+        new RegExp(
+          `^hop_redirect_duration_seconds_count\\{outcome="${outcome}"\\} (\\d+)$`,
+          'm',
+        ).exec(response.text)?.[1],
+      );
+    assert.equal(count('l1'), 1);
+    assert.equal(count('not_found'), 2);
+    assert.equal(count('invalid'), 1);
+    assert.match(response.text, /^hop_l1_requests_total\{result="hit"\} 2$/m);
+    assert.match(response.text, /^hop_l1_requests_total\{result="miss"\} 1$/m);
+    assert.match(response.text, /^hop_coalesced_reads_total 0$/m);
+    assert.match(response.text, /^hop_l1_entries 2$/m);
+    assert.match(response.text, /^hop_process_resident_memory_bytes \d+/m);
+  });
+
   test('/docs is a browsable page', async () => {
     const response = await server.request('GET', '/docs', { key: null });
     assert.equal(response.status, 200);

@@ -16,6 +16,15 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void 
   );
 
   app.get(
+    '/metrics',
+    { schema: { summary: 'Prometheus metrics', tags: ['operations'] } },
+    async (_request, reply) => {
+      const { contentType, body } = await deps.metrics.render();
+      return reply.header('content-type', contentType).send(body);
+    },
+  );
+
+  app.get(
     '/readyz',
     {
       schema: {

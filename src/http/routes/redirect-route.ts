@@ -1,19 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { problemBody, PROBLEM_CONTENT_TYPE } from '../problems.js';
+import { PROBLEM_CONTENT_TYPE } from '../problems.js';
+import { NOT_FOUND_BODY } from '../redirect-front.js';
 import type { RedirectOutcome } from '../../domain/redirect-outcome.js';
 import type { AppDeps } from '../app-deps.js';
 
 /**
- * One body for every kind of miss, made once: unknown, disabled, expired, deleted and
- * impossible codes are indistinguishable from outside (SPEC §3), down to the byte.
- */
-const NOT_FOUND_BODY = JSON.stringify(
-  problemBody('not-found', 'There is no link with this code.', undefined),
-);
-
-/**
- * GET and HEAD /{code}. Registered outside the /v1 scope, so no auth, body parsing or
- * idempotency hook ever runs here; expected outcomes are values, not exceptions.
+ * GET and HEAD /{code} as Fastify sees them: only the requests the node:http front leaves
+ * to Fastify (codes that spell one of our routes in another case, e.g. /Healthz) arrive
+ * here, and the route documents the redirect in /openapi.json. Same resolver, same answers.
  */
 export function registerRedirectRoute(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: { code: string } }>(

@@ -43,6 +43,8 @@ export class RedirectResolver implements LinkEvents {
   readonly #inflight = new Map<string, Promise<RedirectOutcome>>();
   /** How the last resolve was answered; read right after resolve() by the caller. */
   lastSource: OutcomeSource = 'l1';
+  l1Hits = 0;
+  l1Misses = 0;
   coalescedReads = 0;
 
   constructor(deps: RedirectResolverDeps) {
@@ -60,9 +62,11 @@ export class RedirectResolver implements LinkEvents {
     if (!isPossibleCode(code)) return INVALID;
     const entry = this.#cache.get(code);
     if (entry !== undefined) {
+      this.l1Hits++;
       this.lastSource = 'l1';
       return this.#outcomeOf(entry);
     }
+    this.l1Misses++;
     const pending = this.#inflight.get(code);
     if (pending !== undefined) {
       this.lastSource = 'coalesced';
@@ -83,6 +87,11 @@ export class RedirectResolver implements LinkEvents {
     };
     void read.then(settle, settle);
     return read;
+  }
+
+  /** Entries L1 holds now. */
+  get cachedEntries(): number {
+    return this.#cache.size;
   }
 
   linkCreated(link: Link): void {

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+/**
+ * The ceiling: a bare node:http server answering the same 302 as hop from a Map, with the
+ * same headers. Nothing real can be faster in Node on this machine; hop is measured
+ * against it side by side in the same run.
+ */
+const [codesFile, portText] = process.argv.slice(2);
+if (codesFile === undefined || portText === undefined) {
+  throw new Error('usage: ceiling-server <codes file> <port>');
+}
+const destinations = new Map<string, string>();
+readFileSync(codesFile, 'utf8')
+  .split('\n')
+  .forEach((code, i) => {
+    if (code !== '') destinations.set(code, `https://seed.example/${i}`);
+  });
+const notFound = JSON.stringify({
+  type: 'urn:hop:problem:not-found',
+  title: 'Not Found',
+  status: 404,
+  detail: 'There is no link with this code.',
+});
+
+createServer((request, response) => {
+  const destination = destinations.get((request.url ?? '/').slice(1));
+  if (destination === undefined) {
+    response.writeHead(404, {
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+    });
+    response.end(notFound);
+    return;
+  }
+  response.writeHead(302, { location: destination, 'cache-control': 'private, no-store' });
+  response.end();
+}).listen(Number(portText), '127.0.0.1', () => {
+  process.stdout.write('ceiling listening\n');
+});

@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isReservedAlias } from '../domain/alias-rules.js';
+import type { RedirectOutcome } from '../domain/redirect-outcome.js';
+import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
+
+/**
+ * One body for every kind of miss, made once: unknown, disabled, expired, deleted and
+ * impossible codes are indistinguishable from outside (SPEC §3), down to the byte.
+ */
+export const NOT_FOUND_BODY = JSON.stringify(
+  problemBody('not-found', 'There is no link with this code.', undefined),
+);
+const NOT_FOUND_HEADERS = {
+  'content-type': PROBLEM_CONTENT_TYPE,
+  'content-length': String(Buffer.byteLength(NOT_FOUND_BODY)),
+  'cache-control': 'no-store',
+};
+const UNAVAILABLE_BODY = JSON.stringify(
+  problemBody('store-unavailable', 'The link store did not answer; try again.', undefined),
+);
+const UNAVAILABLE_HEADERS = {
+  'content-type': PROBLEM_CONTENT_TYPE,
+  'content-length': String(Buffer.byteLength(UNAVAILABLE_BODY)),
+  'cache-control': 'no-store',
+  'retry-after': '1',
+};
+
+/** Observes how long one redirect took and how it ended, for metrics. */
+export type RedirectObserver = (outcome: string, startedAt: bigint) => void;
+
+/**
+ * The redirect, served by plain node:http in front of Fastify (issue 3: Fastify's routing
+ * costs more than the whole L1 hit). It takes GET and HEAD of `/{code}` and nothing else;
+ * every other request, and codes that spell one of our own routes, go on to Fastify.
+ * Returns false when the request is not ours.
+ */
+export function makeRedirectFront(
+  resolver: RedirectResolver,
+  observe: RedirectObserver,
+): (request: IncomingMessage, response: ServerResponse) => boolean {
+  const send = (
+    response: ServerResponse,
+    outcome: RedirectOutcome,
+    source: string,
+    startedAt: bigint,
+  ) => {
+    if (outcome.kind === 'redirect') {
+      response.writeHead(outcome.status, {
+        location: outcome.location,
+        'cache-control': outcome.cacheControl,
+        'content-length': '0',
+      });
+      response.end();
+      observe(source, startedAt);
+      return;
+    }
+    response.writeHead(404, NOT_FOUND_HEADERS);
+    response.end(NOT_FOUND_BODY);
+    observe(outcome.kind === 'invalid' ? 'invalid' : 'not_found', startedAt);
+  };
+
+  return (request, response) => {
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    const code = query < 0 ? url.slice(1) : url.slice(1, query);
+    if (url.charCodeAt(0) !== 47 || code.includes('/') || isReservedAlias(code)) return false;
+
+    const startedAt = process.hrtime.bigint();
+    const outcome = resolver.resolve(code);
+    if (!(outcome instanceof Promise)) {
+      send(response, outcome, 'l1', startedAt);
+      return true;
+    }
+    // A coalesced miss waited for a store read like any other.
+    const source = 'store';
+    outcome.then(
+      (resolved) => {
+        send(response, resolved, source, startedAt);
+      },
+      () => {
+        // Never "not found" for a store that failed (SPEC §5): 503, try again.
+        response.writeHead(503, UNAVAILABLE_HEADERS);
+        response.end(UNAVAILABLE_BODY);
+        observe('error', startedAt);
+      },
+    );
+    return true;
+  };
+}

@@ -1,0 +1,85 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The numbers the redirect path keeps as plain counters; read only when scraped. */
+export interface RedirectCounters {
+  readonly l1Hits: number;
+  readonly l1Misses: number;
+  readonly coalescedReads: number;
+  readonly l1Size: number;
+}
+
+export interface Metrics {
+  /** Records one redirect: how it ended and when it started (process.hrtime.bigint()). */
+  observeRedirect(outcome: string, startedAt: bigint): void;
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+export const REDIRECT_OUTCOMES = ['l1', 'store', 'not_found', 'invalid', 'error'] as const;
+
+/**
+ * Prometheus metrics (SPEC §8). Redirect latency is a histogram by outcome whose children
+ * are bound once, so an observation is a lookup and an add, nothing more.
+ */
+export function createMetrics(counters: () => RedirectCounters): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'hop_' });
+  const duration = new Histogram({
+    name: 'hop_redirect_duration_seconds',
+    help: 'Time to answer a redirect, by outcome (l1 hit, store read, not found, invalid code).',
+    labelNames: ['outcome'],
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+    registers: [registry],
+  });
+  const bound = new Map(REDIRECT_OUTCOMES.map((outcome) => [outcome, duration.labels(outcome)]));
+  const storeChild = bound.get('store');
+
+  new Counter({
+    name: 'hop_l1_requests_total',
+    help: 'L1 lookups by result.',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const now = counters();
+      this.reset();
+      this.labels('hit').inc(now.l1Hits);
+      this.labels('miss').inc(now.l1Misses);
+    },
+  });
+  new Counter({
+    name: 'hop_coalesced_reads_total',
+    help: 'Redirect misses that joined a store read already in flight for the same code.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(counters().coalescedReads);
+    },
+  });
+  new Gauge({
+    name: 'hop_l1_hit_ratio',
+    help: 'L1 hits / lookups since start.',
+    registers: [registry],
+    collect() {
+      const now = counters();
+      const total = now.l1Hits + now.l1Misses;
+      this.set(total === 0 ? 0 : now.l1Hits / total);
+    },
+  });
+  new Gauge({
+    name: 'hop_l1_entries',
+    help: 'Entries held by L1.',
+    registers: [registry],
+    collect() {
+      this.set(counters().l1Size);
+    },
+  });
+
+  return {
+    observeRedirect(outcome, startedAt) {
+      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      (bound.get(outcome as (typeof REDIRECT_OUTCOMES)[number]) ?? storeChild)?.observe(seconds);
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
