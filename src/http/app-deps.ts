@@ -5,7 +5,7 @@ import type { RedirectResolver } from '../services/redirect/redirect-resolver.js
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
-  observeRedirect(outcome: string, startedAt: bigint): void;
+  observeRedirect(outcome: string, startedAt: number): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
 

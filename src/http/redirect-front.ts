@@ -27,7 +27,7 @@ const UNAVAILABLE_HEADERS = {
 };
 
 /** Observes how long one redirect took and how it ended, for metrics. */
-export type RedirectObserver = (outcome: string, startedAt: bigint) => void;
+export type RedirectObserver = (outcome: string, startedAt: number) => void;
 
 /**
  * The redirect, served by plain node:http in front of Fastify (issue 3: Fastify's routing
@@ -43,7 +43,7 @@ export function makeRedirectFront(
     response: ServerResponse,
     outcome: RedirectOutcome,
     source: string,
-    startedAt: bigint,
+    startedAt: number,
   ) => {
     if (outcome.kind === 'redirect') {
       response.writeHead(outcome.status, {
@@ -68,7 +68,7 @@ export function makeRedirectFront(
     const code = query < 0 ? url.slice(1) : url.slice(1, query);
     if (url.charCodeAt(0) !== 47 || code.includes('/') || isReservedAlias(code)) return false;
 
-    const startedAt = process.hrtime.bigint();
+    const startedAt = performance.now();
     const outcome = resolver.resolve(code);
     if (!(outcome instanceof Promise)) {
       send(response, outcome, 'l1', startedAt);

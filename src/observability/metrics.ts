@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { LeanHistogram } from './lean-histogram.js';
 
 /** The numbers the redirect path keeps as plain counters; read only when scraped. */
 export interface RedirectCounters {
@@ -9,12 +10,13 @@ export interface RedirectCounters {
 }
 
 export interface Metrics {
-  /** Records one redirect: how it ended and when it started (process.hrtime.bigint()). */
-  observeRedirect(outcome: string, startedAt: bigint): void;
+  /** Records one redirect: how it ended and when it started (performance.now()). */
+  observeRedirect(outcome: string, startedAt: number): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
 export const REDIRECT_OUTCOMES = ['l1', 'store', 'not_found', 'invalid', 'error'] as const;
+type RedirectOutcomeLabel = (typeof REDIRECT_OUTCOMES)[number];
 
 /**
  * Prometheus metrics (SPEC §8). Redirect latency is a histogram by outcome whose children
@@ -23,15 +25,14 @@ export const REDIRECT_OUTCOMES = ['l1', 'store', 'not_found', 'invalid', 'error'
 export function createMetrics(counters: () => RedirectCounters): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hop_' });
-  const duration = new Histogram({
+  const duration = new LeanHistogram<RedirectOutcomeLabel>({
     name: 'hop_redirect_duration_seconds',
     help: 'Time to answer a redirect, by outcome (l1 hit, store read, not found, invalid code).',
-    labelNames: ['outcome'],
-    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
-    registers: [registry],
+    label: 'outcome',
+    values: REDIRECT_OUTCOMES,
+    bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+    registry,
   });
-  const bound = new Map(REDIRECT_OUTCOMES.map((outcome) => [outcome, duration.labels(outcome)]));
-  const storeChild = bound.get('store');
 
   new Counter({
     name: 'hop_l1_requests_total',
@@ -75,8 +76,8 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
 
   return {
     observeRedirect(outcome, startedAt) {
-      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-      (bound.get(outcome as (typeof REDIRECT_OUTCOMES)[number]) ?? storeChild)?.observe(seconds);
+      const seconds = (performance.now() - startedAt) / 1000;
+      duration.observe(outcome as RedirectOutcomeLabel, seconds);
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
