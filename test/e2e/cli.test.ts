@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -61,8 +61,25 @@ describe('the hop CLI', () => {
     assert.notEqual(badState.status, 0);
     assert.match(badState.stderr, /Allowed choices are active, disabled, expired, deleted/);
 
-    const all = runHop(['links', 'list'], env);
-    assert.equal(all.stdout.trim().split('\n').length, 2);
+    const codesFile = join(dir, 'codes.txt');
+    const seeded = runHop(
+      ['links', 'seed', '--count', '2500', '--owner', 'seeder', '--codes', codesFile],
+      env,
+    );
+    assert.equal(seeded.status, 0, seeded.stderr);
+    assert.match(seeded.stderr, /seeded 2500 links in \d+ ms/);
+    const seededCodes = readFileSync(codesFile, 'utf8').trim().split('\n');
+    assert.equal(new Set(seededCodes).size, 2500);
+    assert.ok(seededCodes.every((code) => /^[0-9A-Za-z]{7}$/.test(code)));
+    const seededList = runHop(
+      ['links', 'list', '--owner', 'seeder', '--limit', '100', '--json'],
+      env,
+    );
+    assert.equal(seededList.stdout.trim().split('\n').length, 100);
+    assert.equal(runHop(['links', 'seed', '--count', 'many'], env).status, 2);
+
+    const all = runHop(['links', 'list', '--owner', 'admin'], env);
+    assert.equal(all.stdout.trim().split('\n').length, 1);
     const mine = runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);
     const rows = mine.stdout
       .trim()
