@@ -47,6 +47,12 @@ export interface LinkStore {
    * either both are written or neither. Uniqueness is decided by the database.
    */
   insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult>;
+  /** The live (created at or after `notBefore`) idempotency record for owner and key. */
+  findIdempotencyRecord(
+    owner: string,
+    key: string,
+    notBefore: number,
+  ): Promise<IdempotencyRecord | null>;
   /** The link with this id, in any state, or null. */
   findLinkById(id: string): Promise<Link | null>;
   /** The link holding this code, in any state, or null. */

@@ -19,6 +19,33 @@ function replayedRecord(result: InsertLinkResult): IdempotencyRecord {
 
 /** insertLink with an idempotency claim (SPEC §3): one transaction, claimed once. */
 export function idempotencyContract(openStore: OpenStore): void {
+  describe('findIdempotencyRecord', () => {
+    test('finds a live record, not a void one, and nothing for other owners or keys', async (t) => {
+      const store = await openFresh(t, openStore);
+      const link = makeLink({ createdAt: BASE_MS });
+      const claim = makeClaim({ owner: link.owner });
+      await store.links.insertLink(link, claim);
+      const found = await store.links.findIdempotencyRecord(
+        claim.owner,
+        claim.key,
+        BASE_MS - HOUR_MS,
+      );
+      assert.deepEqual(found, {
+        owner: claim.owner,
+        key: claim.key,
+        requestHash: claim.requestHash,
+        link,
+        createdAt: BASE_MS,
+      });
+      assert.equal(
+        await store.links.findIdempotencyRecord(claim.owner, claim.key, BASE_MS + 1),
+        null,
+      );
+      assert.equal(await store.links.findIdempotencyRecord(makeOwner(), claim.key, 0), null);
+      assert.equal(await store.links.findIdempotencyRecord(claim.owner, 'other-key', 0), null);
+    });
+  });
+
   describe('insertLink with an idempotency claim', () => {
     test('the first insert claims the key; a second replays the first link', async (t) => {
       const store = await openFresh(t, openStore);

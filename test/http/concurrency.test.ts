@@ -50,6 +50,18 @@ describe('concurrent creates', () => {
     assert.deepEqual(replay.json, first.json);
   });
 
+  test('a replay answers even when the expiry has passed since', async () => {
+    const headers = { 'idempotency-key': 'expiry-passed' };
+    const expiresAt = new Date(server.clock.now() + 60_000).toISOString();
+    const body = { destination: 'https://example.com/soon', expires_at: expiresAt };
+    const first = await server.request('POST', '/v1/links', { key, body, headers });
+    assert.equal(first.status, 201);
+    server.clock.advance(120_000);
+    const replay = await server.request('POST', '/v1/links', { key, body, headers });
+    assert.equal(replay.status, 200, replay.text);
+    assert.equal(replay.json.id, first.json.id);
+  });
+
   test('an Idempotency-Key is scoped to its owner', async () => {
     const otherKey = await server.ownerKey('other-racer');
     const headers = { 'idempotency-key': 'shared-name' };

@@ -386,4 +386,17 @@ describe('429: creates are rate limited per key', () => {
     server.clock.advance(60_000);
     assert.equal((await server.request('POST', '/v1/links', { key, body })).status, 201);
   });
+
+  test('a retried create with its Idempotency-Key is replayed even while limited', async () => {
+    const key = await server.ownerKey('retrier');
+    const body = { destination: 'https://example.com/retry' };
+    const headers = { 'idempotency-key': 'retry-1' };
+    const first = await server.request('POST', '/v1/links', { key, body, headers });
+    assert.equal(first.status, 201);
+    await server.request('POST', '/v1/links', { key, body });
+    assertProblem(await server.request('POST', '/v1/links', { key, body }), 429);
+    const replay = await server.request('POST', '/v1/links', { key, body, headers });
+    assert.equal(replay.status, 200);
+    assert.equal(replay.json.id, first.json.id);
+  });
 });

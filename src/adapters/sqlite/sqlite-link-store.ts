@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
 import type {
   IdempotencyClaim,
+  IdempotencyRecord,
   InsertLinkResult,
   LinkQuery,
   LinkStore,
@@ -93,16 +94,7 @@ export class SqliteLinkStore implements LinkStore {
       const existing = this.#findClaim.get(claim.owner, claim.key);
       if (existing !== undefined) {
         if (existing.created_at >= claim.notBefore) {
-          return {
-            kind: 'replayed',
-            record: {
-              owner: existing.owner,
-              key: existing.key,
-              requestHash: existing.request_hash,
-              link: JSON.parse(existing.response) as Link,
-              createdAt: existing.created_at,
-            },
-          } as const;
+          return { kind: 'replayed', record: recordFromRow(existing) } as const;
         }
         this.#deleteClaim.run(claim.owner, claim.key);
       }
@@ -125,6 +117,17 @@ export class SqliteLinkStore implements LinkStore {
       return this.#insert.run(toRow(link)).changes === 0
         ? { kind: 'code-taken' }
         : { kind: 'inserted', link };
+    });
+  }
+
+  async findIdempotencyRecord(
+    owner: string,
+    key: string,
+    notBefore: number,
+  ): Promise<IdempotencyRecord | null> {
+    return guardSqlite('read the idempotency record', () => {
+      const row = this.#findClaim.get(owner, key);
+      return row === undefined || row.created_at < notBefore ? null : recordFromRow(row);
     });
   }
 
@@ -249,6 +252,16 @@ function fromRow(row: LinkRow): Link {
     expiresAt: row.expires_at,
     deletedAt: row.deleted_at,
     version: row.version,
+  };
+}
+
+function recordFromRow(row: IdempotencyRow): IdempotencyRecord {
+  return {
+    owner: row.owner,
+    key: row.key,
+    requestHash: row.request_hash,
+    link: JSON.parse(row.response) as Link,
+    createdAt: row.created_at,
   };
 }
 

@@ -40,6 +40,18 @@ export async function createLink(
   input: CreateLinkInput,
   idempotencyKey?: string,
 ): Promise<CreateLinkResult> {
+  // A retry of a create that succeeded gets its answer before anything else is checked:
+  // neither the rate limit nor an expiry that has since passed may turn it into an error.
+  const requestHash = idempotencyKey === undefined ? undefined : fingerprint(input);
+  if (idempotencyKey !== undefined && requestHash !== undefined) {
+    const earlier = await deps.links.findIdempotencyRecord(
+      principal.owner,
+      idempotencyKey,
+      deps.clock.now() - IDEMPOTENCY_WINDOW_MS,
+    );
+    if (earlier !== null) return replayOrThrow(earlier.link, earlier.requestHash, requestHash);
+  }
+
   if (!principal.admin && deps.createLimiter !== null) {
     const decision = await deps.createLimiter.take(principal.keyId);
     if (!decision.allowed) {
@@ -60,12 +72,12 @@ export async function createLink(
   const tags = normaliseTags(input.tags);
 
   const claim: IdempotencyClaim | undefined =
-    idempotencyKey === undefined
+    idempotencyKey === undefined || requestHash === undefined
       ? undefined
       : {
           owner: principal.owner,
           key: idempotencyKey,
-          requestHash: fingerprint(input),
+          requestHash,
           notBefore: now - IDEMPOTENCY_WINDOW_MS,
         };
 
@@ -96,13 +108,8 @@ export async function createLink(
         deps.events.linkCreated(result.link);
         return { link: result.link, replayed: false };
       case 'replayed':
-        if (claim !== undefined && result.record.requestHash !== claim.requestHash) {
-          throw new HopError(
-            'idempotency-key-reused',
-            'This Idempotency-Key was already used with a different request.',
-          );
-        }
-        return { link: result.record.link, replayed: true };
+        // Another request with this key committed between our first look and the insert.
+        return replayOrThrow(result.record.link, result.record.requestHash, requestHash);
       case 'code-taken':
         if (alias !== null) {
           throw new HopError('alias-taken', `The alias "${alias}" is already taken.`, {
@@ -116,6 +123,20 @@ export async function createLink(
     `No free code found in ${attempts} attempts; try again shortly.`,
     { retryable: true, retryAfterSeconds: 1 },
   );
+}
+
+function replayOrThrow(
+  link: Link,
+  storedHash: string,
+  requestHash: string | undefined,
+): CreateLinkResult {
+  if (storedHash !== requestHash) {
+    throw new HopError(
+      'idempotency-key-reused',
+      'This Idempotency-Key was already used with a different request.',
+    );
+  }
+  return { link, replayed: true };
 }
 
 /** A stable fingerprint of what was asked: key order and absent-vs-null do not matter. */
