@@ -41,4 +41,10 @@ export interface Config {
   readonly l1MaxBytes: number;
   readonly l1TtlMs: number;
   readonly l1NegativeTtlMs: number;
+  /** L2: Redis, when configured (SPEC §5). */
+  readonly redisUrl: string | undefined;
+  readonly redisPrefix: string;
+  readonly l2TtlMs: number;
+  readonly l2NegativeTtlMs: number;
+  readonly cacheTimeoutMs: number;
 }

@@ -10,6 +10,7 @@ import {
   parseRate,
   parseSecret,
   parseHost,
+  parseRedisUrl,
 } from './parsers.js';
 
 export interface EnvEntry {
@@ -75,8 +76,8 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_REDIS_URL',
     default: undefined,
-    doc: 'Redis (not in this build yet).',
-    parse: notYetSupported('Redis'),
+    doc: 'Redis for the shared cache (L2) and invalidation broadcasts, e.g. redis://127.0.0.1:6379.',
+    parse: parseRedisUrl,
     secret: true,
   },
   {
@@ -213,6 +214,30 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     name: 'HOP_RECLAIM_GRACE',
     default: '30d',
     doc: 'How long codes of expired or deleted links rest before reuse (not in this build yet).',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_REDIS_PREFIX',
+    default: 'hop:',
+    doc: 'Prefix of every Redis key and channel hop uses.',
+    parse: parseNonEmpty,
+  },
+  {
+    name: 'HOP_L2_TTL',
+    default: '24h',
+    doc: 'How long Redis keeps a link (±10% jitter).',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_L2_NEGATIVE_TTL',
+    default: '10s',
+    doc: 'How long Redis remembers that a code does not exist.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_CACHE_TIMEOUT',
+    default: '8ms',
+    doc: 'Longest wait for Redis before it counts as a miss (and a failure for the breaker).',
     parse: parseDuration,
   },
 ];

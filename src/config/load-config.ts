@@ -60,6 +60,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     l1MaxBytes: get<number>('HOP_L1_MAX_MB') * 1024 * 1024,
     l1TtlMs: get<number>('HOP_L1_TTL'),
     l1NegativeTtlMs: get<number>('HOP_L1_NEGATIVE_TTL'),
+    redisUrl: get<string | undefined>('HOP_REDIS_URL'),
+    redisPrefix: get<string>('HOP_REDIS_PREFIX'),
+    l2TtlMs: get<number>('HOP_L2_TTL'),
+    l2NegativeTtlMs: get<number>('HOP_L2_NEGATIVE_TTL'),
+    cacheTimeoutMs: get<number>('HOP_CACHE_TIMEOUT'),
   };
   if (
     config.defaultTtlMs !== null &&

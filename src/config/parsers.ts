@@ -99,6 +99,19 @@ export function parseBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** redis://[user:password@]host[:port][/db] or rediss://… */
+export function parseRedisUrl(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    if ((url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '') {
+      return url.href;
+    }
+  } catch {
+    // fall through
+  }
+  throw new ParseError('a Redis URL such as redis://127.0.0.1:6379');
+}
+
 /** An IP address or a DNS host name to listen on. */
 export function parseHost(raw: string): string {
   const host = raw.trim();

@@ -74,11 +74,9 @@ export function makeRedirectFront(
       send(response, outcome, 'l1', startedAt);
       return true;
     }
-    // A coalesced miss waited for a store read like any other.
-    const source = 'store';
     outcome.then(
       (resolved) => {
-        send(response, resolved, source, startedAt);
+        send(response, resolved.outcome, resolved.source, startedAt);
       },
       () => {
         // Never "not found" for a store that failed (SPEC §5): 503, try again.

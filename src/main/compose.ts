@@ -4,6 +4,7 @@ import { monotonicFactory } from 'ulid';
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
 import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
+import { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import type { Config } from '../config/config.js';
@@ -26,6 +27,8 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 const API_KEY_RANDOM_LENGTH = 32;
 /** SPEC §5: positive TTLs vary by ±10% so entries filled together expire apart. */
 const L1_TTL_JITTER = 0.1;
+/** Breaker states in the order the metric reports them. */
+const BREAKER_STATES = ['closed', 'half-open', 'open'];
 
 export interface Runtime {
   readonly config: Config;
@@ -33,6 +36,8 @@ export interface Runtime {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
   readonly appDeps: AppDeps;
+  /** L2, when Redis is configured. */
+  readonly shared: RedisSharedLinkCache | null;
   close(): Promise<void>;
 }
 
@@ -56,9 +61,23 @@ export function composeRuntime(
     randomBytes,
   });
 
+  const shared =
+    config.redisUrl === undefined
+      ? null
+      : new RedisSharedLinkCache({
+          url: config.redisUrl,
+          prefix: config.redisPrefix,
+          positiveTtlMs: config.l2TtlMs,
+          negativeTtlMs: config.l2NegativeTtlMs,
+          floorTtlMs: config.l1TtlMs * 2,
+          jitter: L1_TTL_JITTER,
+          timeoutMs: config.cacheTimeoutMs,
+          logger,
+        });
   const resolver = new RedirectResolver({
     links: store.links,
     clock,
+    shared,
     cache: new LruNearLinkCache({
       maxEntries: config.l1MaxEntries,
       maxBytes: config.l1MaxBytes,
@@ -107,9 +126,23 @@ export function composeRuntime(
       l1Misses: resolver.l1Misses,
       coalescedReads: resolver.coalescedReads,
       l1Size: resolver.cachedEntries,
+      l2Hits: resolver.l2Hits,
+      l2Misses: resolver.l2Misses,
+      breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
     })),
   };
-  return { config, store, linkService, keyService, appDeps, close: () => store.close() };
+  return {
+    config,
+    store,
+    linkService,
+    keyService,
+    appDeps,
+    shared,
+    close: async () => {
+      await shared?.close();
+      await store.close();
+    },
+  };
 }
 
 function openSqliteOrThrow(config: Config): Store {

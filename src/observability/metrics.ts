@@ -7,6 +7,10 @@ export interface RedirectCounters {
   readonly l1Misses: number;
   readonly coalescedReads: number;
   readonly l1Size: number;
+  readonly l2Hits: number;
+  readonly l2Misses: number;
+  /** 0 closed, 1 half-open, 2 open; null without L2. */
+  readonly breakerState: number | null;
 }
 
 export interface Metrics {
@@ -15,7 +19,7 @@ export interface Metrics {
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-export const REDIRECT_OUTCOMES = ['l1', 'store', 'not_found', 'invalid', 'error'] as const;
+export const REDIRECT_OUTCOMES = ['l1', 'l2', 'store', 'not_found', 'invalid', 'error'] as const;
 type RedirectOutcomeLabel = (typeof REDIRECT_OUTCOMES)[number];
 
 /**
@@ -63,6 +67,28 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
       const now = counters();
       const total = now.l1Hits + now.l1Misses;
       this.set(total === 0 ? 0 : now.l1Hits / total);
+    },
+  });
+  new Counter({
+    name: 'hop_l2_requests_total',
+    help: 'L2 (Redis) lookups by result; failures and an open breaker count as misses.',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const now = counters();
+      this.reset();
+      this.labels('hit').inc(now.l2Hits);
+      this.labels('miss').inc(now.l2Misses);
+    },
+  });
+  new Gauge({
+    name: 'hop_l2_breaker_state',
+    help: 'Circuit breaker in front of Redis: 0 closed, 1 half-open, 2 open (absent without L2).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      const state = counters().breakerState;
+      if (state !== null) this.set(state);
     },
   });
   new Gauge({

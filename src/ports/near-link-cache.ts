@@ -38,7 +38,10 @@ export interface NearLinkCache {
    * or an invalidation), so a slow read can never overwrite a fresher one (SPEC §5).
    */
   set(code: string, entry: CacheEntry): void;
-  /** Drops the code and remembers `version`: fills older than it are refused from now on. */
+  /**
+   * Drops the entry if it is older than `version` (an entry already at that version is the
+   * change itself) and remembers `version`: older fills are refused from now on.
+   */
   invalidate(code: string, version: number): void;
   /** Entries held now. */
   readonly size: number;

@@ -8,7 +8,18 @@ import { LruNearLinkCache } from '../../src/adapters/memory-cache/lru-near-link-
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { Link } from '../../src/domain/link.js';
 import type { LinkStore } from '../../src/ports/link-store.js';
-import { RedirectResolver } from '../../src/services/redirect/redirect-resolver.js';
+import type { RedirectOutcome } from '../../src/domain/redirect-outcome.js';
+import {
+  RedirectResolver,
+  type ResolvedMiss,
+} from '../../src/services/redirect/redirect-resolver.js';
+
+/** The outcome, whether L1 answered at once or a read had to finish first. */
+async function outcomeOf(
+  result: RedirectOutcome | Promise<ResolvedMiss>,
+): Promise<RedirectOutcome> {
+  return result instanceof Promise ? (await result).outcome : result;
+}
 import { ManualClock } from '../support/manual-clock.js';
 
 const newId = monotonicFactory();
@@ -61,7 +72,7 @@ function setup(t: TestContext, cacheOptions: { maxEntries?: number } = {}) {
     negativeTtlMs: 10_000,
     jitter: 0.1,
   });
-  const resolver = new RedirectResolver({ links, clock, cache });
+  const resolver = new RedirectResolver({ links, clock, cache, shared: null });
   return { store, reads, clock, cache, resolver };
 }
 
@@ -72,7 +83,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     await store.links.insertLink(link);
     const first = resolver.resolve(link.code);
     assert.ok(first instanceof Promise, 'the first read goes to the store');
-    assert.equal((await first).kind, 'redirect');
+    assert.equal((await outcomeOf(first)).kind, 'redirect');
     const second = resolver.resolve(link.code);
     assert.ok(!(second instanceof Promise), 'the second is an L1 hit');
     assert.deepEqual(second, {
@@ -89,7 +100,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     const link = makeLink();
     await store.links.insertLink(link);
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, () => Promise.resolve(resolver.resolve(link.code))),
+      Array.from({ length: 50 }, () => outcomeOf(resolver.resolve(link.code))),
     );
     assert.equal(reads.count, 1);
     assert.equal(resolver.coalescedReads, 49);
@@ -98,7 +109,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
 
   test('an unknown code is cached as absent; creating it replaces that at once', async (t) => {
     const { store, reads, resolver } = setup(t);
-    assert.equal((await resolver.resolve('Later12')).kind, 'not-found');
+    assert.equal((await outcomeOf(resolver.resolve('Later12'))).kind, 'not-found');
     assert.equal((resolver.resolve('Later12') as { kind: string }).kind, 'not-found');
     assert.equal(reads.count, 1, 'the negative entry answered the second');
     const link = makeLink({ code: 'Later12' });
@@ -126,7 +137,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     const { store, clock, resolver } = setup(t);
     const link = makeLink({ expiresAt: START + 5_000 });
     await store.links.insertLink(link);
-    assert.equal((await resolver.resolve(link.code)).kind, 'redirect');
+    assert.equal((await outcomeOf(resolver.resolve(link.code))).kind, 'redirect');
     clock.advance(5_000);
     const hit = resolver.resolve(link.code);
     assert.ok(!(hit instanceof Promise));
@@ -152,7 +163,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
       fixedOutcome: null,
     });
     const after = resolver.resolve(v1.code);
-    assert.equal((await after).kind, 'not-found', 'version 1 never overwrote version 2');
+    assert.equal((await outcomeOf(after)).kind, 'not-found', 'version 1 never overwrote version 2');
   });
 
   test('L1 is bounded by its entry count', async (t) => {

@@ -46,8 +46,11 @@ export interface TestResponse {
  * A real hop app on real SQLite in a temp dir, listening on a free loopback port, with a
  * clock the test moves by hand. Each call makes its own data dir; `close` removes it.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hop-http-'));
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hop-http-'));
   const config = loadConfig({
     HOP_DATA_DIR: dataDir,
     HOP_HOST: '127.0.0.1',

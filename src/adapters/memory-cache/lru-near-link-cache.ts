@@ -62,7 +62,8 @@ export class LruNearLinkCache implements NearLinkCache {
   }
 
   invalidate(code: string, version: number): void {
-    this.#entries.delete(code);
+    const held = this.#entries.peek(code);
+    if (held !== undefined && held.version < version) this.#entries.delete(code);
     const floor = this.#floors.get(code);
     if (floor === undefined || floor < version) this.#floors.set(code, version);
   }

@@ -33,7 +33,7 @@ export function registerRedirectRoute(app: FastifyInstance, deps: AppDeps): void
     },
     (request, reply) => {
       const outcome = deps.redirect.resolve(request.params.code);
-      if (outcome instanceof Promise) return outcome.then((o) => sendOutcome(reply, o));
+      if (outcome instanceof Promise) return outcome.then((o) => sendOutcome(reply, o.outcome));
       return sendOutcome(reply, outcome);
     },
   );

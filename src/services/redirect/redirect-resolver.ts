@@ -11,6 +11,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { LinkEvents } from '../../ports/link-events.js';
 import type { LinkStore } from '../../ports/link-store.js';
 import type { CacheEntry, CachedAbsence, NearLinkCache } from '../../ports/near-link-cache.js';
+import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
 
 const ABSENT: CachedAbsence = Object.freeze({
   found: false,
@@ -23,12 +24,20 @@ const ABSENT: CachedAbsence = Object.freeze({
 });
 
 /** Where an outcome came from, for metrics. */
-export type OutcomeSource = 'l1' | 'store' | 'coalesced';
+export type OutcomeSource = 'l1' | 'l2' | 'store' | 'coalesced';
+
+/** A miss, once answered: the outcome and which tier answered it. */
+export interface ResolvedMiss {
+  readonly outcome: RedirectOutcome;
+  readonly source: 'l2' | 'store';
+}
 
 export interface RedirectResolverDeps {
   readonly links: LinkStore;
   readonly clock: Clock;
   readonly cache: NearLinkCache;
+  /** L2, when configured; null on the embedded default. */
+  readonly shared: SharedLinkCache | null;
 }
 
 /**
@@ -40,25 +49,35 @@ export class RedirectResolver implements LinkEvents {
   readonly #links: LinkStore;
   readonly #clock: Clock;
   readonly #cache: NearLinkCache;
-  readonly #inflight = new Map<string, Promise<RedirectOutcome>>();
+  readonly #shared: SharedLinkCache | null;
+  readonly #inflight = new Map<string, Promise<ResolvedMiss>>();
   /** How the last resolve was answered; read right after resolve() by the caller. */
   lastSource: OutcomeSource = 'l1';
   l1Hits = 0;
   l1Misses = 0;
+  l2Hits = 0;
+  l2Misses = 0;
   coalescedReads = 0;
 
   constructor(deps: RedirectResolverDeps) {
     this.#links = deps.links;
     this.#clock = deps.clock;
     this.#cache = deps.cache;
+    this.#shared = deps.shared;
+    // Invalidations from any instance (this one included) drop the code from L1.
+    deps.shared?.onInvalidation((code, version) => {
+      this.#inflight.delete(code);
+      this.#cache.invalidate(code, version);
+    });
   }
 
   /**
    * 1. Reject a path that cannot be a code, without any I/O.
    * 2. L1 hit: answer synchronously, checking state and expiry against the clock.
-   * 3. Miss: join the read already in flight for this code, or start one.
+   * 3. Miss: join the read already in flight for this code, or start one: L2 (when
+   *    configured, with its timeout), then the store.
    */
-  resolve(code: string): RedirectOutcome | Promise<RedirectOutcome> {
+  resolve(code: string): RedirectOutcome | Promise<ResolvedMiss> {
     if (!isPossibleCode(code)) return INVALID;
     const entry = this.#cache.get(code);
     if (entry !== undefined) {
@@ -74,12 +93,18 @@ export class RedirectResolver implements LinkEvents {
       return pending;
     }
     this.lastSource = 'store';
-    const read = this.#links.findLinkByCode(code).then((link) => {
-      const fresh = link === null ? ABSENT : entryOf(link);
-      // A store error never gets here, so it is never cached as "not found" (SPEC §5).
-      this.#cache.set(code, fresh);
-      return this.#outcomeOf(fresh);
-    });
+    const read =
+      this.#shared === null
+        ? this.#readStore(code)
+        : this.#shared.get(code).then((shared) => {
+            if (shared === undefined) {
+              this.l2Misses++;
+              return this.#readStore(code);
+            }
+            this.l2Hits++;
+            this.#cache.set(code, shared);
+            return { outcome: this.#outcomeOf(shared), source: 'l2' } as const;
+          });
     this.#inflight.set(code, read);
     const settle = () => {
       // Only this read's own slot: an invalidation may have started a newer one since.
@@ -95,13 +120,28 @@ export class RedirectResolver implements LinkEvents {
   }
 
   linkCreated(link: Link): void {
-    // Write-through: the code may sit in L1 as absent; the new link replaces that at once.
-    this.#cache.set(link.code, entryOf(link));
+    // Write-through: the code may sit in L1 or L2 as absent; the new link replaces that.
+    const entry = entryOf(link);
+    this.#cache.set(link.code, entry);
+    this.#shared?.set(link.code, entry);
+    // Other instances may hold the code as absent in their L1 (SPEC §5).
+    this.#shared?.broadcast(link.code, link.version);
   }
 
   linkChanged(link: Link): void {
     this.#inflight.delete(link.code);
     this.#cache.invalidate(link.code, link.version);
+    this.#shared?.invalidate(link.code, link.version);
+  }
+
+  #readStore(code: string): Promise<ResolvedMiss> {
+    return this.#links.findLinkByCode(code).then((link) => {
+      const fresh = link === null ? ABSENT : entryOf(link);
+      // A store error never gets here, so it is never cached as "not found" (SPEC §5).
+      this.#cache.set(code, fresh);
+      this.#shared?.set(code, fresh);
+      return { outcome: this.#outcomeOf(fresh), source: 'store' } as const;
+    });
   }
 
   #outcomeOf(entry: CacheEntry): RedirectOutcome {

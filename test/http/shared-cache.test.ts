@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
+import { startTestServer } from '../support/test-server.js';
+
+/** Polls (bounded) until `check` holds: invalidations cross instances asynchronously. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${what} did not happen within 300 polls`);
+}
+
+describe('two instances sharing one store and Redis', () => {
+  test('a change on one instance reaches the other one before its L1 TTL', async (t) => {
+    if (!(await requireRedis(t))) return;
+    const dataDir = mkdtempSync(join(tmpdir(), 'hop-shared-'));
+    const prefix = uniquePrefix();
+    const env = { HOP_REDIS_URL: REDIS_URL, HOP_REDIS_PREFIX: prefix };
+    const a = await startTestServer(env, { dataDir });
+    const b = await startTestServer(env, { dataDir });
+    const admin = new Redis(REDIS_URL);
+    t.after(async () => {
+      await a.close();
+      await b.close();
+      const keys = await admin.keys(`${prefix}*`);
+      if (keys.length > 0) await admin.del(...keys);
+      admin.disconnect();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    // B learns that the alias does not exist yet (negative entries in L1 and L2).
+    assert.equal((await b.request('GET', '/shared-alias', { key: null })).status, 404);
+    const created = await a.request('POST', '/v1/links', {
+      body: { destination: 'https://example.com/shared', alias: 'shared-alias' },
+    });
+    assert.equal(created.status, 201);
+    await eventually(
+      async () => (await b.request('GET', '/shared-alias', { key: null })).status === 302,
+      'the create reaching B',
+    );
+
+    const disabled = await a.request('POST', `/v1/links/${created.json.id}/disable`);
+    assert.equal(disabled.status, 200);
+    await eventually(
+      async () => (await b.request('GET', '/shared-alias', { key: null })).status === 404,
+      'the disable reaching B',
+    );
+
+    await a.request('POST', `/v1/links/${created.json.id}/enable`);
+    await a.request('PATCH', `/v1/links/${created.json.id}`, {
+      body: { destination: 'https://example.com/moved' },
+    });
+    await eventually(
+      async () =>
+        (await b.request('GET', '/shared-alias', { key: null })).headers.get('location') ===
+        'https://example.com/moved',
+      'the edit reaching B',
+    );
+    const metrics = await b.request('GET', '/metrics', { key: null });
+    assert.match(metrics.text, /^hop_l2_breaker_state 0$/m);
+    assert.match(metrics.text, /^hop_l2_requests_total\{result="hit"\} [1-9]\d*$/m);
+  });
+
+  test('with Redis unreachable, redirects still work from L1 and the store', async (t) => {
+    const server = await startTestServer({ HOP_REDIS_URL: 'redis://127.0.0.1:1' });
+    t.after(() => server.close());
+    const created = await server.request('POST', '/v1/links', {
+      body: { destination: 'https://example.com/no-redis' },
+    });
+    assert.equal(created.status, 201);
+    for (let i = 0; i < 10; i++) {
+      const code = i % 2 === 0 ? created.json.code : `Missing${i}`;
+      const response = await server.request('GET', `/${code}`, { key: null });
+      assert.equal(response.status, i % 2 === 0 ? 302 : 404);
+    }
+    const metrics = await server.request('GET', '/metrics', { key: null });
+    assert.match(metrics.text, /^hop_l2_breaker_state 2$/m, 'the breaker opened');
+  });
+});
