@@ -43,6 +43,7 @@ export interface Config {
   readonly l1NegativeTtlMs: number;
   /** L2: Redis, when configured (SPEC §5). */
   readonly redisUrl: string | undefined;
+  readonly redisClusterNodes: readonly string[] | undefined;
   readonly redisPrefix: string;
   readonly l2TtlMs: number;
   readonly l2NegativeTtlMs: number;

@@ -11,6 +11,7 @@ import {
   parseSecret,
   parseHost,
   parseRedisUrl,
+  parseHostPortList,
 } from './parsers.js';
 
 export interface EnvEntry {
@@ -83,9 +84,8 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_REDIS_CLUSTER',
     default: undefined,
-    doc: 'Redis Cluster seed nodes (not in this build yet).',
-    parse: notYetSupported('Redis'),
-    secret: true,
+    doc: 'Redis Cluster seed nodes host:port,… for L2 and broadcasts (instead of HOP_REDIS_URL).',
+    parse: parseHostPortList,
   },
   {
     name: 'HOP_NATS_URL',

@@ -61,6 +61,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     l1TtlMs: get<number>('HOP_L1_TTL'),
     l1NegativeTtlMs: get<number>('HOP_L1_NEGATIVE_TTL'),
     redisUrl: get<string | undefined>('HOP_REDIS_URL'),
+    redisClusterNodes: get<readonly string[] | undefined>('HOP_REDIS_CLUSTER'),
     redisPrefix: get<string>('HOP_REDIS_PREFIX'),
     l2TtlMs: get<number>('HOP_L2_TTL'),
     l2NegativeTtlMs: get<number>('HOP_L2_NEGATIVE_TTL'),
@@ -73,6 +74,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   ) {
     throw new ConfigError([
       `HOP_DEFAULT_TTL=${JSON.stringify(env['HOP_DEFAULT_TTL'] ?? '2y')} is invalid: expected a lifetime no longer than HOP_MAX_TTL.`,
+    ]);
+  }
+  if (config.redisUrl !== undefined && config.redisClusterNodes !== undefined) {
+    throw new ConfigError([
+      'HOP_REDIS_CLUSTER is invalid: expected either HOP_REDIS_URL or HOP_REDIS_CLUSTER, not both.',
     ]);
   }
   if (config.defaultTtlMs === null && config.maxTtlMs !== null) {

@@ -99,6 +99,24 @@ export function parseBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** `host:port,host:port` → the list, each entry checked. */
+export function parseHostPortList(raw: string): readonly string[] {
+  const nodes = raw
+    .split(',')
+    .map((node) => node.trim())
+    .filter((node) => node !== '');
+  const valid = nodes.every((node) => {
+    const match = /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(node);
+    return match !== null && Number(match[2]) > 0 && Number(match[2]) < 65536;
+  });
+  if (nodes.length === 0 || !valid) {
+    throw new ParseError(
+      'seed nodes as host:port, separated by commas, e.g. 10.0.0.5:7000,10.0.0.6:7000',
+    );
+  }
+  return Object.freeze(nodes);
+}
+
 /** redis://[user:password@]host[:port][/db] or rediss://… */
 export function parseRedisUrl(raw: string): string {
   try {

@@ -61,11 +61,17 @@ export function composeRuntime(
     randomBytes,
   });
 
+  const redisTarget =
+    config.redisClusterNodes !== undefined
+      ? { clusterNodes: config.redisClusterNodes }
+      : config.redisUrl !== undefined
+        ? { url: config.redisUrl }
+        : null;
   const shared =
-    config.redisUrl === undefined
+    redisTarget === null
       ? null
       : new RedisSharedLinkCache({
-          url: config.redisUrl,
+          target: redisTarget,
           prefix: config.redisPrefix,
           positiveTtlMs: config.l2TtlMs,
           negativeTtlMs: config.l2NegativeTtlMs,

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, test, type TestContext } from 'node:test';
+import { after, describe, test, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { RedisSharedLinkCache } from '../../src/adapters/redis/redis-shared-link-cache.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { CacheEntry, CachedLink } from '../../src/ports/near-link-cache.js';
+import { startRedisCluster, type RedisClusterHandle } from '../support/redis-cluster.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
 
 function entry(version: number, location = `https://example.com/v${version}`): CachedLink {
@@ -28,9 +29,11 @@ const ABSENT: CacheEntry = {
   fixedOutcome: null,
 };
 
-async function openCache(t: TestContext, prefix: string, url = REDIS_URL) {
+type Target = { url: string } | { clusterNodes: readonly string[] };
+
+async function openCache(t: TestContext, prefix: string, target: Target) {
   const cache = new RedisSharedLinkCache({
-    url,
+    target,
     prefix,
     positiveTtlMs: 60_000,
     negativeTtlMs: 10_000,
@@ -44,8 +47,10 @@ async function openCache(t: TestContext, prefix: string, url = REDIS_URL) {
 }
 
 /** Deletes every key of this run, so the shared server is left as it was. */
-async function cleanUp(t: TestContext, prefix: string) {
-  const admin = new Redis(REDIS_URL);
+async function cleanUp(t: TestContext, prefix: string, target: Target) {
+  // A cluster of the test's own is thrown away whole.
+  if (!('url' in target)) return;
+  const admin = new Redis(target.url);
   t.after(async () => {
     const keys = await admin.keys(`${prefix}*`);
     if (keys.length > 0) await admin.del(...keys);
@@ -62,84 +67,110 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
   throw new Error('condition not reached within 200 polls');
 }
 
-describe('RedisSharedLinkCache against the real Redis', () => {
-  test('round-trips entries, permanent and temporary, and absences', async (t) => {
-    if (!(await requireRedis(t))) return;
-    const prefix = uniquePrefix();
-    await cleanUp(t, prefix);
-    const cache = await openCache(t, prefix);
-    await cache.ready();
-    assert.equal(await cache.get('nothing1'), undefined);
-    const permanent: CacheEntry = {
-      ...entry(3, 'https://example.com/a|b?c=1'),
-      status: 301,
-      expiresAt: 1_900_000_000_000,
-    };
-    cache.set('perm001', permanent);
-    cache.set('absent1', ABSENT);
-    await eventually(async () => (await cache.get('perm001')) !== undefined);
-    assert.deepEqual(await cache.get('perm001'), permanent);
-    const absent = await cache.get('absent1');
-    assert.equal(absent?.found, false);
-    cache.set('temp001', entry(1));
-    await eventually(async () => (await cache.get('temp001')) !== undefined);
-    const temporary = await cache.get('temp001');
-    assert.deepEqual(temporary?.fixedOutcome, {
-      kind: 'redirect',
-      status: 302,
-      location: 'https://example.com/v1',
-      cacheControl: 'private, no-store',
-    });
-  });
-
-  test('an older version never overwrites a newer one; absence never hides a link', async (t) => {
-    if (!(await requireRedis(t))) return;
-    const prefix = uniquePrefix();
-    await cleanUp(t, prefix);
-    const cache = await openCache(t, prefix);
-    await cache.ready();
-    cache.set('code001', entry(5));
-    await eventually(async () => (await cache.get('code001'))?.version === 5);
-    cache.set('code001', entry(4));
-    cache.set('code001', ABSENT);
-    cache.set('code002', entry(1)); // a marker: once it is there, the writes before it are done
-    await eventually(async () => (await cache.get('code002')) !== undefined);
-    assert.equal((await cache.get('code001'))?.version, 5);
-    cache.set('code001', entry(6));
-    await eventually(async () => (await cache.get('code001'))?.version === 6);
-  });
-
-  test('an invalidation reads as a miss, refuses older fills and reaches every instance', async (t) => {
-    if (!(await requireRedis(t))) return;
-    const prefix = uniquePrefix();
-    await cleanUp(t, prefix);
-    const first = await openCache(t, prefix);
-    const second = await openCache(t, prefix);
-    await Promise.all([first.ready(), second.ready()]);
-    const heard: string[] = [];
-    second.onInvalidation((code, version) => heard.push(`${code}@${version}`));
-    // Subscriptions are asynchronous: wait until a probe broadcast arrives.
-    await eventually(async () => {
-      first.invalidate('probe01', 1);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return heard.includes('probe01@1');
+function sharedCacheContract(
+  name: string,
+  targetOf: () => Target,
+  available: (t: TestContext) => Promise<boolean>,
+) {
+  describe(`RedisSharedLinkCache on ${name}`, () => {
+    test('round-trips entries, permanent and temporary, and absences', async (t) => {
+      if (!(await available(t))) return;
+      const target = targetOf();
+      const prefix = uniquePrefix();
+      await cleanUp(t, prefix, target);
+      const cache = await openCache(t, prefix, target);
+      await cache.ready();
+      assert.equal(await cache.get('nothing1'), undefined);
+      const permanent: CacheEntry = {
+        ...entry(3, 'https://example.com/a|b?c=1'),
+        status: 301,
+        expiresAt: 1_900_000_000_000,
+      };
+      cache.set('perm001', permanent);
+      cache.set('absent1', ABSENT);
+      await eventually(async () => (await cache.get('perm001')) !== undefined);
+      assert.deepEqual(await cache.get('perm001'), permanent);
+      const absent = await cache.get('absent1');
+      assert.equal(absent?.found, false);
+      cache.set('temp001', entry(1));
+      await eventually(async () => (await cache.get('temp001')) !== undefined);
+      const temporary = await cache.get('temp001');
+      assert.deepEqual(temporary?.fixedOutcome, {
+        kind: 'redirect',
+        status: 302,
+        location: 'https://example.com/v1',
+        cacheControl: 'private, no-store',
+      });
     });
 
-    first.set('shared1', entry(1));
-    await eventually(async () => (await second.get('shared1')) !== undefined);
-    first.invalidate('shared1', 2);
-    await eventually(async () => heard.includes('shared1@2'));
-    assert.equal(await second.get('shared1'), undefined);
-    second.set('shared1', entry(1)); // a slow reader with the old version
-    second.set('marker1', entry(1));
-    await eventually(async () => (await second.get('marker1')) !== undefined);
-    assert.equal(await second.get('shared1'), undefined, 'version 1 did not come back');
-    second.set('shared1', entry(2));
-    await eventually(async () => (await first.get('shared1'))?.version === 2);
-  });
+    test('an older version never overwrites a newer one; absence never hides a link', async (t) => {
+      if (!(await available(t))) return;
+      const target = targetOf();
+      const prefix = uniquePrefix();
+      await cleanUp(t, prefix, target);
+      const cache = await openCache(t, prefix, target);
+      await cache.ready();
+      cache.set('code001', entry(5));
+      await eventually(async () => (await cache.get('code001'))?.version === 5);
+      cache.set('code001', entry(4));
+      cache.set('code001', ABSENT);
+      cache.set('code002', entry(1)); // a marker: once it is there, the writes before it are done
+      await eventually(async () => (await cache.get('code002')) !== undefined);
+      assert.equal((await cache.get('code001'))?.version, 5);
+      cache.set('code001', entry(6));
+      await eventually(async () => (await cache.get('code001'))?.version === 6);
+    });
 
+    test('an invalidation reads as a miss, refuses older fills and reaches every instance', async (t) => {
+      if (!(await available(t))) return;
+      const target = targetOf();
+      const prefix = uniquePrefix();
+      await cleanUp(t, prefix, target);
+      const first = await openCache(t, prefix, target);
+      const second = await openCache(t, prefix, target);
+      await Promise.all([first.ready(), second.ready()]);
+      const heard: string[] = [];
+      second.onInvalidation((code, version) => heard.push(`${code}@${version}`));
+      // Subscriptions are asynchronous: wait until a probe broadcast arrives.
+      await eventually(async () => {
+        first.invalidate('probe01', 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return heard.includes('probe01@1');
+      });
+
+      first.set('shared1', entry(1));
+      await eventually(async () => (await second.get('shared1')) !== undefined);
+      first.invalidate('shared1', 2);
+      await eventually(async () => heard.includes('shared1@2'));
+      assert.equal(await second.get('shared1'), undefined);
+      second.set('shared1', entry(1)); // a slow reader with the old version
+      second.set('marker1', entry(1));
+      await eventually(async () => (await second.get('marker1')) !== undefined);
+      assert.equal(await second.get('shared1'), undefined, 'version 1 did not come back');
+      second.set('shared1', entry(2));
+      await eventually(async () => (await first.get('shared1'))?.version === 2);
+    });
+  });
+}
+
+sharedCacheContract('the shared Redis server', () => ({ url: REDIS_URL }), requireRedis);
+
+let cluster: RedisClusterHandle | null = null;
+sharedCacheContract(
+  'a 3-node Redis Cluster started by the test',
+  () => ({ clusterNodes: cluster?.nodes ?? [] }),
+  async () => {
+    cluster ??= await startRedisCluster();
+    return true;
+  },
+);
+after(async () => {
+  await cluster?.stop();
+});
+
+describe('RedisSharedLinkCache when Redis is unreachable', () => {
   test('an unreachable Redis is a miss, and the breaker opens', async (t) => {
-    const cache = await openCache(t, uniquePrefix(), 'redis://127.0.0.1:1');
+    const cache = await openCache(t, uniquePrefix(), { url: 'redis://127.0.0.1:1' });
     for (let i = 0; i < 6; i++) assert.equal(await cache.get('any0001'), undefined);
     assert.equal(cache.breakerState, 'open');
     cache.set('any0001', entry(1));

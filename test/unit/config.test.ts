@@ -223,14 +223,29 @@ describe('loadConfig: bad variables', () => {
   });
 
   test('the other scaled-out backends this build lacks are refused too', () => {
-    for (const name of [
-      'HOP_DATABASE_REPLICA_URL',
-      'HOP_REDIS_URL',
-      'HOP_REDIS_CLUSTER',
-      'HOP_NATS_URL',
-    ]) {
+    for (const name of ['HOP_DATABASE_REPLICA_URL', 'HOP_NATS_URL']) {
       assertOneProblemFor({ [name]: 'x://y' }, name);
     }
+  });
+
+  test('Redis: a URL or cluster seed nodes, checked, and not both', () => {
+    assert.equal(
+      loadConfig({ HOP_REDIS_URL: 'redis://10.0.0.5:6379' }).redisUrl,
+      'redis://10.0.0.5:6379',
+    );
+    assert.deepEqual(
+      loadConfig({ HOP_REDIS_CLUSTER: '10.0.0.5:7000, r2.example:7001' }).redisClusterNodes,
+      ['10.0.0.5:7000', 'r2.example:7001'],
+    );
+    assertOneProblemFor({ HOP_REDIS_URL: 'http://10.0.0.5' }, 'HOP_REDIS_URL');
+    assertOneProblemFor({ HOP_REDIS_CLUSTER: '10.0.0.5' }, 'HOP_REDIS_CLUSTER');
+    assertOneProblemFor({ HOP_REDIS_CLUSTER: 'a:1,b:99999' }, 'HOP_REDIS_CLUSTER');
+    assert.throws(
+      () => loadConfig({ HOP_REDIS_URL: 'redis://a:6379', HOP_REDIS_CLUSTER: 'b:7000' }),
+      /not both/,
+    );
+    const secret = configProblems({ HOP_REDIS_URL: 'http://user:hunter2@x' })[0]!;
+    assert.ok(!secret.includes('hunter2'), secret);
   });
 
   test('one bad value for each kind of variable', () => {

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
 import type { CacheEntry } from '../../ports/near-link-cache.js';
 import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
@@ -6,7 +6,8 @@ import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 
 export interface RedisSharedLinkCacheOptions {
-  readonly url: string;
+  /** A standalone server (`redis://…`), or Redis Cluster seed nodes. */
+  readonly target: { readonly url: string } | { readonly clusterNodes: readonly string[] };
   /** Prepended to every key and to the channel, so deployments and test runs never meet. */
   readonly prefix: string;
   readonly positiveTtlMs: number;
@@ -30,10 +31,35 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return 1`;
 
+/** The few connection settings hop uses (ioredis' own type trips exactOptionalPropertyTypes). */
+interface ConnectionOptions {
+  readonly commandTimeout?: number;
+  readonly enableOfflineQueue: boolean;
+  readonly maxRetriesPerRequest: number | null;
+  readonly retryStrategy: (attempt: number) => number;
+}
+
+function connect(
+  target: RedisSharedLinkCacheOptions['target'],
+  options: ConnectionOptions,
+): Redis | Cluster {
+  if ('url' in target) return new Redis(target.url, options);
+  const nodes = target.clusterNodes.map((node) => {
+    const [host, port] = node.split(':');
+    return { host: host ?? '127.0.0.1', port: Number(port ?? 6379) };
+  });
+  // Cluster-wide PUBLISH reaches subscribers on every node, so one channel serves all.
+  return new Cluster(nodes, {
+    redisOptions: options,
+    enableOfflineQueue: options.enableOfflineQueue,
+    clusterRetryStrategy: options.retryStrategy,
+  });
+}
+
 /** L2 on Redis (ioredis): timeouts and a circuit breaker make any failure a plain miss. */
 export class RedisSharedLinkCache implements SharedLinkCache {
-  readonly #redis: Redis;
-  readonly #subscriber: Redis;
+  readonly #redis: Redis | Cluster;
+  readonly #subscriber: Redis | Cluster;
   readonly #options: RedisSharedLinkCacheOptions;
   readonly #breaker: CircuitBreaker;
   readonly #channel: string;
@@ -47,19 +73,21 @@ export class RedisSharedLinkCache implements SharedLinkCache {
       openMs: 2000,
       now: () => Date.now(),
     });
-    const connection = {
+    const retryStrategy = (attempt: number) => Math.min(50 * attempt, 1000);
+    const commands: ConnectionOptions = {
       commandTimeout: options.timeoutMs,
       // Fail fast while disconnected instead of queueing behind a dead connection.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      retryStrategy: (attempt: number) => Math.min(50 * attempt, 1000),
+      retryStrategy,
     };
-    this.#redis = new Redis(options.url, connection);
-    this.#subscriber = new Redis(options.url, {
-      retryStrategy: connection.retryStrategy,
+    const subscriptions: ConnectionOptions = {
+      retryStrategy,
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
-    });
+    };
+    this.#redis = connect(options.target, commands);
+    this.#subscriber = connect(options.target, subscriptions);
     for (const client of [this.#redis, this.#subscriber]) {
       client.on('error', (error: Error) => {
         options.logger.debug({ err: error }, 'redis error');
