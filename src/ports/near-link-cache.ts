@@ -1,33 +1,6 @@
-import type { RedirectStatus, StoredLinkState } from '../domain/link.js';
-import type { RedirectOutcome } from '../domain/redirect-outcome.js';
+import type { CacheEntry } from '../domain/cache-entry.js';
 
-/**
- * What the in-process cache (L1) keeps per code: one fixed shape, every field present, so
- * a hit costs no lookups beyond the entry itself (STYLE: the hot path).
- */
-export interface CachedLink {
-  readonly found: true;
-  readonly version: number;
-  readonly state: StoredLinkState;
-  readonly expiresAt: number | null;
-  readonly status: RedirectStatus;
-  readonly location: string;
-  /** The whole outcome, made once, for redirects whose headers never change (302, 307). */
-  readonly fixedOutcome: RedirectOutcome | null;
-}
-
-/** A negative entry: the store said there is no such code (SPEC §5: kept 10 s). */
-export interface CachedAbsence {
-  readonly found: false;
-  readonly version: 0;
-  readonly state: 'deleted';
-  readonly expiresAt: null;
-  readonly status: 302;
-  readonly location: '';
-  readonly fixedOutcome: null;
-}
-
-export type CacheEntry = CachedLink | CachedAbsence;
+export type { CacheEntry, CachedAbsence, CachedLink } from '../domain/cache-entry.js';
 
 /** A synchronous, bounded, in-process cache of code → entry. */
 export interface NearLinkCache {

@@ -1,27 +1,17 @@
 import { isPossibleCode } from '../../domain/code-format.js';
-import { isPermanentRedirect, type Link } from '../../domain/link.js';
+import type { Link } from '../../domain/link.js';
 import {
   cacheControlFor,
   INVALID,
   NOT_FOUND,
-  TEMPORARY_CACHE_CONTROL,
   type RedirectOutcome,
 } from '../../domain/redirect-outcome.js';
 import type { Clock } from '../../ports/clock.js';
 import type { LinkEvents } from '../../ports/link-events.js';
 import type { LinkStore } from '../../ports/link-store.js';
-import type { CacheEntry, CachedAbsence, NearLinkCache } from '../../ports/near-link-cache.js';
+import { ABSENT_ENTRY, cachedLinkOf, type CacheEntry } from '../../domain/cache-entry.js';
+import type { NearLinkCache } from '../../ports/near-link-cache.js';
 import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
-
-const ABSENT: CachedAbsence = Object.freeze({
-  found: false,
-  version: 0,
-  state: 'deleted',
-  expiresAt: null,
-  status: 302,
-  location: '',
-  fixedOutcome: null,
-});
 
 /** Where an outcome came from, for metrics. */
 export type OutcomeSource = 'l1' | 'l2' | 'store' | 'coalesced';
@@ -136,7 +126,7 @@ export class RedirectResolver implements LinkEvents {
 
   #readStore(code: string): Promise<ResolvedMiss> {
     return this.#links.findLinkByCode(code).then((link) => {
-      const fresh = link === null ? ABSENT : entryOf(link);
+      const fresh = link === null ? ABSENT_ENTRY : entryOf(link);
       // A store error never gets here, so it is never cached as "not found" (SPEC §5).
       this.#cache.set(code, fresh);
       this.#shared?.set(code, fresh);
@@ -159,21 +149,5 @@ export class RedirectResolver implements LinkEvents {
 }
 
 function entryOf(link: Link): CacheEntry {
-  const fixedOutcome: RedirectOutcome | null = isPermanentRedirect(link.statusCode)
-    ? null
-    : Object.freeze({
-        kind: 'redirect',
-        status: link.statusCode,
-        location: link.destination,
-        cacheControl: TEMPORARY_CACHE_CONTROL,
-      });
-  return Object.freeze({
-    found: true,
-    version: link.version,
-    state: link.state,
-    expiresAt: link.expiresAt,
-    status: link.statusCode,
-    location: link.destination,
-    fixedOutcome,
-  });
+  return cachedLinkOf(link.version, link.state, link.expiresAt, link.statusCode, link.destination);
 }
