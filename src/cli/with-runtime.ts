@@ -1,7 +1,7 @@
 import { composeRuntime, type Runtime } from '../main/compose.js';
 import { createLogger } from '../observability/logger.js';
 import { isHopError } from '../domain/errors.js';
-import { exitOnConfigError, exitWithProblems, loadCliConfig } from './load-cli-config.js';
+import { exitOnConfigError, loadCliConfig } from './load-cli-config.js';
 
 /** Runs one CLI action against a composed runtime, closing it after; domain errors exit 1. */
 export async function withRuntime(action: (runtime: Runtime) => Promise<void>): Promise<void> {
@@ -23,5 +23,3 @@ export async function withRuntime(action: (runtime: Runtime) => Promise<void>): 
   }
   await runtime.close();
 }
-
-export { exitWithProblems };

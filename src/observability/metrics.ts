@@ -38,18 +38,30 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
     registry,
   });
 
-  new Counter({
-    name: 'hop_l1_requests_total',
-    help: 'L1 lookups by result.',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const now = counters();
-      this.reset();
-      this.labels('hit').inc(now.l1Hits);
-      this.labels('miss').inc(now.l1Misses);
-    },
-  });
+  /** A counter of lookups by result, read from the plain counters at scrape time. */
+  const hitMissCounter = (
+    name: string,
+    help: string,
+    pick: (c: RedirectCounters) => [number, number],
+  ) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['result'],
+      registers: [registry],
+      collect() {
+        const [hits, misses] = pick(counters());
+        this.reset();
+        this.labels('hit').inc(hits);
+        this.labels('miss').inc(misses);
+      },
+    });
+  hitMissCounter('hop_l1_requests_total', 'L1 lookups by result.', (c) => [c.l1Hits, c.l1Misses]);
+  hitMissCounter(
+    'hop_l2_requests_total',
+    'L2 (Redis) lookups by result; failures and an open breaker count as misses.',
+    (c) => [c.l2Hits, c.l2Misses],
+  );
   new Counter({
     name: 'hop_coalesced_reads_total',
     help: 'Redirect misses that joined a store read already in flight for the same code.',
@@ -67,18 +79,6 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
       const now = counters();
       const total = now.l1Hits + now.l1Misses;
       this.set(total === 0 ? 0 : now.l1Hits / total);
-    },
-  });
-  new Counter({
-    name: 'hop_l2_requests_total',
-    help: 'L2 (Redis) lookups by result; failures and an open breaker count as misses.',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const now = counters();
-      this.reset();
-      this.labels('hit').inc(now.l2Hits);
-      this.labels('miss').inc(now.l2Misses);
     },
   });
   new Gauge({

@@ -3,8 +3,10 @@ import { after, describe, test, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { RedisSharedLinkCache } from '../../src/adapters/redis/redis-shared-link-cache.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { ABSENT_ENTRY } from '../../src/domain/cache-entry.js';
 import type { CacheEntry, CachedLink } from '../../src/ports/near-link-cache.js';
 import { startRedisCluster, type RedisClusterHandle } from '../support/redis-cluster.js';
+import { eventually } from '../support/eventually.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
 
 function entry(version: number, location = `https://example.com/v${version}`): CachedLink {
@@ -18,16 +20,6 @@ function entry(version: number, location = `https://example.com/v${version}`): C
     fixedOutcome: null,
   };
 }
-
-const ABSENT: CacheEntry = {
-  found: false,
-  version: 0,
-  state: 'deleted',
-  expiresAt: null,
-  status: 302,
-  location: '',
-  fixedOutcome: null,
-};
 
 type Target = { url: string } | { clusterNodes: readonly string[] };
 
@@ -58,15 +50,6 @@ async function cleanUp(t: TestContext, prefix: string, target: Target) {
   });
 }
 
-/** Writes are fire-and-forget; wait until Redis shows the expected state (bounded). */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached within 200 polls');
-}
-
 function sharedCacheContract(
   name: string,
   targetOf: () => Target,
@@ -87,7 +70,7 @@ function sharedCacheContract(
         expiresAt: 1_900_000_000_000,
       };
       cache.set('perm001', permanent);
-      cache.set('absent1', ABSENT);
+      cache.set('absent1', ABSENT_ENTRY);
       await eventually(async () => (await cache.get('perm001')) !== undefined);
       assert.deepEqual(await cache.get('perm001'), permanent);
       const absent = await cache.get('absent1');
@@ -113,7 +96,7 @@ function sharedCacheContract(
       cache.set('code001', entry(5));
       await eventually(async () => (await cache.get('code001'))?.version === 5);
       cache.set('code001', entry(4));
-      cache.set('code001', ABSENT);
+      cache.set('code001', ABSENT_ENTRY);
       cache.set('code002', entry(1)); // a marker: once it is there, the writes before it are done
       await eventually(async () => (await cache.get('code002')) !== undefined);
       assert.equal((await cache.get('code001'))?.version, 5);

@@ -4,17 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Redis } from 'ioredis';
+import { eventually } from '../support/eventually.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
 import { startTestServer } from '../support/test-server.js';
-
-/** Polls (bounded) until `check` holds: invalidations cross instances asynchronously. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${what} did not happen within 300 polls`);
-}
 
 describe('two instances sharing one store and Redis', () => {
   test('a change on one instance reaches the other one before its L1 TTL', async (t) => {

@@ -13,9 +13,6 @@ import { ABSENT_ENTRY, cachedLinkOf, type CacheEntry } from '../../domain/cache-
 import type { NearLinkCache } from '../../ports/near-link-cache.js';
 import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
 
-/** Where an outcome came from, for metrics. */
-export type OutcomeSource = 'l1' | 'l2' | 'store' | 'coalesced';
-
 /** A miss, once answered: the outcome and which tier answered it. */
 export interface ResolvedMiss {
   readonly outcome: RedirectOutcome;
@@ -41,8 +38,6 @@ export class RedirectResolver implements LinkEvents {
   readonly #cache: NearLinkCache;
   readonly #shared: SharedLinkCache | null;
   readonly #inflight = new Map<string, Promise<ResolvedMiss>>();
-  /** How the last resolve was answered; read right after resolve() by the caller. */
-  lastSource: OutcomeSource = 'l1';
   l1Hits = 0;
   l1Misses = 0;
   l2Hits = 0;
@@ -56,8 +51,7 @@ export class RedirectResolver implements LinkEvents {
     this.#shared = deps.shared;
     // Invalidations from any instance (this one included) drop the code from L1.
     deps.shared?.onInvalidation((code, version) => {
-      this.#inflight.delete(code);
-      this.#cache.invalidate(code, version);
+      this.#drop(code, version);
     });
   }
 
@@ -72,17 +66,14 @@ export class RedirectResolver implements LinkEvents {
     const entry = this.#cache.get(code);
     if (entry !== undefined) {
       this.l1Hits++;
-      this.lastSource = 'l1';
       return this.#outcomeOf(entry);
     }
     this.l1Misses++;
     const pending = this.#inflight.get(code);
     if (pending !== undefined) {
-      this.lastSource = 'coalesced';
       this.coalescedReads++;
       return pending;
     }
-    this.lastSource = 'store';
     const read =
       this.#shared === null
         ? this.#readStore(code)
@@ -119,9 +110,14 @@ export class RedirectResolver implements LinkEvents {
   }
 
   linkChanged(link: Link): void {
-    this.#inflight.delete(link.code);
-    this.#cache.invalidate(link.code, link.version);
+    this.#drop(link.code, link.version);
     this.#shared?.invalidate(link.code, link.version);
+  }
+
+  /** Forgets L1's entry and any read in flight for a code now at `version`. */
+  #drop(code: string, version: number): void {
+    this.#inflight.delete(code);
+    this.#cache.invalidate(code, version);
   }
 
   #readStore(code: string): Promise<ResolvedMiss> {
