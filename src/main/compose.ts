@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { randomFillSync, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { monotonicFactory } from 'ulid';
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
@@ -7,6 +7,7 @@ import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.j
 import { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
+import { ScalableBloomFilter } from '../codes/scalable-bloom-filter.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/load-config.js';
 import { normaliseHostname } from '../domain/destination-policy.js';
@@ -17,6 +18,7 @@ import { systemClock, type Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
+import { KnownCodes } from '../services/redirect/known-codes.js';
 import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 
 /** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
@@ -27,6 +29,15 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 const API_KEY_RANDOM_LENGTH = 32;
 /** SPEC §5: positive TTLs vary by ±10% so entries filled together expire apart. */
 const L1_TTL_JITTER = 0.1;
+/**
+ * The known-codes filter: 1M codes in its first layer (1.4 MB); each further layer holds
+ * four times more. 0.5% false positives a layer: one unknown code in ~100 still reads the
+ * store when ten million codes exist.
+ */
+const KNOWN_CODES_INITIAL_CAPACITY = 1 << 20;
+const KNOWN_CODES_FALSE_POSITIVE_RATE = 0.005;
+/** Codes per read while loading: a few milliseconds of the event loop each. */
+const KNOWN_CODES_BATCH = 10_000;
 /** Breaker states in the order the metric reports them. */
 const BREAKER_STATES = ['closed', 'half-open', 'open'];
 
@@ -38,6 +49,8 @@ export interface Runtime {
   readonly appDeps: AppDeps;
   /** L2, when Redis is configured. */
   readonly shared: RedisSharedLinkCache | null;
+  /** Every code the store holds; `hop serve` loads it and keeps it current. */
+  readonly knownCodes: KnownCodes;
   close(): Promise<void>;
 }
 
@@ -80,10 +93,21 @@ export function composeRuntime(
           timeoutMs: config.cacheTimeoutMs,
           logger,
         });
+  const knownCodes = new KnownCodes({
+    links: store.links,
+    batchSize: KNOWN_CODES_BATCH,
+    filter: new ScalableBloomFilter({
+      initialCapacity: KNOWN_CODES_INITIAL_CAPACITY,
+      falsePositiveRate: KNOWN_CODES_FALSE_POSITIVE_RATE,
+      // Unknown from outside, so nobody can craft codes that all pass the filter.
+      seed: randomInt(2 ** 31),
+    }),
+  });
   const resolver = new RedirectResolver({
     links: store.links,
     clock,
     shared,
+    knownCodes,
     cache: new LruNearLinkCache({
       maxEntries: config.l1MaxEntries,
       maxBytes: config.l1MaxBytes,
@@ -134,6 +158,11 @@ export function composeRuntime(
       l1Size: resolver.cachedEntries,
       l2Hits: resolver.l2Hits,
       l2Misses: resolver.l2Misses,
+      readsSkipped: resolver.readsSkipped,
+      filterFalsePositives: resolver.filterFalsePositives,
+      knownCodes: knownCodes.count,
+      knownCodesBytes: knownCodes.byteLength,
+      knownCodesReady: knownCodes.ready,
       breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
     })),
   };
@@ -144,6 +173,7 @@ export function composeRuntime(
     keyService,
     appDeps,
     shared,
+    knownCodes,
     close: async () => {
       await shared?.close();
       await store.close();

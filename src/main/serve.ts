@@ -4,6 +4,7 @@ import { buildApp } from '../http/build-app.js';
 import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
 import { composeRuntime } from './compose.js';
+import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
 
 export interface RunningServer {
   /** The address actually bound, e.g. http://127.0.0.1:8080. */
@@ -36,11 +37,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     );
   }
   logger.info({ address, publicUrl: config.publicUrl, data: config.databaseFile }, 'hop listening');
+  // Until it is loaded, every miss reads the store, as without it.
+  const stopKnownCodes = keepKnownCodesCurrent(runtime.knownCodes, logger);
   let stopping: Promise<void> | null = null;
   return {
     address,
     stop: () => {
       stopping ??= (async () => {
+        stopKnownCodes();
         await app.close();
         await runtime.close();
       })();

@@ -9,6 +9,11 @@ export interface RedirectCounters {
   readonly l1Size: number;
   readonly l2Hits: number;
   readonly l2Misses: number;
+  readonly readsSkipped: number;
+  readonly filterFalsePositives: number;
+  readonly knownCodes: number;
+  readonly knownCodesBytes: number;
+  readonly knownCodesReady: boolean;
   /** 0 closed, 1 half-open, 2 open; null without L2. */
   readonly breakerState: number | null;
 }
@@ -38,6 +43,34 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
     registry,
   });
 
+  /** A counter or gauge whose value is read from the plain counters at scrape time. */
+  const readAtScrape = (
+    kind: 'counter' | 'gauge',
+    name: string,
+    help: string,
+    pick: (c: RedirectCounters) => number,
+  ) => {
+    if (kind === 'counter') {
+      new Counter({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(pick(counters()));
+        },
+      });
+    } else {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(pick(counters()));
+        },
+      });
+    }
+  };
   /** A counter of lookups by result, read from the plain counters at scrape time. */
   const hitMissCounter = (
     name: string,
@@ -62,15 +95,37 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
     'L2 (Redis) lookups by result; failures and an open breaker count as misses.',
     (c) => [c.l2Hits, c.l2Misses],
   );
-  new Counter({
-    name: 'hop_coalesced_reads_total',
-    help: 'Redirect misses that joined a store read already in flight for the same code.',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(counters().coalescedReads);
-    },
-  });
+  readAtScrape(
+    'counter',
+    'hop_coalesced_reads_total',
+    'Redirect misses that joined a store read already in flight for the same code.',
+    (c) => c.coalescedReads,
+  );
+  readAtScrape(
+    'counter',
+    'hop_redirect_reads_skipped_total',
+    'Redirect misses for codes the known-codes filter rules out: 404 without asking L2 or the store.',
+    (c) => c.readsSkipped,
+  );
+  readAtScrape(
+    'counter',
+    'hop_known_codes_false_positives_total',
+    'Misses the known-codes filter let through that the store did not have.',
+    (c) => c.filterFalsePositives,
+  );
+  readAtScrape('gauge', 'hop_known_codes', 'Codes in the known-codes filter.', (c) => c.knownCodes);
+  readAtScrape(
+    'gauge',
+    'hop_known_codes_bytes',
+    'Memory held by the known-codes filter.',
+    (c) => c.knownCodesBytes,
+  );
+  readAtScrape(
+    'gauge',
+    'hop_known_codes_ready',
+    '1 once every stored code is loaded into the filter; until then every miss reads the store.',
+    (c) => (c.knownCodesReady ? 1 : 0),
+  );
   new Gauge({
     name: 'hop_l1_hit_ratio',
     help: 'L1 hits / lookups since start.',
@@ -91,14 +146,7 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
       if (state !== null) this.set(state);
     },
   });
-  new Gauge({
-    name: 'hop_l1_entries',
-    help: 'Entries held by L1.',
-    registers: [registry],
-    collect() {
-      this.set(counters().l1Size);
-    },
-  });
+  readAtScrape('gauge', 'hop_l1_entries', 'Entries held by L1.', (c) => c.l1Size);
 
   return {
     observeRedirect(outcome, startedAt) {

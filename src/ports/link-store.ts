@@ -41,6 +41,13 @@ export interface LinkQuery {
   readonly nowMs: number;
 }
 
+/** One page of a scan over every code the store holds. */
+export interface CodeScan {
+  readonly codes: readonly string[];
+  /** Where the next scan continues; the same cursor when nothing was found. */
+  readonly cursor: string | null;
+}
+
 export interface LinkStore {
   /**
    * Inserts `link` if no link holds its code, and claims `idempotency` if given, atomically:
@@ -69,4 +76,11 @@ export interface LinkStore {
    * is taken. Returns how many were inserted. For seeding and imports, not the API.
    */
   importLinks(links: readonly Link[]): Promise<number>;
+  /**
+   * Codes of links of every state, in the order they were inserted, after `cursor` (null:
+   * from the first), at most `limit`. A link committed after a scan is found by a later scan
+   * continued from that scan's cursor, never skipped: the redirect's filter of known codes
+   * catches up this way with links other processes create.
+   */
+  scanCodes(cursor: string | null, limit: number): Promise<CodeScan>;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Link } from '../../src/domain/link.js';
+import type { Store } from '../../src/ports/store.js';
 import {
   BASE_MS,
   HOUR_MS,
@@ -97,6 +98,58 @@ export function linkStoreContract(openStore: OpenStore): void {
       assert.deepEqual(await store.links.findLinkByCode(existing.code), existing);
       assert.equal(await store.links.findLinkById(clash.id), null);
       assert.equal(await store.links.importLinks([]), 0);
+    });
+  });
+
+  describe('scanCodes', () => {
+    /** Every code from `cursor` on, a page of `limit` at a time; and the last cursor. */
+    async function scanAll(store: Store, cursor: string | null, limit: number) {
+      const codes: string[] = [];
+      for (;;) {
+        const page = await store.links.scanCodes(cursor, limit);
+        assert.ok(page.codes.length <= limit);
+        codes.push(...page.codes);
+        cursor = page.cursor;
+        if (page.codes.length < limit) return { codes, cursor };
+      }
+    }
+
+    test('an empty store scans to nothing and keeps the null cursor', async (t) => {
+      const store = await openFresh(t, openStore);
+      assert.deepEqual(await store.links.scanCodes(null, 10), { codes: [], cursor: null });
+    });
+
+    test('pages return every code once, in insertion order, tombstones included', async (t) => {
+      const store = await openFresh(t, openStore);
+      const links = Array.from({ length: 25 }, (_, i) =>
+        makeLink({ state: i % 5 === 0 ? 'deleted' : 'active' }),
+      );
+      for (const link of links) await store.links.insertLink(link);
+      const { codes } = await scanAll(store, null, 7);
+      assert.deepEqual(
+        codes,
+        links.map((link) => link.code),
+      );
+    });
+
+    test('a later scan from the cursor finds exactly the links inserted since', async (t) => {
+      const store = await openFresh(t, openStore);
+      const before = Array.from({ length: 5 }, () => makeLink());
+      for (const link of before) await store.links.insertLink(link);
+      const first = await scanAll(store, null, 100);
+      assert.equal(first.codes.length, 5);
+
+      const nothingNew = await store.links.scanCodes(first.cursor, 100);
+      assert.deepEqual(nothingNew, { codes: [], cursor: first.cursor });
+
+      const after = [makeLink({ custom: true, code: makeCode() }), makeLink()];
+      await store.links.insertLink(after[0] as Link);
+      await store.links.importLinks([after[1] as Link]);
+      const second = await scanAll(store, first.cursor, 100);
+      assert.deepEqual(
+        second.codes,
+        after.map((link) => link.code),
+      );
     });
   });
 

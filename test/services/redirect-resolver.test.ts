@@ -9,6 +9,8 @@ import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { Link } from '../../src/domain/link.js';
 import type { LinkStore } from '../../src/ports/link-store.js';
 import type { RedirectOutcome } from '../../src/domain/redirect-outcome.js';
+import { ScalableBloomFilter } from '../../src/codes/scalable-bloom-filter.js';
+import { KnownCodes } from '../../src/services/redirect/known-codes.js';
 import {
   RedirectResolver,
   type ResolvedMiss,
@@ -39,6 +41,8 @@ function countingStore(t: TestContext) {
     reads.count++;
     return store.links.findLinkByCode(code);
   };
+  // Methods not overridden run on the real store (its private fields live there).
+  links.scanCodes = (cursor, limit) => store.links.scanCodes(cursor, limit);
   return { store, links, reads };
 }
 
@@ -72,8 +76,18 @@ function setup(t: TestContext, cacheOptions: { maxEntries?: number } = {}) {
     negativeTtlMs: 10_000,
     jitter: 0.1,
   });
-  const resolver = new RedirectResolver({ links, clock, cache, shared: null });
-  return { store, reads, clock, cache, resolver };
+  // Never loaded here: it says "maybe" for every code, as before the first load.
+  const knownCodes = makeKnownCodes(links);
+  const resolver = new RedirectResolver({ links, clock, cache, shared: null, knownCodes });
+  return { store, links, reads, clock, cache, resolver, knownCodes };
+}
+
+function makeKnownCodes(links: LinkStore, batchSize = 100): KnownCodes {
+  return new KnownCodes({
+    links,
+    batchSize,
+    filter: new ScalableBloomFilter({ initialCapacity: 1000, falsePositiveRate: 0.001, seed: 1 }),
+  });
 }
 
 describe('RedirectResolver over L1 and a real SQLite store', () => {
@@ -183,5 +197,96 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     }
     assert.equal(reads.count, 0);
     assert.equal(cache.size, 0);
+  });
+});
+
+describe('RedirectResolver with the known codes loaded', () => {
+  test('before the first load every miss reads the store, as without the filter', async (t) => {
+    const { reads, resolver, knownCodes } = setup(t);
+    assert.equal(knownCodes.ready, false);
+    assert.equal((await outcomeOf(resolver.resolve('Unknown1'))).kind, 'not-found');
+    assert.equal(reads.count, 1);
+  });
+
+  test('an unknown code is a 404 at once: no store read, no negative entry', async (t) => {
+    const { store, reads, resolver, knownCodes, cache } = setup(t);
+    const link = makeLink();
+    await store.links.insertLink(link);
+    assert.equal(await knownCodes.catchUp(), 1);
+    assert.equal(knownCodes.ready, true);
+
+    const unknown = resolver.resolve('Unknown1');
+    assert.ok(!(unknown instanceof Promise), 'answered synchronously');
+    assert.equal(unknown.kind, 'not-found');
+    assert.equal(reads.count, 0);
+    assert.equal(cache.size, 0, 'scanners cannot push real links out of L1');
+    assert.equal(resolver.readsSkipped, 1);
+
+    assert.equal((await outcomeOf(resolver.resolve(link.code))).kind, 'redirect');
+    assert.equal(reads.count, 1, 'a known code is read');
+  });
+
+  test('a link created here is known at once', async (t) => {
+    const { store, resolver, knownCodes } = setup(t);
+    await knownCodes.catchUp();
+    const link = makeLink();
+    await store.links.insertLink(link);
+    resolver.linkCreated(link);
+    const outcome = resolver.resolve(link.code);
+    assert.ok(!(outcome instanceof Promise));
+    assert.equal(outcome.kind, 'redirect');
+  });
+
+  test('a link another process created is found by the next catch-up', async (t) => {
+    const { store, resolver, knownCodes } = setup(t);
+    await knownCodes.catchUp();
+    const elsewhere = makeLink();
+    await store.links.insertLink(elsewhere); // not told to this resolver
+    assert.equal((resolver.resolve(elsewhere.code) as RedirectOutcome).kind, 'not-found');
+    assert.equal(await knownCodes.catchUp(), 1, 'only the new code is read');
+    assert.equal((await outcomeOf(resolver.resolve(elsewhere.code))).kind, 'redirect');
+  });
+
+  test('the first load reads in batches and misses nothing', async (t) => {
+    const { store, links } = countingStore(t);
+    const batch = Array.from({ length: 1050 }, () => makeLink());
+    await store.links.importLinks(batch);
+    const knownCodes = makeKnownCodes(links, 100);
+    const [first, joined] = await Promise.all([knownCodes.catchUp(), knownCodes.catchUp()]);
+    assert.equal(first, 1050);
+    assert.equal(joined, 1050, 'a second call while one runs joins it');
+    assert.ok(batch.every((link) => knownCodes.mightExist(link.code)));
+    assert.equal(knownCodes.count, 1050);
+  });
+
+  test('a failed catch-up keeps its place and the next one resumes', async (t) => {
+    const { store, links } = countingStore(t);
+    await store.links.insertLink(makeLink());
+    const failing: LinkStore = Object.create(links) as LinkStore;
+    let fail = false;
+    failing.scanCodes = (cursor, limit) =>
+      fail ? Promise.reject(new Error('store down')) : links.scanCodes(cursor, limit);
+    const knownCodes = makeKnownCodes(failing);
+    assert.equal(await knownCodes.catchUp(), 1);
+    const later = makeLink();
+    await store.links.insertLink(later);
+    fail = true;
+    await assert.rejects(knownCodes.catchUp(), /store down/);
+    assert.equal(knownCodes.mightExist(later.code), false);
+    fail = false;
+    assert.equal(await knownCodes.catchUp(), 1);
+    assert.equal(knownCodes.mightExist(later.code), true);
+  });
+
+  test('a false positive still reads the store and is counted', async (t) => {
+    const { store, reads, resolver, knownCodes } = setup(t);
+    await store.links.importLinks(Array.from({ length: 1000 }, () => makeLink()));
+    await knownCodes.catchUp();
+    // Find a code this filter lets through though it was never added (~1 in 1,000 do).
+    let probe = 0;
+    while (!knownCodes.mightExist(`Fp${probe}x`) && probe < 1_000_000) probe++;
+    assert.equal((await outcomeOf(resolver.resolve(`Fp${probe}x`))).kind, 'not-found');
+    assert.equal(reads.count, 1);
+    assert.equal(resolver.filterFalsePositives, 1);
   });
 });

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
 import type {
+  CodeScan,
   IdempotencyClaim,
   IdempotencyRecord,
   InsertLinkResult,
@@ -43,6 +44,7 @@ export class SqliteLinkStore implements LinkStore {
   readonly #byId: Database.Statement<[string], LinkRow>;
   readonly #byCode: Database.Statement<[string], LinkRow>;
   readonly #replace: Database.Statement;
+  readonly #codesAfter: Database.Statement<[number, number], [number, string]>;
   readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
   readonly #deleteClaim: Database.Statement<[string, string]>;
   readonly #insertClaim: Database.Statement;
@@ -76,6 +78,13 @@ export class SqliteLinkStore implements LinkStore {
         deleted_at = @deleted_at, version = @version
        WHERE id = @id AND version = @expected_version`,
     );
+    // rowid order is commit order: SQLite has one writer, and a new row takes max(rowid) + 1.
+    // That holds while rows are never deleted (links leave tombstones; SPEC §3).
+    this.#codesAfter = db
+      .prepare<[number, number], [number, string]>(
+        'SELECT rowid, code FROM links WHERE rowid > ? ORDER BY rowid LIMIT ?',
+      )
+      .raw();
     this.#findClaim = db.prepare(
       'SELECT owner, key, request_hash, response, created_at FROM idempotency_records WHERE owner = ? AND key = ?',
     );
@@ -171,6 +180,17 @@ export class SqliteLinkStore implements LinkStore {
       }
       if (!sql.includes('@now')) delete params['now'];
       return statement.all(params).map(fromRow);
+    });
+  }
+
+  async scanCodes(cursor: string | null, limit: number): Promise<CodeScan> {
+    return guardSqlite('scan codes', () => {
+      const rows = this.#codesAfter.all(cursor === null ? 0 : Number(cursor), limit);
+      const last = rows.at(-1);
+      return {
+        codes: rows.map((row) => row[1]),
+        cursor: last === undefined ? cursor : String(last[0]),
+      };
     });
   }
 

@@ -12,6 +12,7 @@ import type { LinkStore } from '../../ports/link-store.js';
 import { ABSENT_ENTRY, cachedLinkOf, type CacheEntry } from '../../domain/cache-entry.js';
 import type { NearLinkCache } from '../../ports/near-link-cache.js';
 import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
+import type { KnownCodes } from './known-codes.js';
 
 /** A miss, once answered: the outcome and which tier answered it. */
 export interface ResolvedMiss {
@@ -25,6 +26,8 @@ export interface RedirectResolverDeps {
   readonly cache: NearLinkCache;
   /** L2, when configured; null on the embedded default. */
   readonly shared: SharedLinkCache | null;
+  /** Every code that exists: a code outside it is answered without any read. */
+  readonly knownCodes: KnownCodes;
 }
 
 /**
@@ -37,20 +40,28 @@ export class RedirectResolver implements LinkEvents {
   readonly #clock: Clock;
   readonly #cache: NearLinkCache;
   readonly #shared: SharedLinkCache | null;
+  readonly #known: KnownCodes;
   readonly #inflight = new Map<string, Promise<ResolvedMiss>>();
   l1Hits = 0;
   l1Misses = 0;
   l2Hits = 0;
   l2Misses = 0;
   coalescedReads = 0;
+  /** Misses the known codes ruled out: answered 404 without asking L2 or the store. */
+  readsSkipped = 0;
+  /** Misses the known codes let through that the store then did not have. */
+  filterFalsePositives = 0;
 
   constructor(deps: RedirectResolverDeps) {
     this.#links = deps.links;
     this.#clock = deps.clock;
     this.#cache = deps.cache;
     this.#shared = deps.shared;
-    // Invalidations from any instance (this one included) drop the code from L1.
+    this.#known = deps.knownCodes;
+    // Invalidations from any instance (this one included) drop the code from L1. Creates
+    // are announced the same way, so the code is known here before the next catch-up.
     deps.shared?.onInvalidation((code, version) => {
+      this.#known.add(code);
       this.#drop(code, version);
     });
   }
@@ -58,8 +69,9 @@ export class RedirectResolver implements LinkEvents {
   /**
    * 1. Reject a path that cannot be a code, without any I/O.
    * 2. L1 hit: answer synchronously, checking state and expiry against the clock.
-   * 3. Miss: join the read already in flight for this code, or start one: L2 (when
-   *    configured, with its timeout), then the store.
+   * 3. Miss on a code that certainly does not exist (scanners, typos): 404 at once.
+   * 4. Other misses: join the read already in flight for this code, or start one: L2
+   *    (when configured, with its timeout), then the store.
    */
   resolve(code: string): RedirectOutcome | Promise<ResolvedMiss> {
     if (!isPossibleCode(code)) return INVALID;
@@ -69,6 +81,10 @@ export class RedirectResolver implements LinkEvents {
       return this.#outcomeOf(entry);
     }
     this.l1Misses++;
+    if (!this.#known.mightExist(code)) {
+      this.readsSkipped++;
+      return NOT_FOUND;
+    }
     const pending = this.#inflight.get(code);
     if (pending !== undefined) {
       this.coalescedReads++;
@@ -103,6 +119,7 @@ export class RedirectResolver implements LinkEvents {
   linkCreated(link: Link): void {
     // Write-through: the code may sit in L1 or L2 as absent; the new link replaces that.
     const entry = entryOf(link);
+    this.#known.add(link.code);
     this.#cache.set(link.code, entry);
     this.#shared?.set(link.code, entry);
     // Other instances may hold the code as absent in their L1 (SPEC §5).
@@ -122,6 +139,7 @@ export class RedirectResolver implements LinkEvents {
 
   #readStore(code: string): Promise<ResolvedMiss> {
     return this.#links.findLinkByCode(code).then((link) => {
+      if (link === null && this.#known.ready) this.filterFalsePositives++;
       const fresh = link === null ? ABSENT_ENTRY : entryOf(link);
       // A store error never gets here, so it is never cached as "not found" (SPEC §5).
       this.#cache.set(code, fresh);

@@ -1,0 +1,83 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { ScalableBloomFilter } from '../../codes/scalable-bloom-filter.js';
+import type { LinkStore } from '../../ports/link-store.js';
+
+export interface KnownCodesDeps {
+  readonly links: LinkStore;
+  readonly filter: ScalableBloomFilter;
+  /** Codes read per store call while catching up; the event loop runs between calls. */
+  readonly batchSize: number;
+}
+
+/**
+ * Every code the store holds, as a Bloom filter, so that a request for a code that does
+ * not exist (a typo, a scanner walking the code space) is answered without a store read.
+ * It never says "absent" for a code that exists: until the first full load it says "maybe"
+ * for everything, links created here are added at once, and links other processes create
+ * (the CLI on the same file, other instances) are found by `catchUp`, which reads only the
+ * codes inserted since the last call.
+ */
+export class KnownCodes {
+  readonly #links: LinkStore;
+  readonly #filter: ScalableBloomFilter;
+  readonly #batchSize: number;
+  #cursor: string | null = null;
+  #ready = false;
+  #running: Promise<number> | null = null;
+
+  constructor(deps: KnownCodesDeps) {
+    this.#links = deps.links;
+    this.#filter = deps.filter;
+    this.#batchSize = deps.batchSize;
+  }
+
+  /** True once every code that existed at the first load is in the filter. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  get count(): number {
+    return this.#filter.count;
+  }
+
+  get byteLength(): number {
+    return this.#filter.byteLength;
+  }
+
+  /** False only when the code certainly has no link; synchronous, no I/O. */
+  mightExist(code: string): boolean {
+    return !this.#ready || this.#filter.mightContain(code);
+  }
+
+  /** A link with this code exists now (created here, or announced by another instance). */
+  add(code: string): void {
+    this.#filter.add(code);
+  }
+
+  /**
+   * Reads the codes inserted since the last call (all of them the first time), in batches
+   * with the event loop free between them, and returns how many it read. Calls made while
+   * one runs join it. A store failure rejects and leaves the cursor where it was.
+   */
+  catchUp(): Promise<number> {
+    this.#running ??= this.#readNewCodes().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async #readNewCodes(): Promise<number> {
+    let read = 0;
+    for (;;) {
+      const scan = await this.#links.scanCodes(this.#cursor, this.#batchSize);
+      for (const code of scan.codes) this.#filter.add(code);
+      this.#cursor = scan.cursor;
+      read += scan.codes.length;
+      if (scan.codes.length < this.#batchSize) break;
+      // The first load of millions of codes must not stall redirects meanwhile.
+      await yieldToEventLoop();
+    }
+    this.#ready = true;
+    return read;
+  }
+}
