@@ -66,11 +66,13 @@ export function makeRedirectFront(
     const url = request.url ?? '';
     const query = url.indexOf('?');
     const code = query < 0 ? url.slice(1) : url.slice(1, query);
-    if (url.charCodeAt(0) !== 47 || code.includes('/') || isReservedAlias(code)) return false;
+    if (url.charCodeAt(0) !== 47 || code.includes('/')) return false;
 
     const startedAt = performance.now();
     const outcome = resolver.resolve(code);
     if (!(outcome instanceof Promise)) {
+      // Our own routes (/healthz, /metrics, /openapi.json …) are never codes: Fastify's.
+      if (outcome.kind === 'invalid' && isReservedAlias(code)) return false;
       send(response, outcome, 'l1', startedAt);
       return true;
     }

@@ -1,3 +1,4 @@
+import { isReservedAlias } from '../../domain/alias-rules.js';
 import { isPossibleCode } from '../../domain/code-format.js';
 import type { Link } from '../../domain/link.js';
 import {
@@ -67,19 +68,22 @@ export class RedirectResolver implements LinkEvents {
   }
 
   /**
-   * 1. Reject a path that cannot be a code, without any I/O.
-   * 2. L1 hit: answer synchronously, checking state and expiry against the clock.
+   * 1. L1 hit: answer synchronously, checking state and expiry against the clock.
+   * 2. Reject a path that cannot be a code, or is a reserved word, without any I/O.
    * 3. Miss on a code that certainly does not exist (scanners, typos): 404 at once.
    * 4. Other misses: join the read already in flight for this code, or start one: L2
    *    (when configured, with its timeout), then the store.
    */
   resolve(code: string): RedirectOutcome | Promise<ResolvedMiss> {
-    if (!isPossibleCode(code)) return INVALID;
     const entry = this.#cache.get(code);
     if (entry !== undefined) {
       this.l1Hits++;
       return this.#outcomeOf(entry);
     }
+    // Checked after L1, which only ever holds possible codes: a hit skips the checks.
+    // Reserved words are our own routes; no link holds one (aliases refuse them,
+    // generation skips them), so none is worth a read.
+    if (!isPossibleCode(code) || isReservedAlias(code)) return INVALID;
     this.l1Misses++;
     if (!this.#known.mightExist(code)) {
       this.readsSkipped++;
