@@ -38,6 +38,8 @@ const KNOWN_CODES_INITIAL_CAPACITY = 1 << 20;
 const KNOWN_CODES_FALSE_POSITIVE_RATE = 0.005;
 /** Codes per read while loading: a few milliseconds of the event loop each. */
 const KNOWN_CODES_BATCH = 10_000;
+/** How often the WAL is copied back into the database file while serving. */
+const CHECKPOINT_INTERVAL_MS = 1000;
 /** Breaker states in the order the metric reports them. */
 const BREAKER_STATES = ['closed', 'half-open', 'open'];
 
@@ -58,12 +60,22 @@ export interface Runtime {
  * The composition root: the only place that picks adapters from config. Every service and
  * the HTTP app receive what they need from here, built once.
  */
+export interface ComposeOptions {
+  readonly clock?: Clock;
+  /**
+   * For `hop serve`: background work a long-running server wants (WAL checkpoints in a
+   * worker thread). CLI commands and tests leave it off.
+   */
+  readonly serving?: boolean;
+}
+
 export function composeRuntime(
   config: Config,
   logger: Logger,
-  clock: Clock = systemClock,
+  options: ComposeOptions = {},
 ): Runtime {
-  const store: Store = openSqliteOrThrow(config);
+  const clock = options.clock ?? systemClock;
+  const store: Store = openSqliteOrThrow(config, options.serving === true ? logger : null);
   const newId = monotonicFactory();
   const randomBytes = (buffer: Uint8Array) => {
     randomFillSync(buffer);
@@ -181,9 +193,23 @@ export function composeRuntime(
   };
 }
 
-function openSqliteOrThrow(config: Config): Store {
+/** With a logger, the WAL is checkpointed in the background and failures are logged. */
+function openSqliteOrThrow(config: Config, servingLogger: Logger | null): Store {
   try {
-    return SqliteStore.open({ file: config.databaseFile });
+    if (servingLogger === null) return SqliteStore.open({ file: config.databaseFile });
+    let failing = false;
+    return SqliteStore.open({
+      file: config.databaseFile,
+      backgroundCheckpoints: {
+        intervalMs: CHECKPOINT_INTERVAL_MS,
+        onResult: (result) => {
+          if (result.kind === 'failed' && !failing) {
+            servingLogger.warn({ reason: result.reason }, 'WAL checkpoint failed; retrying');
+          }
+          failing = result.kind === 'failed';
+        },
+      },
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError([

@@ -15,7 +15,7 @@ export interface RunningServer {
 
 /** `hop serve`: compose, make sure an admin can get in, listen. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const runtime = composeRuntime(config, logger);
+  const runtime = composeRuntime(config, logger, { serving: true });
   const app = await buildApp(runtime.appDeps);
   let address: string;
   try {

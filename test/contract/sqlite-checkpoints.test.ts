@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import type { CheckpointResult } from '../../src/adapters/sqlite/background-checkpoints.js';
+import { eventually } from '../support/eventually.js';
+import { makeLink } from './store-factories.js';
+
+test('a serving SQLite store checkpoints its WAL from a worker thread', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-checkpoint-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'hop.db');
+  const results: CheckpointResult[] = [];
+  const store = SqliteStore.open({
+    file,
+    backgroundCheckpoints: {
+      intervalMs: 20,
+      onResult: (result) => {
+        results.push(result);
+      },
+    },
+  });
+
+  // Automatic checkpoints are off on the store's own connection: commits only append.
+  await store.links.importLinks(Array.from({ length: 2000 }, () => makeLink()));
+  assert.ok(statSync(`${file}-wal`).size > 100_000, 'the commit went to the WAL');
+
+  await eventually(
+    async () => results.some((r) => r.kind === 'checkpointed' && r.copiedPages > 0),
+    'a checkpoint that copied pages',
+  );
+  assert.ok(
+    results.every((result) => result.kind === 'checkpointed'),
+    JSON.stringify(results),
+  );
+  await store.close();
+  // After close the database file holds every link, with or without its WAL.
+  const reopened = SqliteStore.open({ file });
+  t.after(() => reopened.close());
+  const { codes } = await reopened.links.scanCodes(null, 5000);
+  assert.equal(codes.length, 2000);
+});
+
+test('closing a store stops its checkpoint worker (the process can exit)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-checkpoint-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteStore.open({
+    file: join(dir, 'hop.db'),
+    backgroundCheckpoints: { intervalMs: 10, onResult: () => undefined },
+  });
+  await store.close();
+  await store.close();
+});
