@@ -1,3 +1,4 @@
+import type { CachedLink } from '../domain/cache-entry.js';
 import type { Link, LinkState } from '../domain/link.js';
 
 /** An idempotency key claimed together with a new link, in one transaction (SPEC §3). */
@@ -64,6 +65,11 @@ export interface LinkStore {
   findLinkById(id: string): Promise<Link | null>;
   /** The link holding this code, in any state, or null. */
   findLinkByCode(code: string): Promise<Link | null>;
+  /**
+   * What a redirect needs of the link holding this code (any state), as L1 keeps it, or
+   * null: the redirect's store read, which reads no more than it must.
+   */
+  findRedirectByCode(code: string): Promise<CachedLink | null>;
   /** Links matching `query`, newest first (descending id), at most `limit`. */
   listLinks(query: LinkQuery): Promise<readonly Link[]>;
   /**

@@ -37,9 +37,9 @@ function countingStore(t: TestContext) {
   });
   const reads = { count: 0 };
   const links: LinkStore = Object.create(store.links) as LinkStore;
-  links.findLinkByCode = (code) => {
+  links.findRedirectByCode = (code) => {
     reads.count++;
-    return store.links.findLinkByCode(code);
+    return store.links.findRedirectByCode(code);
   };
   // Methods not overridden run on the real store (its private fields live there).
   links.scanCodes = (cursor, limit) => store.links.scanCodes(cursor, limit);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { cachedLinkOf, type CachedLink } from '../../domain/cache-entry.js';
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
 import type {
   CodeScan,
@@ -27,6 +28,9 @@ interface LinkRow {
   version: number;
 }
 
+/** version, state, expires_at, status_code, destination. */
+type RedirectRow = [number, string, number | null, number, string];
+
 interface IdempotencyRow {
   owner: string;
   key: string;
@@ -43,6 +47,7 @@ export class SqliteLinkStore implements LinkStore {
   readonly #insert: Database.Statement;
   readonly #byId: Database.Statement<[string], LinkRow>;
   readonly #byCode: Database.Statement<[string], LinkRow>;
+  readonly #redirectByCode: Database.Statement<[string], RedirectRow>;
   readonly #replace: Database.Statement;
   readonly #codesAfter: Database.Statement<[number, number], [number, string]>;
   readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
@@ -72,6 +77,14 @@ export class SqliteLinkStore implements LinkStore {
     );
     this.#byId = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
     this.#byCode = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE code = ?`);
+    // Positional rows, and only these columns: links_redirect (migration 0002) covers them,
+    // so the read touches one index and never the table. Named, because the planner would
+    // otherwise take the unique index on code and then read the table too.
+    this.#redirectByCode = db
+      .prepare<[string], RedirectRow>(
+        'SELECT version, state, expires_at, status_code, destination FROM links INDEXED BY links_redirect WHERE code = ?',
+      )
+      .raw();
     this.#replace = db.prepare(
       `UPDATE links SET destination = @destination, status_code = @status_code, state = @state,
         title = @title, tags = @tags, updated_at = @updated_at, expires_at = @expires_at,
@@ -146,6 +159,15 @@ export class SqliteLinkStore implements LinkStore {
 
   async findLinkByCode(code: string): Promise<Link | null> {
     return guardSqlite('read the link', () => fromRowOrNull(this.#byCode.get(code)));
+  }
+
+  async findRedirectByCode(code: string): Promise<CachedLink | null> {
+    return guardSqlite('read the link', () => {
+      const row = this.#redirectByCode.get(code);
+      return row === undefined
+        ? null
+        : cachedLinkOf(row[0], row[1] as StoredLinkState, row[2], row[3] as RedirectStatus, row[4]);
+    });
   }
 
   async listLinks(query: LinkQuery): Promise<readonly Link[]> {

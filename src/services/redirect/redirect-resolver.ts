@@ -142,9 +142,9 @@ export class RedirectResolver implements LinkEvents {
   }
 
   #readStore(code: string): Promise<ResolvedMiss> {
-    return this.#links.findLinkByCode(code).then((link) => {
-      if (link === null && this.#known.ready) this.filterFalsePositives++;
-      const fresh = link === null ? ABSENT_ENTRY : entryOf(link);
+    return this.#links.findRedirectByCode(code).then((found) => {
+      if (found === null && this.#known.ready) this.filterFalsePositives++;
+      const fresh = found ?? ABSENT_ENTRY;
       // A store error never gets here, so it is never cached as "not found" (SPEC §5).
       this.#cache.set(code, fresh);
       this.#shared?.set(code, fresh);
