@@ -3,8 +3,9 @@ import { createServer } from 'node:http';
 
 /**
  * The ceiling: a bare node:http server answering the same 302 as hop from a Map, with the
- * same headers. Nothing real can be faster in Node on this machine; hop is measured
- * against it side by side in the same run.
+ * same header set as hop's redirect front (src/http/redirect-front.ts), Content-Length
+ * included on both answers so neither is chunked. Nothing real can be faster in Node on
+ * this machine; hop is measured against it side by side in the same run.
  */
 const [codesFile, portText] = process.argv.slice(2);
 if (codesFile === undefined || portText === undefined) {
@@ -16,24 +17,30 @@ readFileSync(codesFile, 'utf8')
   .forEach((code, i) => {
     if (code !== '') destinations.set(code, `https://seed.example/${i}`);
   });
-const notFound = JSON.stringify({
+const notFoundBody = JSON.stringify({
   type: 'urn:hop:problem:not-found',
   title: 'Not Found',
   status: 404,
   detail: 'There is no link with this code.',
 });
+const notFoundHeaders = {
+  'content-type': 'application/problem+json',
+  'content-length': String(Buffer.byteLength(notFoundBody)),
+  'cache-control': 'no-store',
+};
 
 createServer((request, response) => {
   const destination = destinations.get((request.url ?? '/').slice(1));
   if (destination === undefined) {
-    response.writeHead(404, {
-      'content-type': 'application/problem+json',
-      'cache-control': 'no-store',
-    });
-    response.end(notFound);
+    response.writeHead(404, notFoundHeaders);
+    response.end(notFoundBody);
     return;
   }
-  response.writeHead(302, { location: destination, 'cache-control': 'private, no-store' });
+  response.writeHead(302, {
+    location: destination,
+    'cache-control': 'private, no-store',
+    'content-length': '0',
+  });
   response.end();
 }).listen(Number(portText), '127.0.0.1', () => {
   process.stdout.write('ceiling listening\n');

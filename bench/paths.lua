@@ -1,23 +1,20 @@
--- wrk script: cycle through a file of request paths; optional pacing for fixed-rate runs;
--- print throughput and latency percentiles as one JSON line at the end.
-local paths = {}
+-- wrk script: cycle through a file of request paths, from a random start; print throughput
+-- and latency percentiles as one JSON line at the end (the line every bench driver prints).
+-- Fixed-rate scenarios do not use wrk: it is closed-loop (bench/open-loop.ts is not).
+-- Every request is formatted once in init(): wrk.format per request costs this one core
+-- more than the servers' answers do, and would make wrk the limit instead of the server.
+local requests = {}
 local index = 1
-local pace_ms = 0
 
 function init(args)
-  for line in io.lines(args[1]) do paths[#paths + 1] = line end
-  pace_ms = tonumber(args[2] or "0")
-  index = math.random(#paths)
+  for line in io.lines(args[1]) do requests[#requests + 1] = wrk.format("GET", line) end
+  index = math.random(#requests)
 end
 
 function request()
   index = index + 1
-  if index > #paths then index = 1 end
-  return wrk.format("GET", paths[index])
-end
-
-function delay()
-  return pace_ms
+  if index > #requests then index = 1 end
+  return requests[index]
 end
 
 function done(summary, latency, requests)

@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+
+/** The command line shared by the Node load drivers. */
+export interface DriverArgs {
+  readonly url: URL;
+  readonly pathsFile: string;
+  readonly connections: number;
+  readonly seconds: number;
+  /** Total requests per second to offer; open loop only. */
+  readonly rate: number | undefined;
+  /** Open loop only: POST /v1/links this often a second beside the load, with this key. */
+  readonly creates: { readonly perSecond: number; readonly key: string } | undefined;
+}
+
+export function parseDriverArgs(usage: string, args: readonly string[]): DriverArgs {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      url: { type: 'string' },
+      paths: { type: 'string' },
+      connections: { type: 'string', default: '50' },
+      seconds: { type: 'string', default: '10' },
+      rate: { type: 'string' },
+      'creates-per-second': { type: 'string' },
+      'create-key': { type: 'string' },
+    },
+    strict: true,
+  });
+  if (values.url === undefined || values.paths === undefined) throw new Error(`usage: ${usage}`);
+  return {
+    url: new URL(values.url),
+    pathsFile: values.paths,
+    connections: Math.round(positive('connections', values.connections)),
+    seconds: positive('seconds', values.seconds),
+    rate: values.rate === undefined ? undefined : positive('rate', values.rate),
+    creates:
+      values['creates-per-second'] === undefined
+        ? undefined
+        : {
+            perSecond: positive('creates-per-second', values['creates-per-second']),
+            key: values['create-key'] ?? '',
+          },
+  };
+}
+
+function positive(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+}
