@@ -43,6 +43,14 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const SEED_ROOT = process.env['BENCH_SEED_DIR'];
 const REPORT_FILE = resolve(ROOT, process.env['BENCH_REPORT'] ?? 'BENCHMARKS.md');
 const HOT_LINKS = 10_000;
+/** Request paths a driver cycles through (hot, notfound). */
+const PATHS_PER_FILE = 100_000;
+/**
+ * uniform's paths: twice the links, at most 4M (wrk keeps every request in memory). With
+ * 1M links ~86% of codes appear, so L1 (100k) answers about a tenth of requests; with 10M,
+ * about a hundredth.
+ */
+const MAX_UNIFORM_PATHS = 4_000_000;
 const FIXED_RATE = 10_000;
 const MIXED_CREATES_PER_SECOND = 100;
 const HOP_PORT = 18_580;
@@ -111,9 +119,14 @@ const codes = readFileSync(store.codesFile, 'utf8').trim().split('\n');
 const hotCodes = codes.slice(0, HOT_LINKS);
 const zipf = makeZipf(hotCodes.length, 1.1);
 const pathFiles: Record<string, string> = {
-  hot: writePaths('hot', () => `/${hotCodes[zipf()]}`),
-  uniform: writePaths('uniform', () => `/${codes[Math.floor(Math.random() * codes.length)]}`),
-  notfound: writePaths('notfound', () => `/${randomCode()}`),
+  hot: writePaths('hot', PATHS_PER_FILE, () => `/${hotCodes[zipf()]}`),
+  // Far more distinct codes than L1 holds, or a cycle through the file would be all hits.
+  uniform: writePaths(
+    'uniform',
+    Math.min(2 * codes.length, MAX_UNIFORM_PATHS),
+    () => `/${codes[Math.floor(Math.random() * codes.length)]}`,
+  ),
+  notfound: writePaths('notfound', PATHS_PER_FILE, () => `/${randomCode()}`),
 };
 
 // 3. Start both servers on the server core; the load generators get the other one.
@@ -289,9 +302,9 @@ function startServer(command: string[], ready: RegExp): Promise<ChildProcess> {
   });
 }
 
-function writePaths(name: string, next: () => string): string {
+function writePaths(name: string, count: number, next: () => string): string {
   const file = join(dir, `${name}.paths`);
-  writeFileSync(file, Array.from({ length: 100_000 }, next).join('\n') + '\n');
+  writeFileSync(file, Array.from({ length: count }, next).join('\n') + '\n');
   return file;
 }
 
