@@ -45,7 +45,7 @@ export interface LinkQuery {
 /** One page of a scan over every code the store holds. */
 export interface CodeScan {
   readonly codes: readonly string[];
-  /** Where the next scan continues; the same cursor when nothing was found. */
+  /** Where the next scan continues (opaque). */
   readonly cursor: string | null;
 }
 
@@ -83,10 +83,11 @@ export interface LinkStore {
    */
   importLinks(links: readonly Link[]): Promise<number>;
   /**
-   * Codes of links of every state, in the order they were inserted, after `cursor` (null:
-   * from the first), at most `limit`. A link committed after a scan is found by a later scan
-   * continued from that scan's cursor, never skipped: the redirect's filter of known codes
-   * catches up this way with links other processes create.
+   * Codes of links of every state, at most `limit`, continuing from `cursor` (null: from
+   * the start). Paging on from each returned cursor until a page comes back short returns
+   * every code the store held when the scan began; a link committed later is found by a
+   * later scan continued from the last cursor, never skipped (a code may come twice). The
+   * redirect's filter of known codes loads and catches up this way.
    */
   scanCodes(cursor: string | null, limit: number): Promise<CodeScan>;
 }

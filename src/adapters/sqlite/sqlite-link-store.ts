@@ -28,6 +28,28 @@ interface LinkRow {
   version: number;
 }
 
+/**
+ * Where a scan of codes stands: walking the code index (every row up to `untilRowid` is
+ * there), or reading rows added after that, by rowid.
+ */
+type ScanPosition =
+  | { readonly phase: 'codes'; readonly untilRowid: number; readonly afterCode: string }
+  | { readonly phase: 'rows'; readonly afterRowid: number };
+
+function rowsCursor(afterRowid: number): string {
+  return `rows:${afterRowid}`;
+}
+
+/** `codes:<untilRowid>:<afterCode>` or `rows:<afterRowid>`; codes never contain ':'. */
+function parseScanCursor(cursor: string): ScanPosition {
+  const [phase, first = '', rest = ''] = cursor.split(':');
+  const rowid = Number(first);
+  if (!Number.isSafeInteger(rowid)) throw new RangeError(`not a scan cursor: ${cursor}`);
+  if (phase === 'rows') return { phase, afterRowid: rowid };
+  if (phase === 'codes') return { phase, untilRowid: rowid, afterCode: rest };
+  throw new RangeError(`not a scan cursor: ${cursor}`);
+}
+
 /** version, state, expires_at, status_code, destination. */
 type RedirectRow = [number, string, number | null, number, string];
 
@@ -50,6 +72,8 @@ export class SqliteLinkStore implements LinkStore {
   readonly #redirectByCode: Database.Statement<[string], RedirectRow>;
   readonly #replace: Database.Statement;
   readonly #codesAfter: Database.Statement<[number, number], [number, string]>;
+  readonly #codesInOrder: Database.Statement<[string, number], string>;
+  readonly #lastRowid: Database.Statement<[], number | null>;
   readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
   readonly #deleteClaim: Database.Statement<[string, string]>;
   readonly #insertClaim: Database.Statement;
@@ -91,8 +115,17 @@ export class SqliteLinkStore implements LinkStore {
         deleted_at = @deleted_at, version = @version
        WHERE id = @id AND version = @expected_version`,
     );
-    // rowid order is commit order: SQLite has one writer, and a new row takes max(rowid) + 1.
-    // That holds while rows are never deleted (links leave tombstones; SPEC §3).
+    // scanCodes: a first scan walks the unique index on code, which holds nothing but codes
+    // (a tenth of the table: reading the table would push the redirect's index out of the
+    // page cache). Rows added since that scan began are found by rowid, which is commit
+    // order: SQLite has one writer, and a new row takes max(rowid) + 1. That holds while
+    // rows are never deleted (links leave tombstones; SPEC §3).
+    this.#codesInOrder = db
+      .prepare<[string, number], string>(
+        'SELECT code FROM links WHERE code > ? ORDER BY code LIMIT ?',
+      )
+      .pluck();
+    this.#lastRowid = db.prepare<[], number | null>('SELECT max(rowid) FROM links').pluck();
     this.#codesAfter = db
       .prepare<[number, number], [number, string]>(
         'SELECT rowid, code FROM links WHERE rowid > ? ORDER BY rowid LIMIT ?',
@@ -207,13 +240,30 @@ export class SqliteLinkStore implements LinkStore {
 
   async scanCodes(cursor: string | null, limit: number): Promise<CodeScan> {
     return guardSqlite('scan codes', () => {
-      const rows = this.#codesAfter.all(cursor === null ? 0 : Number(cursor), limit);
-      const last = rows.at(-1);
+      const position = cursor === null ? this.#firstScanPosition() : parseScanCursor(cursor);
+      if (position.phase === 'rows') {
+        const rows = this.#codesAfter.all(position.afterRowid, limit);
+        const last = rows.at(-1);
+        return {
+          codes: rows.map((row) => row[1]),
+          cursor: last === undefined ? rowsCursor(position.afterRowid) : rowsCursor(last[0]),
+        };
+      }
+      const codes = this.#codesInOrder.all(position.afterCode, limit);
+      const last = codes.at(-1);
       return {
-        codes: rows.map((row) => row[1]),
-        cursor: last === undefined ? cursor : String(last[0]),
+        codes,
+        // The index is done: from now on, rows added after the first scan began.
+        cursor:
+          last === undefined || codes.length < limit
+            ? rowsCursor(position.untilRowid)
+            : `codes:${position.untilRowid}:${last}`,
       };
     });
+  }
+
+  #firstScanPosition(): ScanPosition {
+    return { phase: 'codes', untilRowid: this.#lastRowid.get() ?? 0, afterCode: '' };
   }
 
   async importLinks(links: readonly Link[]): Promise<number> {

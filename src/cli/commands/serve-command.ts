@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { startServer, stopOnSignals } from '../../main/serve.js';
 import { createLogger } from '../../observability/logger.js';
@@ -8,9 +9,24 @@ export function addServeCommand(program: Command): void {
     .command('serve', { isDefault: true })
     .description('run the HTTP service (the default command)')
     .action(async () => {
+      collectGarbageSooner();
       const config = loadCliConfig();
       const logger = createLogger(config.logLevel);
       const server = await startServer(config, logger).catch(exitOnConfigError);
       stopOnSignals(server, config, logger);
     });
+}
+
+/**
+ * V8 lets the old generation grow well past what is live before a full collection. L1
+ * turns over all the time when requests miss (every fill replaces an entry that already
+ * aged into the old generation), so the heap would sit far above its live size: with 10M
+ * links and a full L1, hop was 340 MB resident by default and 295 MB with 30% growth, at
+ * the same throughput within the noise (measured on this machine). An operator's own
+ * `node --heap-growing-percent=N` on the command line wins.
+ */
+function collectGarbageSooner(): void {
+  if (!process.execArgv.some((flag) => /heap[-_]growing[-_]percent/.test(flag))) {
+    setFlagsFromString('--heap-growing-percent=30');
+  }
 }

@@ -81,8 +81,8 @@ export class RedirectResolver implements LinkEvents {
       return this.#outcomeOf(entry);
     }
     // Checked after L1, which only ever holds possible codes: a hit skips the checks.
-    // Reserved words are our own routes; no link holds one (aliases refuse them,
-    // generation skips them), so none is worth a read.
+    // Reserved words are our own routes (the front hands them to Fastify); no link holds
+    // one (aliases refuse them, generation skips them), so none is worth a read.
     if (!isPossibleCode(code) || isReservedAlias(code)) return INVALID;
     this.l1Misses++;
     if (!this.#known.mightExist(code)) {
