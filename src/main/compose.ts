@@ -56,10 +56,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/**
- * The composition root: the only place that picks adapters from config. Every service and
- * the HTTP app receive what they need from here, built once.
- */
 export interface ComposeOptions {
   readonly clock?: Clock;
   /**
@@ -69,6 +65,10 @@ export interface ComposeOptions {
   readonly serving?: boolean;
 }
 
+/**
+ * The composition root: the only place that picks adapters from config. Every service and
+ * the HTTP app receive what they need from here, built once.
+ */
 export function composeRuntime(
   config: Config,
   logger: Logger,
