@@ -204,7 +204,7 @@ function openSqliteOrThrow(config: Config, servingLogger: Logger | null): Store 
         intervalMs: CHECKPOINT_INTERVAL_MS,
         onResult: (result) => {
           if (result.kind === 'failed' && !failing) {
-            servingLogger.warn({ reason: result.reason }, 'WAL checkpoint failed; retrying');
+            servingLogger.warn({ reason: result.reason }, 'WAL checkpoint failed');
           }
           failing = result.kind === 'failed';
         },

@@ -113,7 +113,12 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
     'Misses the known-codes filter let through that the store did not have.',
     (c) => c.filterFalsePositives,
   );
-  readAtScrape('gauge', 'hop_known_codes', 'Codes in the known-codes filter.', (c) => c.knownCodes);
+  readAtScrape(
+    'gauge',
+    'hop_known_codes',
+    'Codes added to the known-codes filter (a code whose bits were all set already is not counted).',
+    (c) => c.knownCodes,
+  );
   readAtScrape(
     'gauge',
     'hop_known_codes_bytes',

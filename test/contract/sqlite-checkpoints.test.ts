@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
-import type { CheckpointResult } from '../../src/adapters/sqlite/background-checkpoints.js';
+import {
+  startBackgroundCheckpoints,
+  type CheckpointResult,
+} from '../../src/adapters/sqlite/background-checkpoints.js';
 import { eventually } from '../support/eventually.js';
 import { makeLink } from './store-factories.js';
 
@@ -52,4 +55,23 @@ test('closing a store stops its checkpoint worker (the process can exit)', async
   });
   await store.close();
   await store.close();
+});
+
+test('a checkpoint worker that dies unasked says so, with its reason', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-checkpoint-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const results: CheckpointResult[] = [];
+  let lost = 0;
+  // No such file: the worker's connection cannot open, and the worker ends.
+  const checkpoints = startBackgroundCheckpoints(
+    join(dir, 'missing.db'),
+    10,
+    (result) => results.push(result),
+    () => lost++,
+  );
+  await eventually(async () => lost === 1, 'the loss reported');
+  assert.equal(results[0]?.kind, 'failed');
+  assert.match(results[0]?.kind === 'failed' ? results[0].reason : '', /CANTOPEN|exist/i);
+  await checkpoints.stop();
+  assert.equal(lost, 1, 'stopping afterwards is not a second loss');
 });

@@ -46,22 +46,26 @@ export function startBackgroundCheckpoints(
   file: string,
   intervalMs: number,
   onResult: (result: CheckpointResult) => void,
+  /** The worker ended without being stopped: someone else must checkpoint now. */
+  onLost: () => void,
 ): BackgroundCheckpoints {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { file, intervalMs, driver },
   });
+  let stopping = false;
   const exited = new Promise<void>((resolve) => {
     worker.once('exit', () => {
+      if (!stopping) onLost();
       resolve();
     });
   });
   worker.on('message', (result: CheckpointResult) => {
     onResult(result);
   });
-  worker.on('error', (error) => {
-    onResult({ kind: 'failed', reason: error.message });
+  worker.on('error', (error: unknown) => {
+    onResult({ kind: 'failed', reason: describeWorkerError(error) });
   });
   // Never keeps the process alive by itself.
   worker.unref();
@@ -69,9 +73,24 @@ export function startBackgroundCheckpoints(
     stop: () => {
       // Held again so the process waits for the worker's connection to close. A worker
       // that already ended ignores the message; `exited` is then settled.
+      stopping = true;
       worker.ref();
       worker.postMessage('stop');
       return exited;
     },
   };
+}
+
+/**
+ * Errors cross the thread as structured clones: an Error keeps its message, but the
+ * driver's SqliteError arrives as a plain object holding only its `code`.
+ */
+function describeWorkerError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null) {
+    const { message, code } = error as { message?: unknown; code?: unknown };
+    if (typeof message === 'string') return message;
+    if (typeof code === 'string') return code;
+  }
+  return String(error);
 }

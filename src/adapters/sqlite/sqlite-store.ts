@@ -73,6 +73,11 @@ export class SqliteStore implements Store {
       options.file,
       background.intervalMs,
       background.onResult,
+      () => {
+        // A worker that died must not leave the WAL growing for the life of the process:
+        // SQLite's own checkpoints (1000 pages, its default) take over.
+        if (db.open) db.pragma('wal_autocheckpoint = 1000');
+      },
     );
     return new SqliteStore(db, applied, checkpoints);
   }

@@ -12,10 +12,11 @@ export interface KnownCodesDeps {
 /**
  * Every code the store holds, as a Bloom filter, so that a request for a code that does
  * not exist (a typo, a scanner walking the code space) is answered without a store read.
- * It never says "absent" for a code that exists: until the first full load it says "maybe"
- * for everything, links created here are added at once, and links other processes create
- * (the CLI on the same file, other instances) are found by `catchUp`, which reads only the
- * codes inserted since the last call.
+ * It never says "absent" for a code created here: until the first full load, and after a
+ * failed catch-up, it says "maybe" for everything; links created here are added at once;
+ * links other processes create (the CLI on the same file, other instances) are found by
+ * `catchUp`, which reads only the codes inserted since the last call, so until then (about
+ * a second in `hop serve`) they can be answered 404 here.
  */
 export class KnownCodes {
   readonly #links: LinkStore;
@@ -57,12 +58,19 @@ export class KnownCodes {
   /**
    * Reads the codes inserted since the last call (all of them the first time), in batches
    * with the event loop free between them, and returns how many it read. Calls made while
-   * one runs join it. A store failure rejects and leaves the cursor where it was.
+   * one runs join it. A store failure rejects, leaves the cursor where it was, and stops
+   * trusting the filter until a catch-up succeeds: while codes made elsewhere cannot be
+   * read, every miss reads the store, as without the filter.
    */
   catchUp(): Promise<number> {
-    this.#running ??= this.#readNewCodes().finally(() => {
-      this.#running = null;
-    });
+    this.#running ??= this.#readNewCodes()
+      .catch((error: unknown) => {
+        this.#ready = false;
+        throw error;
+      })
+      .finally(() => {
+        this.#running = null;
+      });
     return this.#running;
   }
 
