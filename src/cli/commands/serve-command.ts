@@ -21,9 +21,9 @@ export function addServeCommand(program: Command): void {
  * V8 lets the old generation grow well past what is live before a full collection. L1
  * turns over all the time when requests miss (every fill replaces an entry that already
  * aged into the old generation), so the heap would sit far above its live size: with 10M
- * links and a full L1, hop was 340 MB resident by default and 295 MB with 30% growth, at
- * the same throughput within the noise (measured on this machine). An operator's own
- * `node --heap-growing-percent=N` on the command line wins.
+ * links and a full L1, hop was 340 to 434 MB resident by default and 292 to 296 MB with
+ * 30% growth, for about 7% fewer requests a second (measured on this machine; see
+ * decisions.md). An operator's own `node --heap-growing-percent=N` on the command line wins.
  */
 function collectGarbageSooner(): void {
   if (!process.execArgv.some((flag) => /heap[-_]growing[-_]percent/.test(flag))) {
