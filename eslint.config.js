@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 const APP = [
   'domain',
   'codes',
+  'clicks',
   'ports',
   'services',
   'adapters',
@@ -18,15 +19,24 @@ const APP = [
 const ALLOWED = {
   domain: [],
   codes: ['domain', 'ports'],
+  clicks: ['domain', 'ports'],
   ports: ['domain'],
-  services: ['domain', 'ports', 'codes'],
+  services: ['domain', 'ports', 'codes', 'clicks'],
   http: ['services', 'domain'],
   cli: ['services', 'domain', 'main', 'config', 'observability'],
   config: [],
   observability: [],
 };
-const ADAPTERS = ['sqlite', 'memory', 'memory-cache'];
-const DRIVERS = ['better-sqlite3', 'lru-cache', 'fastify', 'node:fs'];
+const ADAPTERS = ['sqlite', 'memory', 'memory-cache', 'redis', 'nats'];
+const DRIVERS = [
+  'better-sqlite3',
+  'lru-cache',
+  'fastify',
+  'node:fs',
+  'ioredis',
+  '@nats-io/*',
+  'pg',
+];
 
 const forbidden = (folder) =>
   APP.filter((other) => other !== folder && !ALLOWED[folder].includes(other)).map(
@@ -38,7 +48,7 @@ const boundaries = [
     folder: `src/${folder}`,
     forbid: [
       ...forbidden(folder),
-      ...(['domain', 'codes', 'ports', 'services'].includes(folder) ? DRIVERS : []),
+      ...(['domain', 'codes', 'clicks', 'ports', 'services'].includes(folder) ? DRIVERS : []),
     ],
   })),
   // Adapters see ports, domain, their driver and observability; never services, http or each other.

@@ -4,11 +4,13 @@ import { addKeysCommand } from './commands/keys-command.js';
 import { addLinksCommand } from './commands/links-command.js';
 import { addMigrateCommand } from './commands/migrate-command.js';
 import { addServeCommand } from './commands/serve-command.js';
+import { addWorkerCommand } from './commands/worker-command.js';
 
-/** The `hop` command line: serve (default), migrate, keys, links. */
+/** The `hop` command line: serve (default), worker, migrate, keys, links. */
 const program = new Command('hop').description('hop, the URL shortener');
 addServeCommand(program);
 addMigrateCommand(program);
 addKeysCommand(program);
 addLinksCommand(program);
+addWorkerCommand(program);
 await program.parseAsync(process.argv);

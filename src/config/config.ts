@@ -48,4 +48,14 @@ export interface Config {
   readonly l2TtlMs: number;
   readonly l2NegativeTtlMs: number;
   readonly cacheTimeoutMs: number;
+  /** Click analytics (SPEC §6). */
+  readonly analytics: boolean;
+  /** NATS servers: click events go through JetStream; unset, through the embedded queue. */
+  readonly natsServers: readonly string[] | undefined;
+  readonly natsStream: string;
+  /** Lower-case name of the trusted header carrying the client's country. */
+  readonly countryHeader: string | undefined;
+  readonly clickBufferSize: number;
+  readonly clickFlushIntervalMs: number;
+  readonly clickMaxReferrers: number;
 }

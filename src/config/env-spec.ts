@@ -12,6 +12,10 @@ import {
   parseHost,
   parseRedisUrl,
   parseHostPortList,
+  parseNatsServers,
+  parseHeaderName,
+  parseStreamName,
+  parseSwitch,
 } from './parsers.js';
 
 export interface EnvEntry {
@@ -90,8 +94,8 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_NATS_URL',
     default: undefined,
-    doc: 'NATS JetStream (not in this build yet).',
-    parse: notYetSupported('NATS'),
+    doc: 'NATS servers for click events, e.g. nats://127.0.0.1:4222: `hop serve` publishes to JetStream and `hop worker` folds them (unset: an embedded queue, folded in process).',
+    parse: parseNatsServers,
     secret: true,
   },
   {
@@ -239,5 +243,41 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     default: '8ms',
     doc: 'Longest wait for Redis before it counts as a miss (and a failure for the breaker).',
     parse: parseDuration,
+  },
+  {
+    name: 'HOP_ANALYTICS',
+    default: 'on',
+    doc: 'Count clicks (off: redirects record nothing).',
+    parse: parseSwitch,
+  },
+  {
+    name: 'HOP_COUNTRY_HEADER',
+    default: undefined,
+    doc: "Request header a trusted edge puts the client's country in, e.g. cf-ipcountry (unset: every click counts as ZZ).",
+    parse: parseHeaderName,
+  },
+  {
+    name: 'HOP_CLICK_BUFFER',
+    default: '100000',
+    doc: 'Clicks held in memory until flushed; when full, further clicks are dropped and counted.',
+    parse: parseInteger(1, 10_000_000),
+  },
+  {
+    name: 'HOP_CLICK_FLUSH_INTERVAL',
+    default: '1s',
+    doc: 'How often buffered clicks are sent on: at most this much is lost if the process dies.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_CLICK_MAX_REFERRERS',
+    default: '50',
+    doc: 'Referrer hosts kept per link and hour; further ones count as other.',
+    parse: parseInteger(1, 10_000),
+  },
+  {
+    name: 'HOP_NATS_STREAM',
+    default: 'HOP_CLICKS',
+    doc: 'JetStream stream of click events (its subject is <stream>.clicks).',
+    parse: parseStreamName,
   },
 ];

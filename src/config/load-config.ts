@@ -66,6 +66,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     l2TtlMs: get<number>('HOP_L2_TTL'),
     l2NegativeTtlMs: get<number>('HOP_L2_NEGATIVE_TTL'),
     cacheTimeoutMs: get<number>('HOP_CACHE_TIMEOUT'),
+    analytics: get<boolean>('HOP_ANALYTICS'),
+    natsServers: get<readonly string[] | undefined>('HOP_NATS_URL'),
+    natsStream: get<string>('HOP_NATS_STREAM'),
+    countryHeader: get<string | undefined>('HOP_COUNTRY_HEADER'),
+    clickBufferSize: get<number>('HOP_CLICK_BUFFER'),
+    clickFlushIntervalMs: get<number>('HOP_CLICK_FLUSH_INTERVAL'),
+    clickMaxReferrers: get<number>('HOP_CLICK_MAX_REFERRERS'),
   };
   if (
     config.defaultTtlMs !== null &&

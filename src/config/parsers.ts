@@ -154,3 +154,47 @@ export function parseSecret(raw: string): string {
   }
   return raw;
 }
+
+/** NATS servers: `nats://host:port` (or `tls://…`, or bare `host:port`), comma-separated. */
+export function parseNatsServers(raw: string): readonly string[] {
+  const servers = raw
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server !== '');
+  const valid = servers.every((server) => {
+    const withScheme = /^[a-z]+:\/\//.test(server) ? server : `nats://${server}`;
+    if (!URL.canParse(withScheme)) return false;
+    const url = new URL(withScheme);
+    return ['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== '';
+  });
+  if (servers.length === 0 || !valid) {
+    throw new ParseError('NATS servers such as nats://127.0.0.1:4222, separated by commas');
+  }
+  return Object.freeze(servers);
+}
+
+/** An HTTP header name (RFC 9110 token), lower-cased as Node presents headers. */
+export function parseHeaderName(raw: string): string {
+  const name = raw.trim().toLowerCase();
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/.test(name)) {
+    throw new ParseError('an HTTP header name such as cf-ipcountry');
+  }
+  return name;
+}
+
+/** A JetStream stream name: letters, digits, `_` and `-`. */
+export function parseStreamName(raw: string): string {
+  const name = raw.trim();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new ParseError('a stream name of letters, digits, _ and - (at most 64)');
+  }
+  return name;
+}
+
+/** on/off, yes/no, true/false, 1/0. */
+export function parseSwitch(raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (['on', 'yes', 'true', '1'].includes(value)) return true;
+  if (['off', 'no', 'false', '0'].includes(value)) return false;
+  throw new ParseError('on or off');
+}

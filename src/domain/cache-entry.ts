@@ -7,6 +7,8 @@ import { TEMPORARY_CACHE_CONTROL, type RedirectOutcome } from './redirect-outcom
  */
 export interface CachedLink {
   readonly found: true;
+  /** The link's id: a counted click names the link, not just the code. */
+  readonly linkId: string;
   readonly version: number;
   readonly state: StoredLinkState;
   readonly expiresAt: number | null;
@@ -19,6 +21,7 @@ export interface CachedLink {
 /** A negative entry: the store said there is no such code (SPEC §5: kept 10 s). */
 export interface CachedAbsence {
   readonly found: false;
+  readonly linkId: '';
   readonly version: 0;
   readonly state: 'deleted';
   readonly expiresAt: null;
@@ -32,6 +35,7 @@ export type CacheEntry = CachedLink | CachedAbsence;
 /** The one negative entry. */
 export const ABSENT_ENTRY: CachedAbsence = Object.freeze({
   found: false,
+  linkId: '',
   version: 0,
   state: 'deleted',
   expiresAt: null,
@@ -42,6 +46,7 @@ export const ABSENT_ENTRY: CachedAbsence = Object.freeze({
 
 /** A positive entry, with its outcome made once when its headers never change. */
 export function cachedLinkOf(
+  linkId: string,
   version: number,
   state: StoredLinkState,
   expiresAt: number | null,
@@ -50,6 +55,21 @@ export function cachedLinkOf(
 ): CachedLink {
   const fixedOutcome: RedirectOutcome | null = isPermanentRedirect(status)
     ? null
-    : Object.freeze({ kind: 'redirect', status, location, cacheControl: TEMPORARY_CACHE_CONTROL });
-  return Object.freeze({ found: true, version, state, expiresAt, status, location, fixedOutcome });
+    : Object.freeze({
+        kind: 'redirect',
+        linkId,
+        status,
+        location,
+        cacheControl: TEMPORARY_CACHE_CONTROL,
+      });
+  return Object.freeze({
+    found: true,
+    linkId,
+    version,
+    state,
+    expiresAt,
+    status,
+    location,
+    fixedOutcome,
+  });
 }

@@ -18,10 +18,16 @@ const RFC3339 =
 /** The last instant RFC 3339 can write (year 9999); later expiries are refused. */
 const LATEST_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+/** An RFC 3339 timestamp as epoch ms, or null when it is not one (or names no real day). */
+export function rfc3339ToMs(value: string): number | null {
+  const ms = RFC3339.test(value) && isRealDate(value) ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) ? ms : null;
+}
+
 /** Parses an RFC 3339 timestamp to epoch ms, or throws `invalid-expiry`. */
 export function parseTimestamp(value: string, field: string): number {
-  const ms = RFC3339.test(value) && isRealDate(value) ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(ms)) {
+  const ms = rfc3339ToMs(value);
+  if (ms === null) {
     throw invalidExpiry(field, 'must be an RFC 3339 timestamp such as 2030-01-31T12:00:00Z.');
   }
   return ms;

@@ -4,6 +4,8 @@ import { isPermanentRedirect, type RedirectStatus } from './link.js';
 export type RedirectOutcome =
   | {
       readonly kind: 'redirect';
+      /** The link followed: its click is counted under this id. */
+      readonly linkId: string;
       readonly status: RedirectStatus;
       readonly location: string;
       readonly cacheControl: string;

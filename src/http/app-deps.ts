@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
@@ -14,6 +15,11 @@ export interface AppDeps {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
   readonly redirect: RedirectResolver;
+  readonly analytics: AnalyticsDeps;
+  /** Counts a redirect's click; null when analytics are off. */
+  readonly clicks: ClickRecorder | null;
+  /** Lower-case name of the trusted header carrying the client's country. */
+  readonly countryHeader: string | undefined;
   /** Resolves when the store answers (readiness). */
   readonly pingStore: () => Promise<void>;
   readonly publicUrl: string;
@@ -22,3 +28,15 @@ export interface AppDeps {
   readonly bodyLimitBytes: number;
   readonly metrics: HttpMetrics;
 }
+
+/**
+ * Takes a counted redirect's click into the buffer: never waits, never throws, allocates
+ * nothing of its own. The raw header values are kept; the flusher derives the dimensions.
+ */
+export type ClickRecorder = (
+  linkId: string,
+  code: string,
+  userAgent: string | undefined,
+  referer: string | undefined,
+  country: string | undefined,
+) => void;

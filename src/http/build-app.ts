@@ -14,6 +14,7 @@ import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
+import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -21,9 +22,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** The HTTP application, without listening: `hop serve` listens, tests may too. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics;
-  const redirectFront = makeRedirectFront(deps.redirect, (outcome, startedAt) => {
-    metrics.observeRedirect(outcome, startedAt);
-  });
+  const redirectFront = makeRedirectFront(
+    deps.redirect,
+    (outcome, startedAt) => {
+      metrics.observeRedirect(outcome, startedAt);
+    },
+    deps.clicks,
+    deps.countryHeader,
+  );
   const app = Fastify({
     // The redirect is answered by plain node:http before Fastify sees the request.
     serverFactory: (fastifyHandler) =>
@@ -94,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.principal = await authenticate(deps.keyService.keys, request.headers.authorization);
     });
     registerLinkRoutes(v1, deps);
+    registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
   });
 

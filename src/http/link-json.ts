@@ -16,10 +16,12 @@ export interface LinkJson {
   updated_at: string;
   expires_at: string | null;
   version: number;
+  /** Clicks counted so far (folded by the aggregator: seconds behind the redirects). */
+  clicks: number;
 }
 
 /** The one serializer of links; `state` is the effective state at `nowMs`. */
-export function toLinkJson(link: Link, publicUrl: string, nowMs: number): LinkJson {
+export function toLinkJson(link: Link, publicUrl: string, nowMs: number, clicks: number): LinkJson {
   return {
     id: link.id,
     code: link.code,
@@ -35,5 +37,6 @@ export function toLinkJson(link: Link, publicUrl: string, nowMs: number): LinkJs
     updated_at: new Date(link.updatedAt).toISOString(),
     expires_at: link.expiresAt === null ? null : new Date(link.expiresAt).toISOString(),
     version: link.version,
+    clicks,
   };
 }

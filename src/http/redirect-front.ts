@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isReservedAlias } from '../domain/alias-rules.js';
 import type { RedirectOutcome } from '../domain/redirect-outcome.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import type { ClickRecorder } from './app-deps.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
 
 /**
@@ -38,9 +39,13 @@ export type RedirectObserver = (outcome: string, startedAt: number) => void;
 export function makeRedirectFront(
   resolver: RedirectResolver,
   observe: RedirectObserver,
+  clicks: ClickRecorder | null,
+  countryHeader: string | undefined,
 ): (request: IncomingMessage, response: ServerResponse) => boolean {
   const send = (
+    request: IncomingMessage,
     response: ServerResponse,
+    code: string,
     outcome: RedirectOutcome,
     source: string,
     startedAt: number,
@@ -52,6 +57,19 @@ export function makeRedirectFront(
         'content-length': '0',
       });
       response.end();
+      // SPEC §3: HEAD and prefetches are not clicks. After the response: never in its way.
+      if (clicks !== null && request.method === 'GET') {
+        const headers = request.headers;
+        if (!isPrefetch(headers)) {
+          clicks(
+            outcome.linkId,
+            code,
+            headers['user-agent'],
+            headers.referer,
+            countryHeader === undefined ? undefined : single(headers[countryHeader]),
+          );
+        }
+      }
       observe(source, startedAt);
       return;
     }
@@ -73,12 +91,12 @@ export function makeRedirectFront(
     if (!(outcome instanceof Promise)) {
       // Our own routes (/healthz, /metrics, /openapi.json …) are never codes: Fastify's.
       if (outcome.kind === 'invalid' && isReservedAlias(code)) return false;
-      send(response, outcome, 'l1', startedAt);
+      send(request, response, code, outcome, 'l1', startedAt);
       return true;
     }
     outcome.then(
       (resolved) => {
-        send(response, resolved.outcome, resolved.source, startedAt);
+        send(request, response, code, resolved.outcome, resolved.source, startedAt);
       },
       () => {
         // Never "not found" for a store that failed (SPEC §5): 503, try again.
@@ -89,4 +107,18 @@ export function makeRedirectFront(
     );
     return true;
   };
+}
+
+/**
+ * Browsers announce speculative loads: `Sec-Purpose: prefetch` (Chromium), `Purpose:
+ * prefetch` (older Chromium, Safari), `X-Moz: prefetch` (Firefox), `X-Purpose: preview`.
+ */
+function isPrefetch(headers: IncomingMessage['headers']): boolean {
+  const purpose =
+    headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'];
+  return purpose !== undefined && /prefetch|prerender|preview/i.test(String(purpose));
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

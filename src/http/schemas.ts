@@ -70,6 +70,7 @@ export const linkJson = {
     'updated_at',
     'expires_at',
     'version',
+    'clicks',
   ],
   properties: {
     id: { type: 'string', description: 'ULID.' },
@@ -86,6 +87,7 @@ export const linkJson = {
     updated_at: { type: 'string', format: 'date-time' },
     expires_at: { type: ['string', 'null'], format: 'date-time' },
     version: { type: 'integer' },
+    clicks: { type: 'integer', description: 'Clicks counted so far (seconds behind).' },
   },
 } as const;
 

@@ -20,6 +20,7 @@ import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import { KnownCodes } from '../services/redirect/known-codes.js';
 import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import { composeClickPipeline, type ClickPipeline } from './click-pipeline.js';
 
 /** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
 const MAX_CODE_ATTEMPTS = 8;
@@ -53,6 +54,8 @@ export interface Runtime {
   readonly shared: RedisSharedLinkCache | null;
   /** Every code the store holds; `hop serve` loads it and keeps it current. */
   readonly knownCodes: KnownCodes;
+  /** Null when HOP_ANALYTICS=off. `hop serve` starts it; a closing runtime flushes it. */
+  readonly clicks: ClickPipeline | null;
   close(): Promise<void>;
 }
 
@@ -75,7 +78,8 @@ export function composeRuntime(
   options: ComposeOptions = {},
 ): Runtime {
   const clock = options.clock ?? systemClock;
-  const store: Store = openSqliteOrThrow(config, options.serving === true ? logger : null);
+  const store = openSqliteOrThrow(config, options.serving === true ? logger : null);
+  const clicks = config.analytics ? composeClickPipeline(config, store, clock, logger) : null;
   const newId = monotonicFactory();
   const randomBytes = (buffer: Uint8Array) => {
     randomFillSync(buffer);
@@ -159,24 +163,30 @@ export function composeRuntime(
     linkService,
     keyService,
     redirect: resolver,
+    analytics: { links: store.links, clicks: store.clicks, clock },
+    clicks: clicks?.record ?? null,
+    countryHeader: config.countryHeader,
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
-    metrics: createMetrics(() => ({
-      l1Hits: resolver.l1Hits,
-      l1Misses: resolver.l1Misses,
-      coalescedReads: resolver.coalescedReads,
-      l1Size: resolver.cachedEntries,
-      l2Hits: resolver.l2Hits,
-      l2Misses: resolver.l2Misses,
-      readsSkipped: resolver.readsSkipped,
-      filterFalsePositives: resolver.filterFalsePositives,
-      knownCodes: knownCodes.count,
-      knownCodesBytes: knownCodes.byteLength,
-      knownCodesReady: knownCodes.ready,
-      breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
-    })),
+    metrics: createMetrics(
+      () => ({
+        l1Hits: resolver.l1Hits,
+        l1Misses: resolver.l1Misses,
+        coalescedReads: resolver.coalescedReads,
+        l1Size: resolver.cachedEntries,
+        l2Hits: resolver.l2Hits,
+        l2Misses: resolver.l2Misses,
+        readsSkipped: resolver.readsSkipped,
+        filterFalsePositives: resolver.filterFalsePositives,
+        knownCodes: knownCodes.count,
+        knownCodesBytes: knownCodes.byteLength,
+        knownCodesReady: knownCodes.ready,
+        breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
+      }),
+      clicks === null ? null : () => clicks.counters(),
+    ),
   };
   return {
     config,
@@ -186,7 +196,10 @@ export function composeRuntime(
     appDeps,
     shared,
     knownCodes,
+    clicks,
     close: async () => {
+      // Buffered clicks go to the sink before the store they may be queued in closes.
+      await clicks?.stop();
       await shared?.close();
       await store.close();
     },
@@ -194,7 +207,7 @@ export function composeRuntime(
 }
 
 /** With a logger, the WAL is checkpointed in the background and failures are logged. */
-function openSqliteOrThrow(config: Config, servingLogger: Logger | null): Store {
+function openSqliteOrThrow(config: Config, servingLogger: Logger | null): SqliteStore {
   try {
     if (servingLogger === null) return SqliteStore.open({ file: config.databaseFile });
     let failing = false;

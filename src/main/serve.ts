@@ -39,12 +39,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   logger.info({ address, publicUrl: config.publicUrl, data: config.databaseFile }, 'hop listening');
   // Until it is loaded, every miss reads the store, as without it.
   const stopKnownCodes = keepKnownCodesCurrent(runtime.knownCodes, logger);
+  runtime.clicks?.start();
   let stopping: Promise<void> | null = null;
   return {
     address,
     stop: () => {
       stopping ??= (async () => {
         stopKnownCodes();
+        // In-flight requests finish (and record their clicks) before the buffer is flushed.
         await app.close();
         await runtime.close();
       })();
@@ -54,10 +56,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 }
 
 /**
- * SIGTERM and SIGINT: stop accepting, finish in-flight requests, close the store, exit 0;
+ * SIGTERM and SIGINT: stop (a server finishes in-flight requests, flushes its clicks and
+ * closes the store; a worker finishes its fold), exit 0;
  * if that takes longer than the shutdown timeout, exit 1 anyway.
  */
-export function stopOnSignals(server: RunningServer, config: Config, logger: Logger): void {
+export function stopOnSignals(
+  server: { stop(): Promise<void> },
+  config: Config,
+  logger: Logger,
+): void {
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     setTimeout(() => {

@@ -18,6 +18,19 @@ export interface RedirectCounters {
   readonly breakerState: number | null;
 }
 
+/** The click pipeline's plain counters (SPEC §6, §8); read only when scraped. */
+export interface ClickCounters {
+  /** Clicks buffered in this process, not yet accepted by the sink; null without a buffer. */
+  readonly bufferDepth: number | null;
+  readonly dropped: number;
+  readonly flushed: number;
+  readonly flushFailures: number;
+  /** Null where no aggregator runs (scaled out, `hop serve` leaves it to `hop worker`). */
+  readonly folded: number | null;
+  readonly duplicates: number;
+  readonly lagSeconds: number;
+}
+
 export interface Metrics {
   /** Records one redirect: how it ended and when it started (performance.now()). */
   observeRedirect(outcome: string, startedAt: number): void;
@@ -31,9 +44,13 @@ type RedirectOutcomeLabel = (typeof REDIRECT_OUTCOMES)[number];
  * Prometheus metrics (SPEC §8). Redirect latency is a histogram by outcome whose children
  * are bound once, so an observation is a lookup and an add, nothing more.
  */
-export function createMetrics(counters: () => RedirectCounters): Metrics {
+export function createMetrics(
+  counters: () => RedirectCounters,
+  clickCounters: (() => ClickCounters) | null,
+): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hop_' });
+  if (clickCounters !== null) registerClickMetrics(registry, clickCounters);
   const duration = new LeanHistogram<RedirectOutcomeLabel>({
     name: 'hop_redirect_duration_seconds',
     help: 'Time to answer a redirect, by outcome (l1 hit, store read, not found, invalid code).',
@@ -50,26 +67,7 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
     help: string,
     pick: (c: RedirectCounters) => number,
   ) => {
-    if (kind === 'counter') {
-      new Counter({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          this.reset();
-          this.inc(pick(counters()));
-        },
-      });
-    } else {
-      new Gauge({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          this.set(pick(counters()));
-        },
-      });
-    }
+    readEachScrape(registry, kind, name, help, () => pick(counters()));
   };
   /** A counter of lookups by result, read from the plain counters at scrape time. */
   const hitMissCounter = (
@@ -162,4 +160,94 @@ export function createMetrics(counters: () => RedirectCounters): Metrics {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
+}
+
+/**
+ * The click pipeline's metrics on `registry`: `hop serve` shows the buffer side (and the
+ * aggregator's when embedded), `hop worker` the aggregator's.
+ */
+export function registerClickMetrics(registry: Registry, counters: () => ClickCounters): void {
+  const scraped = (
+    kind: 'counter' | 'gauge',
+    name: string,
+    help: string,
+    pick: (c: ClickCounters) => number | null,
+  ) => {
+    readEachScrape(registry, kind, name, help, () => pick(counters()));
+  };
+  scraped(
+    'gauge',
+    'hop_click_buffer_depth',
+    'Clicks buffered, not yet accepted by the sink.',
+    (c) => c.bufferDepth,
+  );
+  scraped(
+    'counter',
+    'hop_click_events_dropped_total',
+    'Clicks dropped because the buffer was full.',
+    (c) => c.dropped,
+  );
+  scraped(
+    'counter',
+    'hop_click_events_flushed_total',
+    'Clicks the sink accepted.',
+    (c) => c.flushed,
+  );
+  scraped(
+    'counter',
+    'hop_click_flush_failures_total',
+    'Sends to the sink that failed (the clicks stay buffered).',
+    (c) => c.flushFailures,
+  );
+  scraped(
+    'counter',
+    'hop_click_events_folded_total',
+    'Clicks folded into the hourly aggregates.',
+    (c) => c.folded,
+  );
+  scraped(
+    'counter',
+    'hop_click_events_duplicate_total',
+    'Clicks delivered again and not counted twice.',
+    (c) => (c.folded === null ? null : c.duplicates),
+  );
+  scraped(
+    'gauge',
+    'hop_click_aggregation_lag_seconds',
+    'Age of the oldest click in the last fold; 0 when nothing waits.',
+    (c) => (c.folded === null ? null : c.lagSeconds),
+  );
+}
+
+/** A counter or gauge set from `read()` at each scrape; absent while `read()` is null. */
+function readEachScrape(
+  registry: Registry,
+  kind: 'counter' | 'gauge',
+  name: string,
+  help: string,
+  read: () => number | null,
+): void {
+  if (kind === 'counter') {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const value = read();
+        if (value !== null) this.inc(value);
+      },
+    });
+  } else {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const value = read();
+        if (value !== null) this.set(value);
+      },
+    });
+  }
 }

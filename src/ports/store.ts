@@ -1,10 +1,12 @@
 import type { ApiKeyStore } from './api-key-store.js';
+import type { ClickStore } from './click-store.js';
 import type { LinkStore } from './link-store.js';
 
 /** Everything one storage backend provides, opened and closed together. */
 export interface Store {
   readonly links: LinkStore;
   readonly keys: ApiKeyStore;
+  readonly clicks: ClickStore;
   /** Resolves when the backend answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   /** Versions of the schema migrations applied when this store was opened. */

@@ -12,6 +12,7 @@ import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.
 function entry(version: number, location = `https://example.com/v${version}`): CachedLink {
   return {
     found: true,
+    linkId: '01JCLICKSLINKID0000000000A',
     version,
     state: 'active',
     expiresAt: null,
@@ -80,6 +81,7 @@ function sharedCacheContract(
       const temporary = await cache.get('temp001');
       assert.deepEqual(temporary?.fixedOutcome, {
         kind: 'redirect',
+        linkId: '01JCLICKSLINKID0000000000A',
         status: 302,
         location: 'https://example.com/v1',
         cacheControl: 'private, no-store',

@@ -102,6 +102,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     assert.ok(!(second instanceof Promise), 'the second is an L1 hit');
     assert.deepEqual(second, {
       kind: 'redirect',
+      linkId: link.id,
       status: 302,
       location: 'https://example.com/',
       cacheControl: 'private, no-store',
@@ -169,6 +170,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     await slowRead;
     cache.set(v1.code, {
       found: true,
+      linkId: v1.id,
       version: 1,
       state: 'active',
       expiresAt: null,

@@ -2,15 +2,16 @@ import { ABSENT_ENTRY, cachedLinkOf, type CacheEntry } from '../../domain/cache-
 import type { RedirectStatus, StoredLinkState } from '../../domain/link.js';
 
 /**
- * L2 values are short strings, `version|state|expiresAt|status|location`, so Redis holds
+ * L2 values are short strings, `version|state|expiresAt|status|linkId|location`, so Redis holds
  * little and a version can be read by the Lua guard without JSON. `~version` marks an
  * invalidated code (a floor, read as a miss); `0|absent` is a negative entry.
  */
 export const ABSENT_VALUE = '0|absent';
+const LINK_ID = /^[0-9A-Za-z-]{1,64}$/;
 
 export function encodeEntry(entry: CacheEntry): string {
   if (!entry.found) return ABSENT_VALUE;
-  return `${entry.version}|${entry.state}|${entry.expiresAt ?? ''}|${entry.status}|${entry.location}`;
+  return `${entry.version}|${entry.state}|${entry.expiresAt ?? ''}|${entry.status}|${entry.linkId}|${entry.location}`;
 }
 
 /** The entry a value stands for, or undefined for floors and anything unreadable. */
@@ -18,10 +19,19 @@ export function decodeEntry(value: string | null): CacheEntry | undefined {
   if (value === null || value.startsWith('~')) return undefined;
   if (value === ABSENT_VALUE) return ABSENT_ENTRY;
   const parts = value.split('|');
-  if (parts.length < 5) return undefined;
-  const [version, state, expiresAt, status] = parts as [string, string, string, string];
-  const location = parts.slice(4).join('|');
+  if (parts.length < 6) return undefined;
+  const [version, state, expiresAt, status, linkId] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  // Values written before links carried their id (`…|status|location`) read as a miss.
+  if (!LINK_ID.test(linkId)) return undefined;
+  const location = parts.slice(5).join('|');
   return cachedLinkOf(
+    linkId,
     Number(version),
     state as StoredLinkState,
     expiresAt === '' ? null : Number(expiresAt),

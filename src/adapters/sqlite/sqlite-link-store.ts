@@ -51,7 +51,7 @@ function parseScanCursor(cursor: string): ScanPosition {
 }
 
 /** version, state, expires_at, status_code, destination. */
-type RedirectRow = [number, string, number | null, number, string];
+type RedirectRow = [string, number, string, number | null, number, string];
 
 interface IdempotencyRow {
   owner: string;
@@ -101,12 +101,12 @@ export class SqliteLinkStore implements LinkStore {
     );
     this.#byId = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
     this.#byCode = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE code = ?`);
-    // Positional rows, and only these columns: links_redirect (migration 0002) covers them,
+    // Positional rows, and only these columns: links_redirect (migration 0003) covers them,
     // so the read touches one index and never the table. Named, because the planner would
     // otherwise take the unique index on code and then read the table too.
     this.#redirectByCode = db
       .prepare<[string], RedirectRow>(
-        'SELECT version, state, expires_at, status_code, destination FROM links INDEXED BY links_redirect WHERE code = ?',
+        'SELECT id, version, state, expires_at, status_code, destination FROM links INDEXED BY links_redirect WHERE code = ?',
       )
       .raw();
     this.#replace = db.prepare(
@@ -199,7 +199,14 @@ export class SqliteLinkStore implements LinkStore {
       const row = this.#redirectByCode.get(code);
       return row === undefined
         ? null
-        : cachedLinkOf(row[0], row[1] as StoredLinkState, row[2], row[3] as RedirectStatus, row[4]);
+        : cachedLinkOf(
+            row[0],
+            row[1],
+            row[2] as StoredLinkState,
+            row[3],
+            row[4] as RedirectStatus,
+            row[5],
+          );
     });
   }
 

@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../../ports/store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
+import { SqliteClickQueue } from './sqlite-click-queue.js';
+import { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { SqliteLinkStore } from './sqlite-link-store.js';
 import { applyMigrations } from './sqlite-migrations.js';
@@ -30,6 +32,9 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly links: SqliteLinkStore;
   readonly keys: SqliteApiKeyStore;
+  readonly clicks: SqliteClickStore;
+  /** The embedded click sink and the aggregator's source (SPEC §6). */
+  readonly clickQueue: SqliteClickQueue;
   /** Versions applied when this store was opened (statements need the current schema). */
   readonly migrationsAppliedAtOpen: readonly number[];
   readonly #db: Database.Database;
@@ -45,6 +50,8 @@ export class SqliteStore implements Store {
     this.migrationsAppliedAtOpen = applied;
     this.links = new SqliteLinkStore(db);
     this.keys = new SqliteApiKeyStore(db);
+    this.clicks = new SqliteClickStore(db);
+    this.clickQueue = new SqliteClickQueue(db);
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {

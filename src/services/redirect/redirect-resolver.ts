@@ -159,6 +159,7 @@ export class RedirectResolver implements LinkEvents {
     if (entry.fixedOutcome !== null) return entry.fixedOutcome;
     return {
       kind: 'redirect',
+      linkId: entry.linkId,
       status: entry.status,
       location: entry.location,
       cacheControl: cacheControlFor(entry.status, entry.expiresAt, now),
@@ -167,5 +168,12 @@ export class RedirectResolver implements LinkEvents {
 }
 
 function entryOf(link: Link): CacheEntry {
-  return cachedLinkOf(link.version, link.state, link.expiresAt, link.statusCode, link.destination);
+  return cachedLinkOf(
+    link.id,
+    link.version,
+    link.state,
+    link.expiresAt,
+    link.statusCode,
+    link.destination,
+  );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HopError } from '../../../domain/errors.js';
-import type { LinkState } from '../../../domain/link.js';
+import type { Link, LinkState } from '../../../domain/link.js';
+import { linkClickTotals } from '../../../services/analytics/link-click-totals.js';
 import { disableLink, enableLink, deleteLink } from '../../../services/links/change-link-state.js';
 import { createLink } from '../../../services/links/create-link.js';
 import { getLink } from '../../../services/links/get-link.js';
@@ -56,8 +57,10 @@ const security = [{ apiKey: [] }];
 /** SPEC §3 link routes. Handlers only translate between HTTP and the services. */
 export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   const services = deps.linkService;
-  const json = (link: Parameters<typeof toLinkJson>[0]) =>
-    toLinkJson(link, deps.publicUrl, services.clock.now());
+  const json = async (link: Link) => {
+    const totals = await linkClickTotals(deps.analytics, [link.id]);
+    return toLinkJson(link, deps.publicUrl, services.clock.now(), totals.get(link.id) ?? 0);
+  };
 
   app.post<{ Body: CreateBody }>(
     '/v1/links',
@@ -102,7 +105,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       return reply
         .code(result.replayed ? 200 : 201)
         .header('location', `/v1/links/${result.link.id}`)
-        .send(json(result.link));
+        .send(await json(result.link));
     },
   );
 
@@ -139,7 +142,17 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         limit: query.limit,
         cursor: query.cursor,
       });
-      return { items: page.items.map(json), next_cursor: page.nextCursor };
+      const totals = await linkClickTotals(
+        deps.analytics,
+        page.items.map((link) => link.id),
+      );
+      const now = services.clock.now();
+      return {
+        items: page.items.map((link) =>
+          toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? 0),
+        ),
+        next_cursor: page.nextCursor,
+      };
     },
   );
 

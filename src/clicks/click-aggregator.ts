@@ -1,0 +1,98 @@
+import type { Clock } from '../ports/clock.js';
+import type { ClickSource } from '../ports/click-source.js';
+import type { ClickStore } from '../ports/click-store.js';
+
+export interface ClickAggregatorDeps {
+  readonly source: ClickSource;
+  readonly store: ClickStore;
+  readonly clock: Clock;
+  /** Events per fold. */
+  readonly batchSize: number;
+  readonly maxReferrers: number;
+  /** Pause after finding nothing to fold, or after a failure. */
+  readonly idleMs: number;
+  readonly onFailure: (error: unknown) => void;
+}
+
+/**
+ * Folds click events into hourly buckets (SPEC §6): take a delivery, fold it, then
+ * acknowledge it. A crash between fold and ack redelivers events the store has already
+ * counted; the fold skips them by event id, so every click is counted once.
+ */
+export class ClickAggregator {
+  readonly #deps: ClickAggregatorDeps;
+  #loop: Promise<void> | null = null;
+  #stopping = false;
+  #wake: (() => void) | null = null;
+  /** Events counted. */
+  folded = 0;
+  /** Events seen again (redelivered or re-sent) and not counted twice. */
+  duplicates = 0;
+  /** How old the oldest event of the last fold was when folded, in seconds; 0 when idle. */
+  lagSeconds = 0;
+
+  constructor(deps: ClickAggregatorDeps) {
+    this.#deps = deps;
+  }
+
+  start(): void {
+    this.#stopping = false;
+    this.#loop ??= this.#run();
+  }
+
+  /** Finishes the fold in progress, then stops. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#wake?.();
+    await this.#loop;
+    this.#loop = null;
+  }
+
+  /** Folds until the source has nothing left (tests, and the last act of a shutdown). */
+  async drain(): Promise<void> {
+    while (await this.foldOnce()) {
+      // keep folding
+    }
+  }
+
+  /** One delivery folded and acknowledged; false when there was none. */
+  async foldOnce(): Promise<boolean> {
+    const { source, store, clock, batchSize, maxReferrers } = this.#deps;
+    const delivery = await source.next(batchSize);
+    if (delivery === null) {
+      this.lagSeconds = 0;
+      return false;
+    }
+    let oldest = Infinity;
+    for (const event of delivery.events) if (event.at < oldest) oldest = event.at;
+    const result = await store.fold(delivery.events, maxReferrers);
+    await delivery.ack();
+    this.folded += result.counted;
+    this.duplicates += result.duplicates;
+    this.lagSeconds = oldest === Infinity ? 0 : Math.max(0, (clock.now() - oldest) / 1000);
+    return true;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopping) {
+      let foundSome = false;
+      try {
+        foundSome = await this.foldOnce();
+      } catch (error) {
+        this.#deps.onFailure(error);
+      }
+      if (!foundSome && !this.#stopping) await this.#sleep(this.#deps.idleMs);
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = done;
+    });
+  }
+}

@@ -1,0 +1,135 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ANALYTICS_BUCKETS,
+  getLinkAnalytics,
+  type ClickCount,
+  MAX_SERIES_POINTS,
+} from '../../../services/analytics/get-link-analytics.js';
+import type { AppDeps } from '../../app-deps.js';
+import { principalOf } from '../../principal-of.js';
+import { authErrors, linkIdParams, problemJson } from '../../schemas.js';
+
+interface AnalyticsQueryString {
+  from?: string;
+  to?: string;
+  bucket?: string;
+}
+
+const counts = (key: string) => ({
+  type: 'array',
+  description: `Clicks per ${key} in the range, most first.`,
+  items: {
+    type: 'object',
+    required: [key, 'clicks'],
+    properties: { [key]: { type: 'string' }, clicks: { type: 'integer' } },
+  },
+});
+
+/** SPEC §3 `GET /v1/links/{id}/analytics`. */
+export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.get<{ Params: { id: string }; Querystring: AnalyticsQueryString }>(
+    '/v1/links/:id/analytics',
+    {
+      schema: {
+        summary: "A link's clicks over time and by country, device and referrer",
+        tags: ['analytics'],
+        security: [{ apiKey: [] }],
+        params: linkIdParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            from: {
+              type: 'string',
+              description:
+                'RFC 3339; rounded down to the bucket. Default: 7 days (hour) or 30 days (day) before to.',
+            },
+            to: {
+              type: 'string',
+              description: 'RFC 3339; rounded up to the bucket. Default: now.',
+            },
+            bucket: {
+              type: 'string',
+              enum: [...ANALYTICS_BUCKETS],
+              description: `Series step (UTC); at most ${MAX_SERIES_POINTS} points. Default hour.`,
+            },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: [
+              'link_id',
+              'from',
+              'to',
+              'bucket',
+              'total',
+              'series',
+              'by_country',
+              'by_device',
+              'by_referrer',
+              'freshness',
+            ],
+            properties: {
+              link_id: { type: 'string' },
+              from: { type: 'string', format: 'date-time' },
+              to: { type: 'string', format: 'date-time' },
+              bucket: { type: 'string', enum: [...ANALYTICS_BUCKETS] },
+              total: { type: 'integer', description: 'Clicks in the range.' },
+              series: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['start', 'clicks'],
+                  properties: {
+                    start: { type: 'string', format: 'date-time' },
+                    clicks: { type: 'integer' },
+                  },
+                },
+              },
+              by_country: counts('country'),
+              by_device: counts('device'),
+              by_referrer: {
+                ...counts('referrer'),
+                description:
+                  'Clicks per referrer host, most first; "" is no referrer, "other" the rest.',
+              },
+              freshness: {
+                type: ['string', 'null'],
+                format: 'date-time',
+                description: 'Time of the newest click folded into the counts (null before any).',
+              },
+            },
+          },
+          ...authErrors,
+          422: problemJson,
+        },
+      },
+    },
+    async (request) => {
+      const analytics = await getLinkAnalytics(
+        deps.analytics,
+        principalOf(request),
+        request.params.id,
+        request.query,
+      );
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const named = (key: string, rows: readonly ClickCount[]) =>
+        rows.map((row) => ({ [key]: row.value, clicks: row.clicks }));
+      return {
+        link_id: request.params.id,
+        from: iso(analytics.from),
+        to: iso(analytics.to),
+        bucket: analytics.bucket,
+        total: analytics.total,
+        series: analytics.series.map((point) => ({
+          start: iso(point.start),
+          clicks: point.clicks,
+        })),
+        by_country: named('country', analytics.byCountry),
+        by_device: named('device', analytics.byDevice),
+        by_referrer: named('referrer', analytics.byReferrer),
+        freshness: analytics.freshness === null ? null : iso(analytics.freshness),
+      };
+    },
+  );
+}

@@ -1,0 +1,156 @@
+import { randomFillSync } from 'node:crypto';
+import { JetStreamClicks } from '../adapters/nats/jetstream-clicks.js';
+import type { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import { ClickAggregator } from '../clicks/click-aggregator.js';
+import { ClickBuffer } from '../clicks/click-buffer.js';
+import { ClickFlusher } from '../clicks/click-flusher.js';
+import { DeviceClassifier } from '../clicks/classify-device.js';
+import { ALPHABETS } from '../codes/alphabets.js';
+import { RandomCodeGenerator } from '../codes/random-code-generator.js';
+import type { Config } from '../config/config.js';
+import type { ClickRecorder } from '../http/app-deps.js';
+import type { Logger } from '../observability/logger.js';
+import type { ClickCounters } from '../observability/metrics.js';
+import type { ClickSource } from '../ports/click-source.js';
+import type { ClickStore } from '../ports/click-store.js';
+import type { Clock } from '../ports/clock.js';
+
+/** Events per sink send and per fold: a JetStream round of publishes, one queue row. */
+export const CLICK_BATCH_SIZE = 5_000;
+/** The aggregator's pause when it finds nothing to fold. */
+const AGGREGATOR_IDLE_MS = 250;
+/** 16 base62 characters ≈ 95 bits: no two process starts share an instance id. */
+const INSTANCE_ID_LENGTH = 16;
+
+/** The click pipeline of one `hop serve` (SPEC §6). */
+export interface ClickPipeline {
+  readonly record: ClickRecorder;
+  /** This process's id in every event id it makes. */
+  readonly instance: string;
+  readonly buffer: ClickBuffer;
+  readonly flusher: ClickFlusher;
+  /** The in-process aggregator: embedded only; scaled out, `hop worker` folds. */
+  readonly aggregator: ClickAggregator | null;
+  counters(): ClickCounters;
+  start(): void;
+  /** Flushes the buffer (SIGTERM), stops the aggregator after its fold, closes the sink. */
+  stop(): Promise<void>;
+}
+
+export function newInstanceId(): string {
+  return new RandomCodeGenerator({
+    alphabet: ALPHABETS.base62,
+    length: INSTANCE_ID_LENGTH,
+    randomBytes: (buffer) => {
+      randomFillSync(buffer);
+    },
+  }).generateSync();
+}
+
+/**
+ * Embedded (no HOP_NATS_URL): the sink is the `click_queue` table and this process folds
+ * it. Scaled out: the sink is JetStream and `hop worker` folds.
+ */
+export function composeClickPipeline(
+  config: Config,
+  store: SqliteStore,
+  clock: Clock,
+  logger: Logger,
+): ClickPipeline {
+  const instance = newInstanceId();
+  const buffer = new ClickBuffer(config.clickBufferSize);
+  const sink =
+    config.natsServers === undefined
+      ? store.clickQueue
+      : new JetStreamClicks({
+          servers: config.natsServers,
+          stream: config.natsStream,
+          onStatus: (status) => {
+            logger.info({ stream: config.natsStream }, status);
+          },
+        });
+  const flusher = new ClickFlusher({
+    buffer,
+    sink,
+    instance,
+    devices: new DeviceClassifier(),
+    intervalMs: config.clickFlushIntervalMs,
+    batchSize: CLICK_BATCH_SIZE,
+    onFailure: (error) => {
+      logger.warn(
+        { err: error, buffered: buffer.size, capacity: buffer.capacity },
+        'click sink failed; clicks stay buffered and are dropped (and counted) once the buffer is full',
+      );
+    },
+    onRecovery: () => {
+      logger.info('click sink back; flushing resumed');
+    },
+  });
+  const aggregator =
+    config.natsServers === undefined
+      ? makeAggregator(store.clickQueue, store.clicks, clock, config, logger)
+      : null;
+  let lastDropped = 0;
+  return {
+    instance,
+    buffer,
+    flusher,
+    aggregator,
+    record: (linkId, code, userAgent, referer, country) => {
+      buffer.push(linkId, code, clock.now(), userAgent, referer, country);
+    },
+    counters: () => {
+      if (buffer.dropped > lastDropped && lastDropped === 0) {
+        logger.warn({ capacity: buffer.capacity }, 'click buffer full: dropping clicks');
+      }
+      lastDropped = buffer.dropped;
+      return {
+        bufferDepth: buffer.size,
+        dropped: buffer.dropped,
+        flushed: flusher.flushed,
+        flushFailures: flusher.failures,
+        folded: aggregator?.folded ?? null,
+        duplicates: aggregator?.duplicates ?? 0,
+        lagSeconds: aggregator?.lagSeconds ?? 0,
+      };
+    },
+    start: () => {
+      flusher.start();
+      aggregator?.start();
+    },
+    stop: async () => {
+      const emptied = await flusher.stop();
+      if (!emptied) {
+        logger.warn(
+          { lost: buffer.size },
+          'click sink unavailable at shutdown; buffered clicks lost',
+        );
+      }
+      await aggregator?.stop();
+      await sink.close();
+    },
+  };
+}
+
+/** The aggregator folding from `source` into `store` (in `hop serve` or `hop worker`). */
+export function makeAggregator(
+  source: ClickSource,
+  store: ClickStore,
+  clock: Clock,
+  config: Config,
+  logger: Logger,
+): ClickAggregator {
+  let failing = false;
+  return new ClickAggregator({
+    source,
+    store,
+    clock,
+    batchSize: CLICK_BATCH_SIZE,
+    maxReferrers: config.clickMaxReferrers,
+    idleMs: AGGREGATOR_IDLE_MS,
+    onFailure: (error) => {
+      if (!failing) logger.warn({ err: error }, 'click aggregation failed; retrying');
+      failing = true;
+    },
+  });
+}

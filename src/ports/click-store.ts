@@ -1,0 +1,37 @@
+import type { ClickEvent } from '../domain/click-event.js';
+
+/** How one fold went. */
+export interface FoldResult {
+  readonly counted: number;
+  /** Events already folded before: redeliveries and retries, not counted again. */
+  readonly duplicates: number;
+}
+
+/** Clicks per value of one dimension, most first. */
+export interface DimensionCount {
+  readonly value: string;
+  readonly clicks: number;
+}
+
+/** A link's clicks within `[fromHour, toHour)`, summed per hour and per dimension. */
+export interface ClickSummary {
+  /** Hours with at least one click, oldest first; `hour` is its first epoch millisecond. */
+  readonly hours: readonly { readonly hour: number; readonly clicks: number }[];
+  readonly countries: readonly DimensionCount[];
+  readonly devices: readonly DimensionCount[];
+  readonly referrers: readonly DimensionCount[];
+}
+
+/** The aggregates of SPEC §4 (`click_hourly`) and what folding into them needs. */
+export interface ClickStore {
+  /**
+   * Adds a batch to the hourly buckets in one transaction, skipping events already folded
+   * (by event id), with at most `maxReferrers` referrer hosts per link and hour.
+   */
+  fold(events: readonly ClickEvent[], maxReferrers: number): Promise<FoldResult>;
+  summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary>;
+  /** All-time clicks of each link asked for (0 when none). */
+  totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** Time of the newest event folded in, or null before the first. */
+  freshness(): Promise<number | null>;
+}

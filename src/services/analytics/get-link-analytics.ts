@@ -1,0 +1,138 @@
+import { HOUR_MS } from '../../domain/click-fold.js';
+import { HopError, type FieldProblem } from '../../domain/errors.js';
+import { rfc3339ToMs } from '../../domain/expiry.js';
+import type { Principal } from '../../domain/principal.js';
+import type { DimensionCount } from '../../ports/click-store.js';
+import { findVisibleLinkOrThrow } from '../links/find-visible-link.js';
+import type { AnalyticsDeps } from './analytics-deps.js';
+
+export const ANALYTICS_BUCKETS = ['hour', 'day'] as const;
+export type AnalyticsBucket = (typeof ANALYTICS_BUCKETS)[number];
+
+const BUCKET_MS: Readonly<Record<AnalyticsBucket, number>> = { hour: HOUR_MS, day: 24 * HOUR_MS };
+/** Without `from`: the last week by hour, the last 30 days by day. */
+const DEFAULT_SPAN_MS: Readonly<Record<AnalyticsBucket, number>> = {
+  hour: 7 * 24 * HOUR_MS,
+  day: 30 * 24 * HOUR_MS,
+};
+/** Points in one series at most (hourly: 83 days; daily: 5 years): a bounded answer. */
+export const MAX_SERIES_POINTS = 2000;
+
+/** Clicks per value of one dimension, most first. */
+export type ClickCount = DimensionCount;
+
+export interface AnalyticsQuery {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly bucket?: string | undefined;
+}
+
+export interface LinkAnalytics {
+  /** The range answered: `from` rounded down and `to` up to whole buckets (UTC). */
+  readonly from: number;
+  readonly to: number;
+  readonly bucket: AnalyticsBucket;
+  readonly total: number;
+  /** Every bucket of the range, oldest first, empty ones included. */
+  readonly series: readonly { readonly start: number; readonly clicks: number }[];
+  readonly byCountry: readonly DimensionCount[];
+  readonly byDevice: readonly DimensionCount[];
+  readonly byReferrer: readonly DimensionCount[];
+  /** Time of the newest click folded into the aggregates (any link's); null before any. */
+  readonly freshness: number | null;
+}
+
+/**
+ * A link's clicks over a range (SPEC §3 `GET /v1/links/{id}/analytics`): the caller must
+ * be able to see the link, exactly as for `GET /v1/links/{id}`.
+ */
+export async function getLinkAnalytics(
+  deps: AnalyticsDeps,
+  principal: Principal,
+  id: string,
+  query: AnalyticsQuery,
+): Promise<LinkAnalytics> {
+  const range = resolveRangeOrThrow(query, deps.clock.now());
+  const link = await findVisibleLinkOrThrow(deps.links, principal, id);
+  const [summary, freshness] = await Promise.all([
+    deps.clicks.summarize(link.id, range.from, range.to),
+    deps.clicks.freshness(),
+  ]);
+  const step = BUCKET_MS[range.bucket];
+  const perBucket = new Map<number, number>();
+  let total = 0;
+  for (const { hour, clicks } of summary.hours) {
+    const start = hour - (hour % step);
+    perBucket.set(start, (perBucket.get(start) ?? 0) + clicks);
+    total += clicks;
+  }
+  const series: { start: number; clicks: number }[] = [];
+  for (let start = range.from; start < range.to; start += step) {
+    series.push({ start, clicks: perBucket.get(start) ?? 0 });
+  }
+  return {
+    ...range,
+    total,
+    series,
+    byCountry: summary.countries,
+    byDevice: summary.devices,
+    byReferrer: summary.referrers,
+    freshness,
+  };
+}
+
+interface ResolvedRange {
+  readonly from: number;
+  readonly to: number;
+  readonly bucket: AnalyticsBucket;
+}
+
+function resolveRangeOrThrow(query: AnalyticsQuery, nowMs: number): ResolvedRange {
+  const problems: FieldProblem[] = [];
+  const bucket = query.bucket ?? 'hour';
+  if (!(ANALYTICS_BUCKETS as readonly string[]).includes(bucket)) {
+    problems.push({ field: 'bucket', detail: 'must be hour or day.' });
+  }
+  const timestamp = (field: 'from' | 'to', value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const ms = rfc3339ToMs(value);
+    if (ms === null) {
+      problems.push({
+        field,
+        detail: 'must be an RFC 3339 timestamp such as 2030-01-31T12:00:00Z.',
+      });
+      return undefined;
+    }
+    return ms;
+  };
+  const toGiven = timestamp('to', query.to);
+  const fromGiven = timestamp('from', query.from);
+  if (problems.length > 0) throw invalidRange(problems);
+
+  const size = bucket as AnalyticsBucket;
+  const step = BUCKET_MS[size];
+  const to = toGiven ?? nowMs;
+  const from = fromGiven ?? to - DEFAULT_SPAN_MS[size];
+  if (from >= to) throw invalidRange([{ field: 'from', detail: 'must be earlier than to.' }]);
+  const alignedFrom = from - mod(from, step);
+  const alignedTo = to - mod(to, step) + (mod(to, step) === 0 ? 0 : step);
+  if ((alignedTo - alignedFrom) / step > MAX_SERIES_POINTS) {
+    throw invalidRange([
+      {
+        field: 'from',
+        detail: `spans more than ${MAX_SERIES_POINTS} ${size}s; narrow the range or use a larger bucket.`,
+      },
+    ]);
+  }
+  return { from: alignedFrom, to: alignedTo, bucket: size };
+}
+
+function mod(value: number, step: number): number {
+  return ((value % step) + step) % step;
+}
+
+function invalidRange(fields: FieldProblem[]): HopError {
+  return new HopError('invalid-request', fields.map((f) => `${f.field} ${f.detail}`).join(' '), {
+    fields,
+  });
+}
