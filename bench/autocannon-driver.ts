@@ -5,7 +5,9 @@
  * percentiles are computed exactly here.
  *
  *   node --import tsx bench/autocannon-driver.ts --url http://127.0.0.1:18580 \
- *     --paths hot.paths --connections 50 --seconds 10
+ *     --paths hot.paths --connections 50 --seconds 10 [--header 'Name: value' ...]
+ *
+ * Every --header goes with every request, as wrk's -H does.
  */
 import { createRequire } from 'node:module';
 import { parseDriverArgs } from './driver-args.js';
@@ -34,6 +36,7 @@ type Autocannon = (
     connections: number;
     duration: number;
     pipelining: number;
+    headers: Record<string, string>;
     requests: AutocannonRequest[];
   },
   done: (error: Error | null, result: AutocannonResult) => void,
@@ -41,7 +44,7 @@ type Autocannon = (
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const args = parseDriverArgs(
-  'autocannon-driver --url URL --paths FILE [--connections N] [--seconds S]',
+  "autocannon-driver --url URL --paths FILE [--connections N] [--seconds S] [--header 'Name: value' ...]",
   process.argv.slice(2),
 );
 const nextPath = cycle(readPaths(args.pathsFile));
@@ -56,6 +59,8 @@ const instance = autocannon(
     connections: args.connections,
     duration: args.seconds,
     pipelining: 1,
+    // Defaults of every request, setupRequest's included (autocannon merges them in).
+    headers: { ...args.headers },
     // One dynamic request: autocannon rebuilds it before every send, with the next path.
     requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
   },

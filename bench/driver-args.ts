@@ -10,6 +10,8 @@ export interface DriverArgs {
   readonly rate: number | undefined;
   /** Open loop only: POST /v1/links this often a second beside the load, with this key. */
   readonly creates: { readonly perSecond: number; readonly key: string } | undefined;
+  /** Extra request headers sent with every load request, from `--header 'Name: value'`. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export function parseDriverArgs(usage: string, args: readonly string[]): DriverArgs {
@@ -23,6 +25,7 @@ export function parseDriverArgs(usage: string, args: readonly string[]): DriverA
       rate: { type: 'string' },
       'creates-per-second': { type: 'string' },
       'create-key': { type: 'string' },
+      header: { type: 'string', multiple: true, default: [] },
     },
     strict: true,
   });
@@ -40,7 +43,22 @@ export function parseDriverArgs(usage: string, args: readonly string[]): DriverA
             perSecond: positive('creates-per-second', values['creates-per-second']),
             key: values['create-key'] ?? '',
           },
+    headers: parseHeaders(values.header),
   };
+}
+
+/** `Name: value` lines (wrk's -H syntax) as a record; a malformed one is an error. */
+export function parseHeaders(lines: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).trim();
+    if (name === '' || /\s/.test(name) || /[\r\n]/.test(line)) {
+      throw new Error(`--header must look like 'Name: value', not ${JSON.stringify(line)}`);
+    }
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 function positive(name: string, text: string): number {

@@ -40,6 +40,8 @@ export interface LoadTarget {
   readonly pathsFile: string;
   readonly connections: number;
   readonly seconds: number;
+  /** Extra headers on every load request (wrk's -H, the Node drivers' --header). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** As many requests as the server answers, over a fixed number of connections. */
@@ -52,6 +54,8 @@ export function runClosedLoop(driver: ClosedLoopDriver, target: LoadTarget): Pro
           '-t1',
           `-c${target.connections}`,
           `-d${target.seconds}s`,
+          // Into wrk.headers, which paths.lua's wrk.format() puts in every request it makes.
+          ...headerLines(target).flatMap((line) => ['-H', line]),
           '-s',
           join(target.root, 'bench/paths.lua'),
           url,
@@ -93,7 +97,12 @@ function nodeScript(script: string, url: string, target: LoadTarget): string[] {
     String(target.connections),
     '--seconds',
     String(target.seconds),
+    ...headerLines(target).flatMap((line) => ['--header', line]),
   ];
+}
+
+function headerLines(target: LoadTarget): string[] {
+  return Object.entries(target.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
 }
 
 /**

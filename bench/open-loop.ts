@@ -6,7 +6,9 @@
  * stuck). Requests go round-robin to C keep-alive connections, one in flight each.
  *
  *   node --import tsx bench/open-loop.ts --url http://127.0.0.1:18580 --paths hot.paths \
- *     --rate 10000 --connections 50 --seconds 10
+ *     --rate 10000 --connections 50 --seconds 10 [--header 'Name: value' ...]
+ *
+ * Every --header goes with every load request (not the creates), as wrk's -H does.
  *
  * With --creates-per-second N --create-key KEY it also POSTs N links a second through the
  * API on a connection of its own (the `mixed` scenario), from this same process: a second
@@ -29,7 +31,7 @@ const LATE_MS = 1;
 const WARMUP_SECONDS = 1;
 
 const args = parseDriverArgs(
-  'open-loop --url URL --paths FILE --rate R [--connections N] [--seconds S]',
+  "open-loop --url URL --paths FILE --rate R [--connections N] [--seconds S] [--header 'Name: value' ...]",
   process.argv.slice(2),
 );
 if (args.rate === undefined) throw new Error('open-loop needs --rate');
@@ -37,9 +39,15 @@ const rate = args.rate;
 const host = args.url.hostname;
 const port = Number(args.url.port || 80);
 // Every request made once up front: sending one is a single socket write, nothing more.
+const extraHeaders = Object.entries(args.headers)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 const nextRequest = cycle(
   readPaths(args.pathsFile).map((path) =>
-    Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${args.url.host}\r\n\r\n`, 'latin1'),
+    Buffer.from(
+      `GET ${path} HTTP/1.1\r\nHost: ${args.url.host}\r\n${extraHeaders}\r\n`,
+      'latin1',
+    ),
   ),
 );
 

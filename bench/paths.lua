@@ -3,6 +3,7 @@
 -- Fixed-rate scenarios do not use wrk: it is closed-loop (bench/open-loop.ts is not).
 -- Every request is formatted once in init(): wrk.format per request costs this one core
 -- more than the servers' answers do, and would make wrk the limit instead of the server.
+-- Headers given to wrk with -H are in wrk.headers, so wrk.format() puts them in every one.
 local requests = {}
 local index = 1
 

@@ -68,6 +68,33 @@ export function countLinks(dataDir: string): number {
   }
 }
 
+/**
+ * A copy of a store's database in `toDir`, made with SQLite's online backup (safe whatever
+ * state the source's WAL is in), without queued clicks: a store reused from an earlier run
+ * may hold batches a killed hop flushed and never folded, which the copy's hop would fold
+ * on top of the clicks it is counted on. The aggregates already folded stay.
+ */
+export async function copyStore(dataDir: string, toDir: string): Promise<void> {
+  mkdirSync(toDir, { recursive: true });
+  const target = join(toDir, 'hop.db');
+  const source = new Database(join(dataDir, 'hop.db'), { fileMustExist: true });
+  try {
+    await source.backup(target);
+  } finally {
+    source.close();
+  }
+  const copy = new Database(target, { fileMustExist: true });
+  try {
+    // A store seeded before migration 0003 has no queue: the hop that opens it makes one.
+    const queue = copy
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'click_queue'")
+      .get();
+    if (queue !== undefined) copy.exec('DELETE FROM click_queue');
+  } finally {
+    copy.close();
+  }
+}
+
 function seed(
   root: string,
   env: NodeJS.ProcessEnv,

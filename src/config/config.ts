@@ -57,5 +57,6 @@ export interface Config {
   readonly countryHeader: string | undefined;
   readonly clickBufferSize: number;
   readonly clickFlushIntervalMs: number;
+  readonly clickBatchSize: number;
   readonly clickMaxReferrers: number;
 }

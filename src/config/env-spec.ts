@@ -269,6 +269,12 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     parse: parseDuration,
   },
   {
+    name: 'HOP_CLICK_BATCH',
+    default: '5000',
+    doc: 'Clicks per send to the sink and per fold into the aggregates.',
+    parse: parseInteger(1, 100_000),
+  },
+  {
     name: 'HOP_CLICK_MAX_REFERRERS',
     default: '50',
     doc: 'Referrer hosts kept per link and hour; further ones count as other.',

@@ -72,6 +72,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     countryHeader: get<string | undefined>('HOP_COUNTRY_HEADER'),
     clickBufferSize: get<number>('HOP_CLICK_BUFFER'),
     clickFlushIntervalMs: get<number>('HOP_CLICK_FLUSH_INTERVAL'),
+    clickBatchSize: get<number>('HOP_CLICK_BATCH'),
     clickMaxReferrers: get<number>('HOP_CLICK_MAX_REFERRERS'),
   };
   if (

@@ -15,8 +15,6 @@ import type { ClickSource } from '../ports/click-source.js';
 import type { ClickStore } from '../ports/click-store.js';
 import type { Clock } from '../ports/clock.js';
 
-/** Events per sink send and per fold: a JetStream round of publishes, one queue row. */
-export const CLICK_BATCH_SIZE = 5_000;
 /** The aggregator's pause when it finds nothing to fold. */
 const AGGREGATOR_IDLE_MS = 250;
 /** 16 base62 characters ≈ 95 bits: no two process starts share an instance id. */
@@ -75,7 +73,7 @@ export function composeClickPipeline(
     instance,
     devices: new DeviceClassifier(),
     intervalMs: config.clickFlushIntervalMs,
-    batchSize: CLICK_BATCH_SIZE,
+    batchSize: config.clickBatchSize,
     onFailure: (error) => {
       logger.warn(
         { err: error, buffered: buffer.size, capacity: buffer.capacity },
@@ -145,7 +143,7 @@ export function makeAggregator(
     source,
     store,
     clock,
-    batchSize: CLICK_BATCH_SIZE,
+    batchSize: config.clickBatchSize,
     maxReferrers: config.clickMaxReferrers,
     idleMs: AGGREGATOR_IDLE_MS,
     onFailure: (error) => {

@@ -199,6 +199,8 @@ export function registerClickMetrics(registry: Registry, counters: () => ClickCo
     'Sends to the sink that failed (the clicks stay buffered).',
     (c) => c.flushFailures,
   );
+  // Aggregator metrics only where an aggregator runs.
+  if (counters().folded === null) return;
   scraped(
     'counter',
     'hop_click_events_folded_total',

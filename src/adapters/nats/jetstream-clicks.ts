@@ -36,6 +36,8 @@ export const AGGREGATOR_CONSUMER = 'hop-aggregator';
 export interface JetStreamClickOptions {
   readonly servers: readonly string[];
   readonly stream: string;
+  /** How long a delivery may stay unacknowledged before it is redelivered (default 30 s). */
+  readonly ackWaitMs?: number;
   /** Connection state changes worth a log line. */
   readonly onStatus: (status: string) => void;
 }
@@ -205,7 +207,7 @@ export class JetStreamClicks implements ClickSink, ClickSource {
           durable_name: AGGREGATOR_CONSUMER,
           ack_policy: AckPolicy.Explicit,
           deliver_policy: DeliverPolicy.All,
-          ack_wait: nanos(ACK_WAIT_MS),
+          ack_wait: nanos(this.#options.ackWaitMs ?? ACK_WAIT_MS),
         });
       }
       return jetstream(nc).consumers.get(this.#options.stream, AGGREGATOR_CONSUMER);

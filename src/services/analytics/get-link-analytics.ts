@@ -111,8 +111,9 @@ function resolveRangeOrThrow(query: AnalyticsQuery, nowMs: number): ResolvedRang
 
   const size = bucket as AnalyticsBucket;
   const step = BUCKET_MS[size];
-  const to = toGiven ?? nowMs;
-  const from = fromGiven ?? to - DEFAULT_SPAN_MS[size];
+  // Without `to`, the range ends with the bucket now is in, so the newest clicks show.
+  const to = toGiven ?? nowMs - mod(nowMs, step) + step;
+  const from = fromGiven ?? nowMs - DEFAULT_SPAN_MS[size];
   if (from >= to) throw invalidRange([{ field: 'from', detail: 'must be earlier than to.' }]);
   const alignedFrom = from - mod(from, step);
   const alignedTo = to - mod(to, step) + (mod(to, step) === 0 ? 0 : step);

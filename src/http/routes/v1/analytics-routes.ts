@@ -41,11 +41,12 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
             from: {
               type: 'string',
               description:
-                'RFC 3339; rounded down to the bucket. Default: 7 days (hour) or 30 days (day) before to.',
+                'RFC 3339; rounded down to the bucket. Default: 7 days (hour) or 30 days (day) before now.',
             },
             to: {
               type: 'string',
-              description: 'RFC 3339; rounded up to the bucket. Default: now.',
+              description:
+                'RFC 3339, exclusive; rounded up to the bucket. Default: the end of the bucket now is in.',
             },
             bucket: {
               type: 'string',

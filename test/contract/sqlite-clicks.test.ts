@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import type { ClickEvent } from '../../src/domain/click-event.js';
+import { HOUR_MS } from '../../src/domain/click-fold.js';
+
+const HOUR = Date.UTC(2026, 5, 1, 12);
+
+function openStore(t: TestContext): SqliteStore {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-clicks-'));
+  const store = SqliteStore.open({ file: join(dir, 'hop.db') });
+  t.after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return store;
+}
+
+function events(count: number, from = 0, overrides: Partial<ClickEvent> = {}): ClickEvent[] {
+  return Array.from({ length: count }, (_, index) => ({
+    instance: 'inst1',
+    seq: from + index,
+    linkId: 'link-a',
+    code: 'abc1234',
+    at: HOUR + (from + index) * 1000,
+    country: index % 2 === 0 ? 'DE' : 'FR',
+    device: 'mobile' as const,
+    referrer: '',
+    ...overrides,
+  }));
+}
+
+describe('SqliteClickStore', () => {
+  test('folds into hourly buckets; summarize, totals and freshness read them back', async (t) => {
+    const store = openStore(t);
+    assert.equal(await store.clicks.freshness(), null);
+    await store.clicks.fold(
+      [...events(4), ...events(2, 4, { at: HOUR + HOUR_MS, referrer: 'x.example' })],
+      50,
+    );
+    const summary = await store.clicks.summarize('link-a', HOUR, HOUR + 2 * HOUR_MS);
+    assert.deepEqual(summary.hours, [
+      { hour: HOUR, clicks: 4 },
+      { hour: HOUR + HOUR_MS, clicks: 2 },
+    ]);
+    assert.deepEqual(summary.countries, [
+      { value: 'DE', clicks: 3 },
+      { value: 'FR', clicks: 3 },
+    ]);
+    assert.deepEqual(summary.devices, [{ value: 'mobile', clicks: 6 }]);
+    assert.deepEqual(summary.referrers, [
+      { value: '', clicks: 4 },
+      { value: 'x.example', clicks: 2 },
+    ]);
+    const firstHourOnly = await store.clicks.summarize('link-a', HOUR, HOUR + HOUR_MS);
+    assert.deepEqual(firstHourOnly.hours, [{ hour: HOUR, clicks: 4 }]);
+    assert.deepEqual(
+      [...(await store.clicks.totals(['link-a', 'link-b']))],
+      [
+        ['link-a', 6],
+        ['link-b', 0],
+      ],
+    );
+    assert.equal(await store.clicks.freshness(), HOUR + HOUR_MS);
+  });
+
+  test('the same batch folded twice, or overlapping batches, count each event once', async (t) => {
+    const store = openStore(t);
+    const batch = events(100);
+    assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 100, duplicates: 0 });
+    assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 0, duplicates: 100 });
+    assert.deepEqual(await store.clicks.fold(events(100, 50), 50), { counted: 50, duplicates: 50 });
+    assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 150);
+  });
+
+  test('the referrer bound holds across folds', async (t) => {
+    const store = openStore(t);
+    for (let round = 0; round < 4; round++) {
+      const batch = Array.from({ length: 10 }, (_, index) => ({
+        ...events(1, round * 10 + index)[0]!,
+        at: HOUR,
+        referrer: `r${round * 10 + index}.example`,
+      }));
+      await store.clicks.fold(batch, 15);
+    }
+    const summary = await store.clicks.summarize('link-a', HOUR, HOUR + HOUR_MS);
+    assert.equal(summary.referrers.length, 16, '15 hosts and other');
+    assert.deepEqual(summary.referrers[0], { value: 'other', clicks: 25 });
+  });
+});
+
+describe('SqliteClickQueue', () => {
+  test('a batch stays queued until acknowledged; folding it again after a crash counts nothing twice', async (t) => {
+    const store = openStore(t);
+    const queue = store.clickQueue;
+    await queue.send(events(10));
+    await queue.send(events(5, 10));
+    assert.equal(await queue.pendingBatches(), 2);
+
+    const first = await queue.next();
+    assert.equal(first?.events.length, 10);
+    await store.clicks.fold(first.events, 50);
+    // The process dies here: folded, never acknowledged. The batch is delivered again.
+    const again = await queue.next();
+    assert.deepEqual(again?.events, first?.events);
+    assert.deepEqual(await store.clicks.fold(again.events, 50), { counted: 0, duplicates: 10 });
+    await again.ack();
+
+    const second = await queue.next();
+    assert.equal(second?.events.length, 5);
+    await store.clicks.fold(second.events, 50);
+    await second.ack();
+    assert.equal(await queue.next(), null);
+    assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 15);
+  });
+});
