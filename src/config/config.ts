@@ -53,6 +53,7 @@ export interface Config {
   /** NATS servers: click events go through JetStream; unset, through the embedded queue. */
   readonly natsServers: readonly string[] | undefined;
   readonly natsStream: string;
+  readonly natsAckWaitMs: number;
   /** Lower-case name of the trusted header carrying the client's country. */
   readonly countryHeader: string | undefined;
   readonly clickBufferSize: number;

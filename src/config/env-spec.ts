@@ -286,4 +286,10 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     doc: 'JetStream stream of click events (its subject is <stream>.clicks).',
     parse: parseStreamName,
   },
+  {
+    name: 'HOP_NATS_ACK_WAIT',
+    default: '30s',
+    doc: 'How long a worker may hold clicks unacknowledged before JetStream hands them to another (set when the stream is first used).',
+    parse: parseDuration,
+  },
 ];

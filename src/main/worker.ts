@@ -29,6 +29,7 @@ export function startWorker(config: Config, logger: Logger): RunningWorker {
   const source = new JetStreamClicks({
     servers: config.natsServers,
     stream: config.natsStream,
+    ackWaitMs: config.natsAckWaitMs,
     onStatus: (status) => {
       logger.info({ stream: config.natsStream }, status);
     },

@@ -33,7 +33,20 @@ export interface ServeProcess {
 
 /** Starts `hop serve` on a free port and waits until it says where it listens. */
 export function startHop(env: Record<string, string>): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...HOP, 'serve'], {
+  return startHopCommand('serve', env, 'hop listening');
+}
+
+/** Starts `hop worker` and waits until it says it is folding (its `url` is ''). */
+export function startHopWorker(env: Record<string, string>): Promise<ServeProcess> {
+  return startHopCommand('worker', env, 'hop worker folding clicks');
+}
+
+function startHopCommand(
+  command: string,
+  env: Record<string, string>,
+  readyMessage: string,
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...HOP, command], {
     cwd: ROOT,
     env: { ...process.env, HOP_HOST: '127.0.0.1', HOP_PORT: '0', ...env },
   });
@@ -46,10 +59,10 @@ export function startHop(env: Record<string, string>): Promise<ServeProcess> {
         if (!line.startsWith('{')) continue;
         try {
           const entry = JSON.parse(line) as { msg?: string; address?: string };
-          if (entry.msg === 'hop listening' && entry.address !== undefined) {
+          if (entry.msg === readyMessage) {
             child.stdout.off('data', onData);
             child.stdout.on('data', (more: Buffer) => (output += more.toString()));
-            resolve({ child, url: entry.address, output: () => output, exited });
+            resolve({ child, url: entry.address ?? '', output: () => output, exited });
             return;
           }
         } catch {
@@ -60,7 +73,7 @@ export function startHop(env: Record<string, string>): Promise<ServeProcess> {
     child.stdout.on('data', onData);
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     void exited.then((code) =>
-      reject(new Error(`hop exited with ${code} before listening:\n${output}`)),
+      reject(new Error(`hop ${command} exited with ${code} before it was ready:\n${output}`)),
     );
   });
 }

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import { JetStreamClicks } from '../../src/adapters/nats/jetstream-clicks.js';
+import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { sendClicks } from '../support/click-load.js';
+import { createLink, E2E_ADMIN_KEY, readCounts, readMetric } from '../support/click-counts.js';
+import { eventually } from '../support/eventually.js';
+import { startHop, startHopWorker, type ServeProcess } from '../support/hop-process.js';
+import { NATS_URL, requireNats, startOwnNats, uniqueStream } from '../support/require-nats.js';
+
+function tempDataDir(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-nats-e2e-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function scaledOutEnv(dataDir: string, stream: string, natsUrl = NATS_URL): Record<string, string> {
+  return {
+    HOP_DATA_DIR: dataDir,
+    HOP_BOOTSTRAP_ADMIN_KEY: E2E_ADMIN_KEY,
+    HOP_NATS_URL: natsUrl,
+    HOP_NATS_STREAM: stream,
+    HOP_CLICK_FLUSH_INTERVAL: '200ms',
+    HOP_NATS_ACK_WAIT: '2s',
+  };
+}
+
+function killAfter(t: TestContext, process: ServeProcess): ServeProcess {
+  t.after(() => process.child.kill('SIGKILL'));
+  return process;
+}
+
+async function stop(process: ServeProcess): Promise<void> {
+  process.child.kill('SIGTERM');
+  assert.equal(await process.exited, 0, process.output());
+}
+
+describe('click counting, scaled out (hop serve → JetStream → hop worker)', () => {
+  test('20,000 concurrent clicks on one link are counted exactly 20,000', async (t) => {
+    if (!(await requireNats(t))) return;
+    const dataDir = tempDataDir(t);
+    const env = scaledOutEnv(dataDir, uniqueStream(t));
+    const hop = killAfter(t, await startHop(env));
+    const worker = killAfter(t, await startHopWorker(env));
+    const link = await createLink(hop.url);
+    const result = await sendClicks(`${hop.url}/${link.code}`, 20_000, 100);
+    assert.deepEqual(result, { redirected: 20_000, failed: 0 });
+    await eventually(
+      async () => readCounts(dataDir, link.id).clicks >= 20_000,
+      'all clicks folded by the worker',
+      3000,
+    );
+    await stop(hop);
+    await stop(worker);
+    assert.equal(readCounts(dataDir, link.id).clicks, 20_000);
+  });
+
+  test('a worker killed with SIGKILL midway and restarted: every click counted once', async (t) => {
+    if (!(await requireNats(t))) return;
+    const dataDir = tempDataDir(t);
+    const stream = uniqueStream(t);
+    const env = { ...scaledOutEnv(dataDir, stream), HOP_CLICK_BATCH: '250' };
+    // 20,000 clicks waiting in the stream, as instances would have published them.
+    const publisher = new JetStreamClicks({ servers: [NATS_URL], stream, onStatus: () => {} });
+    t.after(() => publisher.close());
+    const linkId = '01JWORKERKILLTEST000000000';
+    const clicks = Array.from({ length: 20_000 }, (_, seq) => ({
+      instance: 'killTest',
+      seq,
+      linkId,
+      code: 'kill123',
+      at: Date.now(),
+      country: 'ZZ',
+      device: 'other' as const,
+      referrer: '',
+    }));
+    for (let from = 0; from < clicks.length; from += 5000) {
+      await publisher.send(clicks.slice(from, from + 5000));
+    }
+    // The store exists (migrated) before the worker opens it.
+    await SqliteStore.open({ file: join(dataDir, 'hop.db') }).close();
+
+    const first = killAfter(t, await startHopWorker(env));
+    await eventually(
+      async () => readCounts(dataDir, linkId).clicks > 0,
+      'the worker has folded some',
+      3000,
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const midway = readCounts(dataDir, linkId).clicks;
+    console.log(`# worker killed with ${midway} of 20000 clicks folded`);
+    assert.ok(midway < 20_000, 'killed midway');
+
+    const second = killAfter(t, await startHopWorker(env));
+    await eventually(
+      async () => readCounts(dataDir, linkId).clicks >= 20_000,
+      'the restarted worker folds the rest, redeliveries included',
+      3000,
+    );
+    // Let any redelivery of the killed worker's unacknowledged batch arrive (ack wait: 2 s).
+    const third = killAfter(t, await startHopWorker(env));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await stop(second);
+    await stop(third);
+    assert.equal(readCounts(dataDir, linkId).clicks, 20_000);
+  });
+
+  test('NATS down: redirects go on, clicks wait up to the buffer bound, then drop and are counted; flushing resumes by itself', async (t) => {
+    const nats = await startOwnNats();
+    t.after(() => nats.close());
+    const dataDir = tempDataDir(t);
+    const env = { ...scaledOutEnv(dataDir, 'HOP_CLICKS', nats.url), HOP_CLICK_BUFFER: '1000' };
+    const hop = killAfter(t, await startHop(env));
+    const link = await createLink(hop.url);
+    const url = `${hop.url}/${link.code}`;
+    assert.equal((await sendClicks(url, 100, 10)).redirected, 100);
+    await eventually(
+      async () => (await readMetric(hop.url, 'hop_click_events_flushed_total')) === 100,
+      'the first 100 flushed',
+      1000,
+    );
+
+    await nats.stop();
+    const during = await sendClicks(url, 1500, 10);
+    assert.deepEqual(during, { redirected: 1500, failed: 0 }, 'every redirect answered');
+    assert.equal(await readMetric(hop.url, 'hop_click_buffer_depth'), 1000);
+    assert.equal(await readMetric(hop.url, 'hop_click_events_dropped_total'), 500);
+    await eventually(
+      async () => (await readMetric(hop.url, 'hop_click_flush_failures_total'))! > 0,
+      'a failed send is counted',
+      1000,
+    );
+
+    await nats.start();
+    await eventually(
+      async () => (await readMetric(hop.url, 'hop_click_buffer_depth')) === 0,
+      'the buffer drained into JetStream once NATS was back',
+      3000,
+    );
+    assert.equal(await readMetric(hop.url, 'hop_click_events_flushed_total'), 1100);
+
+    const worker = killAfter(t, await startHopWorker(env));
+    await eventually(
+      async () => readCounts(dataDir, link.id).clicks >= 1100,
+      'the worker folds what was kept',
+      3000,
+    );
+    await stop(hop);
+    await stop(worker);
+    assert.equal(readCounts(dataDir, link.id).clicks, 1100, '100 before, 1000 kept, 500 dropped');
+  });
+});
