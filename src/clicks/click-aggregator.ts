@@ -66,9 +66,10 @@ export class ClickAggregator {
     let oldest = Infinity;
     for (const event of delivery.events) if (event.at < oldest) oldest = event.at;
     const result = await store.fold(delivery.events, maxReferrers);
-    await delivery.ack();
+    // Counted once committed: the metric never lags the store (the ack may still fail).
     this.folded += result.counted;
     this.duplicates += result.duplicates;
+    await delivery.ack();
     this.lagSeconds = oldest === Infinity ? 0 : Math.max(0, (clock.now() - oldest) / 1000);
     return true;
   }

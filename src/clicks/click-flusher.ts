@@ -19,6 +19,8 @@ export interface ClickFlusherDeps {
   readonly onFailure: (error: unknown) => void;
   /** A send succeeded after failures. */
   readonly onRecovery: () => void;
+  /** The buffer started dropping clicks (told once per episode, at a tick). */
+  readonly onDropping: (droppedSoFar: number) => void;
 }
 
 /**
@@ -33,6 +35,8 @@ export class ClickFlusher {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<boolean> | null = null;
   #failing = false;
+  #droppedAtLastTick = 0;
+  #dropping = false;
   /** Events the sink accepted. */
   flushed = 0;
   /** Sends that failed. */
@@ -43,7 +47,10 @@ export class ClickFlusher {
   }
 
   start(): void {
-    this.#timer ??= setInterval(() => void this.flush(), this.#deps.intervalMs);
+    this.#timer ??= setInterval(() => {
+      this.#noticeDrops();
+      void this.flush();
+    }, this.#deps.intervalMs);
     this.#timer.unref();
   }
 
@@ -64,6 +71,14 @@ export class ClickFlusher {
     this.#timer = null;
     await this.#running;
     return this.flush();
+  }
+
+  #noticeDrops(): void {
+    const dropped = this.#deps.buffer.dropped;
+    const wasDropping = this.#dropping;
+    this.#dropping = dropped > this.#droppedAtLastTick;
+    this.#droppedAtLastTick = dropped;
+    if (this.#dropping && !wasDropping) this.#deps.onDropping(dropped);
   }
 
   async #flushAll(): Promise<boolean> {

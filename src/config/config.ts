@@ -54,6 +54,7 @@ export interface Config {
   readonly natsServers: readonly string[] | undefined;
   readonly natsStream: string;
   readonly natsAckWaitMs: number;
+  readonly workerPort: number;
   /** Lower-case name of the trusted header carrying the client's country. */
   readonly countryHeader: string | undefined;
   readonly clickBufferSize: number;

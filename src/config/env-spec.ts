@@ -287,6 +287,12 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     parse: parseStreamName,
   },
   {
+    name: 'HOP_WORKER_PORT',
+    default: '8081',
+    doc: 'Port `hop worker` answers /metrics and /healthz on (on HOP_HOST; 0 = any free port).',
+    parse: parseInteger(0, 65535),
+  },
+  {
     name: 'HOP_NATS_ACK_WAIT',
     default: '30s',
     doc: 'How long a worker may hold clicks unacknowledged before JetStream hands them to another (set when the stream is first used).',

@@ -70,6 +70,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     natsServers: get<readonly string[] | undefined>('HOP_NATS_URL'),
     natsStream: get<string>('HOP_NATS_STREAM'),
     natsAckWaitMs: get<number>('HOP_NATS_ACK_WAIT'),
+    workerPort: get<number>('HOP_WORKER_PORT'),
     countryHeader: get<string | undefined>('HOP_COUNTRY_HEADER'),
     clickBufferSize: get<number>('HOP_CLICK_BUFFER'),
     clickFlushIntervalMs: get<number>('HOP_CLICK_FLUSH_INTERVAL'),

@@ -83,12 +83,17 @@ export function composeClickPipeline(
     onRecovery: () => {
       logger.info('click sink back; flushing resumed');
     },
+    onDropping: (droppedSoFar) => {
+      logger.warn(
+        { capacity: buffer.capacity, dropped_total: droppedSoFar },
+        'click buffer full: clicks are being dropped (and counted)',
+      );
+    },
   });
   const aggregator =
     config.natsServers === undefined
       ? makeAggregator(store.clickQueue, store.clicks, clock, config, logger)
       : null;
-  let lastDropped = 0;
   return {
     instance,
     buffer,
@@ -98,10 +103,6 @@ export function composeClickPipeline(
       buffer.push(linkId, code, clock.now(), userAgent, referer, country);
     },
     counters: () => {
-      if (buffer.dropped > lastDropped && lastDropped === 0) {
-        logger.warn({ capacity: buffer.capacity }, 'click buffer full: dropping clicks');
-      }
-      lastDropped = buffer.dropped;
       return {
         bufferDepth: buffer.size,
         dropped: buffer.dropped,

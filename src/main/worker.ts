@@ -1,8 +1,12 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { JetStreamClicks } from '../adapters/nats/jetstream-clicks.js';
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import type { ClickAggregator } from '../clicks/click-aggregator.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Logger } from '../observability/logger.js';
+import { createWorkerMetrics } from '../observability/metrics.js';
 import { systemClock } from '../ports/clock.js';
 import { makeAggregator } from './click-pipeline.js';
 
@@ -10,6 +14,8 @@ import { makeAggregator } from './click-pipeline.js';
 const PROGRESS_LOG_INTERVAL_MS = 60_000;
 
 export interface RunningWorker {
+  /** Where /metrics and /healthz answer, e.g. http://127.0.0.1:8081. */
+  readonly address: string;
   /** Finishes the fold in progress (and acknowledges it), then closes. */
   stop(): Promise<void>;
 }
@@ -19,7 +25,7 @@ export interface RunningWorker {
  * (SPEC §6, §9). Several may run: they share one durable consumer, so each event goes to
  * one of them, and a redelivered one is skipped by its event id.
  */
-export function startWorker(config: Config, logger: Logger): RunningWorker {
+export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   if (config.natsServers === undefined) {
     throw new ConfigError([
       'HOP_NATS_URL is unset: `hop worker` folds clicks from NATS JetStream (without NATS, `hop serve` folds its own).',
@@ -35,9 +41,22 @@ export function startWorker(config: Config, logger: Logger): RunningWorker {
     },
   });
   const aggregator = makeAggregator(source, store.clicks, systemClock, config, logger);
+  let server: Server;
+  try {
+    server = await listenForScrapes(config, aggregator);
+  } catch (error) {
+    await source.close();
+    await store.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError([
+      `HOP_HOST=${JSON.stringify(config.host)} HOP_WORKER_PORT=${JSON.stringify(String(config.workerPort))} cannot be listened on: ${reason}`,
+    ]);
+  }
+  const { port } = server.address() as AddressInfo;
+  const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   aggregator.start();
   logger.info(
-    { stream: config.natsStream, data: config.databaseFile },
+    { stream: config.natsStream, data: config.databaseFile, address },
     'hop worker folding clicks',
   );
   const progress = setInterval(() => {
@@ -53,9 +72,11 @@ export function startWorker(config: Config, logger: Logger): RunningWorker {
   progress.unref();
   let stopping: Promise<void> | null = null;
   return {
+    address,
     stop: () => {
       stopping ??= (async () => {
         clearInterval(progress);
+        await new Promise((resolve) => server.close(resolve));
         await aggregator.stop();
         await source.close();
         await store.close();
@@ -63,4 +84,39 @@ export function startWorker(config: Config, logger: Logger): RunningWorker {
       return stopping;
     },
   };
+}
+
+/** /metrics for Prometheus, /healthz for the orchestrator; nothing else. */
+function listenForScrapes(config: Config, aggregator: ClickAggregator): Promise<Server> {
+  const metrics = createWorkerMetrics(() => ({
+    bufferDepth: null,
+    dropped: 0,
+    flushed: 0,
+    flushFailures: 0,
+    folded: aggregator.folded,
+    duplicates: aggregator.duplicates,
+    lagSeconds: aggregator.lagSeconds,
+  }));
+  const server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/metrics') {
+      void metrics.render().then(({ contentType, body }) => {
+        response.writeHead(200, { 'content-type': contentType }).end(body);
+      });
+    } else if (request.method === 'GET' && request.url === '/healthz') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    } else {
+      response
+        .writeHead(404, { 'content-type': 'application/problem+json' })
+        .end(
+          '{"type":"urn:hop:problem:not-found","title":"Not Found","status":404,"detail":"hop worker answers /metrics and /healthz only."}',
+        );
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.workerPort, config.host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }

@@ -253,3 +253,15 @@ function readEachScrape(
     });
   }
 }
+
+/** `hop worker`'s metrics: the process's own and the aggregator's. */
+export function createWorkerMetrics(counters: () => ClickCounters): Pick<Metrics, 'render'> {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'hop_' });
+  registerClickMetrics(registry, counters);
+  return {
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

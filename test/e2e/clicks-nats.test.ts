@@ -8,7 +8,7 @@ import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { sendClicks } from '../support/click-load.js';
 import { createLink, E2E_ADMIN_KEY, readCounts, readMetric } from '../support/click-counts.js';
 import { eventually } from '../support/eventually.js';
-import { startHop, startHopWorker, type ServeProcess } from '../support/hop-process.js';
+import { runHop, startHop, startHopWorker, type ServeProcess } from '../support/hop-process.js';
 import { NATS_URL, requireNats, startOwnNats, uniqueStream } from '../support/require-nats.js';
 
 function tempDataDir(t: TestContext): string {
@@ -39,6 +39,12 @@ async function stop(process: ServeProcess): Promise<void> {
 }
 
 describe('click counting, scaled out (hop serve → JetStream → hop worker)', () => {
+  test('hop worker without HOP_NATS_URL refuses to start and says why', () => {
+    const run = runHop(['worker'], { HOP_DATA_DIR: join(tmpdir(), 'hop-never-created') });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /HOP_NATS_URL is unset/);
+  });
+
   test('20,000 concurrent clicks on one link are counted exactly 20,000', async (t) => {
     if (!(await requireNats(t))) return;
     const dataDir = tempDataDir(t);
@@ -53,6 +59,14 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       'all clicks folded by the worker',
       3000,
     );
+    assert.equal(await readMetric(worker.url, 'hop_click_events_folded_total'), 20_000);
+    assert.equal(await readMetric(hop.url, 'hop_click_events_flushed_total'), 20_000);
+    assert.equal(
+      await readMetric(hop.url, 'hop_click_events_folded_total'),
+      undefined,
+      'scaled out, hop serve folds nothing',
+    );
+    assert.equal((await fetch(`${worker.url}/healthz`)).status, 200);
     await stop(hop);
     await stop(worker);
     assert.equal(readCounts(dataDir, link.id).clicks, 20_000);

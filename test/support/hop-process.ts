@@ -48,7 +48,7 @@ function startHopCommand(
 ): Promise<ServeProcess> {
   const child = spawn(process.execPath, [...HOP, command], {
     cwd: ROOT,
-    env: { ...process.env, HOP_HOST: '127.0.0.1', HOP_PORT: '0', ...env },
+    env: { ...process.env, HOP_HOST: '127.0.0.1', HOP_PORT: '0', HOP_WORKER_PORT: '0', ...env },
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

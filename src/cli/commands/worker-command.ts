@@ -8,15 +8,10 @@ export function addWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description('fold click events from NATS JetStream into the analytics (needs HOP_NATS_URL)')
-    .action(() => {
+    .action(async () => {
       const config = loadCliConfig();
       const logger = createLogger(config.logLevel);
-      let worker;
-      try {
-        worker = startWorker(config, logger);
-      } catch (error) {
-        exitOnConfigError(error);
-      }
+      const worker = await startWorker(config, logger).catch(exitOnConfigError);
       stopOnSignals(worker, config, logger);
     });
 }
