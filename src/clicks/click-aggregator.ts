@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import type { ClickSource } from '../ports/click-source.js';
 import type { ClickStore } from '../ports/click-store.js';
@@ -6,7 +7,7 @@ export interface ClickAggregatorDeps {
   readonly source: ClickSource;
   readonly store: ClickStore;
   readonly clock: Clock;
-  /** Events per fold. */
+  /** Clicks per fold (about: the embedded queue delivers whole batches). */
   readonly batchSize: number;
   readonly maxReferrers: number;
   /** Pause after finding nothing to fold, or after a failure. */
@@ -24,9 +25,9 @@ export class ClickAggregator {
   #loop: Promise<void> | null = null;
   #stopping = false;
   #wake: (() => void) | null = null;
-  /** Events counted. */
+  /** Clicks counted. */
   folded = 0;
-  /** Events seen again (redelivered or re-sent) and not counted twice. */
+  /** Clicks seen again (redelivered or re-sent) and not counted twice. */
   duplicates = 0;
   /** How old the oldest event of the last fold was when folded, in seconds; 0 when idle. */
   lagSeconds = 0;
@@ -64,8 +65,8 @@ export class ClickAggregator {
       return false;
     }
     let oldest = Infinity;
-    for (const event of delivery.events) if (event.at < oldest) oldest = event.at;
-    const result = await store.fold(delivery.events, maxReferrers);
+    for (const tally of delivery.tallies) if (tally.oldestAt < oldest) oldest = tally.oldestAt;
+    const result = await store.fold(delivery.tallies, maxReferrers);
     // Counted once committed: the metric never lags the store (the ack may still fail).
     this.folded += result.counted;
     this.duplicates += result.duplicates;
@@ -83,6 +84,8 @@ export class ClickAggregator {
         this.#deps.onFailure(error);
       }
       if (!foundSome && !this.#stopping) await this.#sleep(this.#deps.idleMs);
+      // Between folds the event loop serves requests (the embedded store is synchronous).
+      else await nextTurn();
     }
   }
 

@@ -1,21 +1,16 @@
-import { boundCountry, referrerHostOf, type ClickEvent } from '../domain/click-event.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ClickSink } from '../ports/click-sink.js';
-import type { ClickBuffer, RawClick } from './click-buffer.js';
-import type { DeviceClassifier } from './classify-device.js';
-
-/** Distinct referrers remembered with their host (parsing a URL costs microseconds). */
-const MAX_REMEMBERED_REFERRERS = 10_000;
+import type { ClickBuffer } from './click-buffer.js';
 
 export interface ClickFlusherDeps {
   readonly buffer: ClickBuffer;
   readonly sink: ClickSink;
   /** This process's id: with a click's sequence number, the event id. */
   readonly instance: string;
-  readonly devices: DeviceClassifier;
   readonly intervalMs: number;
-  /** Events per `send`. */
+  /** Clicks per `send`. */
   readonly batchSize: number;
-  /** A send failed; the events stay buffered and go again on the next tick. */
+  /** A send failed; the clicks stay buffered and go again on the next tick. */
   readonly onFailure: (error: unknown) => void;
   /** A send succeeded after failures. */
   readonly onRecovery: () => void;
@@ -24,20 +19,18 @@ export interface ClickFlusherDeps {
 }
 
 /**
- * Sends what the buffer holds to the sink every interval (SPEC §6). Events leave the
+ * Sends what the buffer holds to the sink every interval (SPEC §6). Clicks leave the
  * buffer only once the sink has them, so while the sink is down they wait, up to the
- * buffer's bound, and flushing resumes by itself when it is back. Dimensions are derived
- * here, off the redirect path: device class from the user agent, the referrer's host.
+ * buffer's bound, and flushing resumes by itself when it is back.
  */
 export class ClickFlusher {
   readonly #deps: ClickFlusherDeps;
-  readonly #referrerHosts = new Map<string, string>();
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<boolean> | null = null;
   #failing = false;
   #droppedAtLastTick = 0;
   #dropping = false;
-  /** Events the sink accepted. */
+  /** Clicks the sink accepted. */
   flushed = 0;
   /** Sends that failed. */
   failures = 0;
@@ -82,14 +75,13 @@ export class ClickFlusher {
   }
 
   async #flushAll(): Promise<boolean> {
-    const { buffer, sink, batchSize } = this.#deps;
+    const { buffer, sink, batchSize, instance } = this.#deps;
     // Only what is here now: under steady load a flush must end.
     let remaining = buffer.size;
     while (remaining > 0) {
-      const raw = buffer.peek(Math.min(batchSize, remaining));
-      const events = raw.map((click) => this.#eventOf(click));
+      const batch = buffer.peek(Math.min(batchSize, remaining), instance);
       try {
-        await sink.send(events);
+        await sink.send(batch);
       } catch (error) {
         this.failures++;
         if (!this.#failing) this.#deps.onFailure(error);
@@ -98,33 +90,12 @@ export class ClickFlusher {
       }
       if (this.#failing) this.#deps.onRecovery();
       this.#failing = false;
-      buffer.discard(raw.length);
-      this.flushed += raw.length;
-      remaining -= raw.length;
+      buffer.discard(batch.size);
+      this.flushed += batch.size;
+      remaining -= batch.size;
+      // A synchronous sink would otherwise hold the event loop for the whole backlog.
+      if (remaining > 0) await nextTurn();
     }
     return true;
-  }
-
-  #eventOf(click: RawClick): ClickEvent {
-    return {
-      instance: this.#deps.instance,
-      seq: click.seq,
-      linkId: click.linkId,
-      code: click.code,
-      at: click.at,
-      country: boundCountry(click.country),
-      device: this.#deps.devices.classify(click.userAgent),
-      referrer: this.#hostOf(click.referer),
-    };
-  }
-
-  #hostOf(referer: string | undefined): string {
-    if (referer === undefined) return referrerHostOf(undefined);
-    const known = this.#referrerHosts.get(referer);
-    if (known !== undefined) return known;
-    const host = referrerHostOf(referer);
-    if (this.#referrerHosts.size >= MAX_REMEMBERED_REFERRERS) this.#referrerHosts.clear();
-    this.#referrerHosts.set(referer, host);
-    return host;
   }
 }

@@ -9,6 +9,11 @@ export interface CachedLink {
   readonly found: true;
   /** The link's id: a counted click names the link, not just the code. */
   readonly linkId: string;
+  /**
+   * The code, held by the entry: a click keeps this long-lived string, not the one sliced
+   * from its request (which would outlive a young-generation collection while buffered).
+   */
+  readonly code: string;
   readonly version: number;
   readonly state: StoredLinkState;
   readonly expiresAt: number | null;
@@ -22,6 +27,7 @@ export interface CachedLink {
 export interface CachedAbsence {
   readonly found: false;
   readonly linkId: '';
+  readonly code: '';
   readonly version: 0;
   readonly state: 'deleted';
   readonly expiresAt: null;
@@ -36,6 +42,7 @@ export type CacheEntry = CachedLink | CachedAbsence;
 export const ABSENT_ENTRY: CachedAbsence = Object.freeze({
   found: false,
   linkId: '',
+  code: '',
   version: 0,
   state: 'deleted',
   expiresAt: null,
@@ -47,6 +54,7 @@ export const ABSENT_ENTRY: CachedAbsence = Object.freeze({
 /** A positive entry, with its outcome made once when its headers never change. */
 export function cachedLinkOf(
   linkId: string,
+  code: string,
   version: number,
   state: StoredLinkState,
   expiresAt: number | null,
@@ -58,6 +66,7 @@ export function cachedLinkOf(
     : Object.freeze({
         kind: 'redirect',
         linkId,
+        code,
         status,
         location,
         cacheControl: TEMPORARY_CACHE_CONTROL,
@@ -65,6 +74,7 @@ export function cachedLinkOf(
   return Object.freeze({
     found: true,
     linkId,
+    code,
     version,
     state,
     expiresAt,

@@ -1,8 +1,10 @@
 import { DEVICE_CLASSES, isInstanceId, type ClickEvent, type DeviceClass } from './click-event.js';
+import type { ClickBucket } from './click-fold.js';
+import type { ClickTally } from './click-tally.js';
 
 /**
- * Click events on the wire and in the embedded queue: JSON with short keys. A batch is
- * stored column by column, so a second of clicks is one row, not one row per click.
+ * Click events on the wire (one JetStream message each) and tallies in the embedded queue
+ * (one row per flushed batch): JSON with short keys.
  */
 interface EventJson {
   i: string;
@@ -40,50 +42,77 @@ export function decodeEvent(text: string): ClickEvent | null {
   return eventFromJson(json);
 }
 
-interface BatchJson {
-  i: string[];
-  s: number[];
-  l: string[];
-  c: string[];
-  a: number[];
-  n: string[];
-  d: string[];
-  r: string[];
+/** A tally in the embedded queue: `[linkId, hour, country, device, referrer, clicks]` rows. */
+interface TallyJson {
+  i: string;
+  f: number;
+  t: number;
+  o: number;
+  n: number;
+  b: [string, number, string, string, string, number][];
 }
 
-export function encodeBatch(events: readonly ClickEvent[]): string {
-  const batch: BatchJson = { i: [], s: [], l: [], c: [], a: [], n: [], d: [], r: [] };
-  for (const event of events) {
-    batch.i.push(event.instance);
-    batch.s.push(event.seq);
-    batch.l.push(event.linkId);
-    batch.c.push(event.code);
-    batch.a.push(event.at);
-    batch.n.push(event.country);
-    batch.d.push(event.device);
-    batch.r.push(event.referrer);
-  }
-  return JSON.stringify(batch);
+export function encodeTally(tally: ClickTally): string {
+  const json: TallyJson = {
+    i: tally.instance,
+    f: tally.fromSeq,
+    t: tally.toSeq,
+    o: tally.oldestAt,
+    n: tally.newestAt,
+    b: tally.buckets.map((b) => [b.linkId, b.hour, b.country, b.device, b.referrer, b.clicks]),
+  };
+  return JSON.stringify(json);
 }
 
-/** The events of an encoded batch; unreadable events are left out. */
-export function decodeBatch(text: string): ClickEvent[] {
-  const batch = JSON.parse(text) as BatchJson;
-  const events: ClickEvent[] = [];
-  for (let index = 0; index < batch.s.length; index++) {
-    const event = eventFromJson({
-      i: batch.i[index],
-      s: batch.s[index],
-      l: batch.l[index],
-      c: batch.c[index],
-      a: batch.a[index],
-      n: batch.n[index],
-      d: batch.d[index],
-      r: batch.r[index],
-    });
-    if (event !== null) events.push(event);
+/** The tally a queue row holds, or null when it is not one (never throws). */
+export function decodeTally(text: string): ClickTally | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
   }
-  return events;
+  if (typeof json !== 'object' || json === null) return null;
+  const { i, f, t, o, n, b } = json as Partial<Record<keyof TallyJson, unknown>>;
+  if (
+    typeof i !== 'string' ||
+    !isInstanceId(i) ||
+    !isSeq(f) ||
+    !isSeq(t) ||
+    t < f ||
+    typeof o !== 'number' ||
+    typeof n !== 'number' ||
+    !Array.isArray(b)
+  ) {
+    return null;
+  }
+  const buckets: ClickBucket[] = [];
+  let clicks = 0;
+  for (const row of b as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 6) return null;
+    const [linkId, hour, country, device, referrer, count] = row as unknown[];
+    if (
+      typeof linkId !== 'string' ||
+      typeof hour !== 'number' ||
+      typeof country !== 'string' ||
+      typeof device !== 'string' ||
+      !DEVICES.has(device) ||
+      typeof referrer !== 'string' ||
+      !isSeq(count) ||
+      count === 0
+    ) {
+      return null;
+    }
+    clicks += count;
+    buckets.push({ linkId, hour, country, device: device as DeviceClass, referrer, clicks: count });
+  }
+  // Every id of the run is one of the clicks counted: no more, no fewer.
+  if (clicks !== t - f + 1) return null;
+  return { instance: i, fromSeq: f, toSeq: t, oldestAt: o, newestAt: n, buckets };
+}
+
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 const DEVICES: ReadonlySet<string> = new Set(DEVICE_CLASSES);

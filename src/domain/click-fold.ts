@@ -1,5 +1,6 @@
-import { OTHER_REFERRER, type ClickEvent, type DeviceClass } from './click-event.js';
-import { addSeqs, hasSeq, type SeqIntervals } from './seq-intervals.js';
+import { OTHER_REFERRER, type DeviceClass } from './click-event.js';
+import type { ClickTally } from './click-tally.js';
+import { insertRange, overlaps, type SeqIntervals } from './seq-intervals.js';
 
 export const HOUR_MS = 3_600_000;
 
@@ -26,12 +27,12 @@ export interface FoldPlan {
   readonly buckets: readonly ClickBucket[];
   /** Clicks added per link, for its all-time total. */
   readonly totals: ReadonlyMap<string, number>;
-  /** The new folded set of every instance this batch touched. */
+  /** The new folded set of every instance this fold counted clicks of. */
   readonly seen: ReadonlyMap<string, SeqIntervals>;
   readonly counted: number;
-  /** Events already folded (redelivered, or sent twice): not counted again. */
+  /** Clicks whose ids were folded before (redelivered, or sent twice): not counted again. */
   readonly duplicates: number;
-  /** Time of the newest event counted, or null when none was. */
+  /** Time of the newest click counted, or null when none was. */
   readonly newestAt: number | null;
 }
 
@@ -44,18 +45,18 @@ export function hourOf(atMs: number): number {
 }
 
 /**
- * Folds a batch of events into hourly buckets (SPEC §6). At-least-once in, exactly once
- * counted: an event whose id is already in `state.seen`, or earlier in this batch, is
- * skipped. Referrer hosts are bounded: a link keeps at most `maxReferrers` hosts an hour;
- * further hosts are counted as `other`, so no input can create unbounded rows.
+ * Folds tallies into hourly buckets (SPEC §6). At-least-once in, exactly once counted: a
+ * tally any of whose event ids is already in `state.seen`, or in an earlier tally of this
+ * fold, is skipped whole (a tally is one flushed batch or one event, so it is either all
+ * new or all seen). Referrer hosts are bounded: a link keeps at most `maxReferrers` hosts
+ * an hour; further hosts count as `other`, so no input can create unbounded rows.
  */
 export function planFold(
-  events: readonly ClickEvent[],
+  tallies: readonly ClickTally[],
   state: FoldState,
   maxReferrers: number,
 ): FoldPlan {
-  const seqsByInstance = new Map<string, number[]>();
-  const batchSeqs = new Map<string, Set<number>>();
+  const seen = new Map<string, [number, number][]>();
   const counts = new Map<string, { bucket: Omit<ClickBucket, 'clicks'>; clicks: number }>();
   const referrers = new Map<string, Set<string>>();
   const totals = new Map<string, number>();
@@ -63,71 +64,60 @@ export function planFold(
   let duplicates = 0;
   let newestAt: number | null = null;
 
-  for (const event of events) {
-    const folded = state.seen.get(event.instance);
-    let inBatch = batchSeqs.get(event.instance);
-    let newSeqs = seqsByInstance.get(event.instance);
-    if (inBatch === undefined || newSeqs === undefined) {
-      inBatch = new Set();
-      newSeqs = [];
-      batchSeqs.set(event.instance, inBatch);
-      seqsByInstance.set(event.instance, newSeqs);
+  for (const tally of tallies) {
+    let folded = seen.get(tally.instance);
+    if (folded === undefined) {
+      folded = (state.seen.get(tally.instance) ?? []).map(([from, to]): [number, number] => [
+        from,
+        to,
+      ]);
+      seen.set(tally.instance, folded);
     }
-    if (inBatch.has(event.seq) || (folded !== undefined && hasSeq(folded, event.seq))) {
-      duplicates++;
+    const size = tally.toSeq - tally.fromSeq + 1;
+    if (overlaps(folded, tally.fromSeq, tally.toSeq)) {
+      duplicates += size;
       continue;
     }
-    inBatch.add(event.seq);
-    newSeqs.push(event.seq);
-
-    const hour = hourOf(event.at);
-    const referrer = boundReferrer(
-      event.linkId,
-      hour,
-      event.referrer,
-      state,
-      referrers,
-      maxReferrers,
-    );
-    const key = `${event.linkId}\n${hour}\n${event.country}\n${event.device}\n${referrer}`;
-    const existing = counts.get(key);
-    if (existing === undefined) {
-      counts.set(key, {
-        bucket: {
-          linkId: event.linkId,
-          hour,
-          country: event.country,
-          device: event.device,
-          referrer,
-        },
-        clicks: 1,
-      });
-    } else {
-      existing.clicks++;
+    insertRange(folded, tally.fromSeq, tally.toSeq);
+    for (const bucket of tally.buckets) {
+      const referrer = boundReferrer(bucket, state, referrers, maxReferrers);
+      const key = `${bucket.linkId}\n${bucket.hour}\n${bucket.country}\n${bucket.device}\n${referrer}`;
+      const existing = counts.get(key);
+      if (existing === undefined) {
+        counts.set(key, { bucket: { ...bucket, referrer }, clicks: bucket.clicks });
+      } else {
+        existing.clicks += bucket.clicks;
+      }
+      totals.set(bucket.linkId, (totals.get(bucket.linkId) ?? 0) + bucket.clicks);
     }
-    totals.set(event.linkId, (totals.get(event.linkId) ?? 0) + 1);
-    counted++;
-    if (newestAt === null || event.at > newestAt) newestAt = event.at;
+    counted += size;
+    if (newestAt === null || tally.newestAt > newestAt) newestAt = tally.newestAt;
   }
 
-  const seen = new Map<string, SeqIntervals>();
-  for (const [instance, seqs] of seqsByInstance) {
-    if (seqs.length > 0) seen.set(instance, addSeqs(state.seen.get(instance) ?? [], seqs));
+  const buckets = [...counts.values()].map(({ bucket, clicks }) => ({
+    linkId: bucket.linkId,
+    hour: bucket.hour,
+    country: bucket.country,
+    device: bucket.device,
+    referrer: bucket.referrer,
+    clicks,
+  }));
+  const changed = new Map<string, SeqIntervals>();
+  for (const [instance, intervals] of seen) {
+    if (intervals.length > 0 && counted > 0) changed.set(instance, intervals);
   }
-  const buckets = [...counts.values()].map(({ bucket, clicks }) => ({ ...bucket, clicks }));
-  return { buckets, totals, seen, counted, duplicates, newestAt };
+  return { buckets, totals, seen: changed, counted, duplicates, newestAt };
 }
 
 function boundReferrer(
-  linkId: string,
-  hour: number,
-  referrer: string,
+  bucket: Omit<ClickBucket, 'clicks'>,
   state: FoldState,
   added: Map<string, Set<string>>,
   maxReferrers: number,
 ): string {
+  const referrer = bucket.referrer;
   if (referrer === OTHER_REFERRER) return referrer;
-  const key = linkHourKey(linkId, hour);
+  const key = linkHourKey(bucket.linkId, bucket.hour);
   const stored = state.referrers.get(key);
   if (stored?.has(referrer) === true) return referrer;
   let mine = added.get(key);
@@ -137,9 +127,8 @@ function boundReferrer(
   }
   if (mine.has(referrer)) return referrer;
   // `other` may already hold a row; it does not count against the bound.
-  const distinct =
-    (stored === undefined ? 0 : stored.size - (stored.has(OTHER_REFERRER) ? 1 : 0)) + mine.size;
-  if (distinct >= maxReferrers) return OTHER_REFERRER;
+  const storedHosts = stored === undefined ? 0 : stored.size - (stored.has(OTHER_REFERRER) ? 1 : 0);
+  if (storedHosts + mine.size >= maxReferrers) return OTHER_REFERRER;
   mine.add(referrer);
   return referrer;
 }

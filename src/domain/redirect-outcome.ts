@@ -6,6 +6,8 @@ export type RedirectOutcome =
       readonly kind: 'redirect';
       /** The link followed: its click is counted under this id. */
       readonly linkId: string;
+      /** The code followed, as the cache holds it. */
+      readonly code: string;
       readonly status: RedirectStatus;
       readonly location: string;
       readonly cacheControl: string;

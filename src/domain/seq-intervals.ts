@@ -6,46 +6,48 @@
  */
 export type SeqIntervals = readonly (readonly [number, number])[];
 
-/** Whether `seq` is in the set (binary search). */
-export function hasSeq(intervals: SeqIntervals, seq: number): boolean {
+/** Index of the first interval that ends at or after `seq` (intervals.length if none). */
+function firstEndingFrom(intervals: SeqIntervals, seq: number): number {
   let low = 0;
-  let high = intervals.length - 1;
-  while (low <= high) {
+  let high = intervals.length;
+  while (low < high) {
     const middle = (low + high) >> 1;
     const interval = intervals[middle];
-    if (interval === undefined) return false;
-    const [from, to] = interval;
-    if (seq < from) high = middle - 1;
-    else if (seq > to) low = middle + 1;
-    else return true;
+    if (interval !== undefined && interval[1] < seq) low = middle + 1;
+    else high = middle;
   }
-  return false;
+  return low;
 }
 
-/** The set with `seqs` added (any order, duplicates allowed), merged back into intervals. */
-export function addSeqs(intervals: SeqIntervals, seqs: readonly number[]): SeqIntervals {
-  if (seqs.length === 0) return intervals;
-  // A typed array sorts numbers natively; a batch is usually one run already.
-  const sorted = Float64Array.from(seqs).sort();
-  const runs: [number, number][] = [];
-  for (const seq of sorted) {
-    const last = runs[runs.length - 1];
-    if (last !== undefined && seq <= last[1] + 1) {
-      if (seq > last[1]) last[1] = seq;
-    } else {
-      runs.push([seq, seq]);
-    }
+/** Whether any of `from`..`to` is in the set. */
+export function overlaps(intervals: SeqIntervals, from: number, to: number): boolean {
+  const interval = intervals[firstEndingFrom(intervals, from)];
+  return interval !== undefined && interval[0] <= to;
+}
+
+export function hasSeq(intervals: SeqIntervals, seq: number): boolean {
+  return overlaps(intervals, seq, seq);
+}
+
+/**
+ * Adds `from`..`to`, none of which is in the set yet (check `overlaps` first), to
+ * `intervals` in place, joining the neighbours it touches. In-order arrivals extend the
+ * last interval.
+ */
+export function insertRange(intervals: [number, number][], from: number, to: number): void {
+  const at = firstEndingFrom(intervals, from);
+  const before = intervals[at - 1];
+  const after = intervals[at];
+  const joinsBefore = before !== undefined && before[1] + 1 === from;
+  const joinsAfter = after !== undefined && after[0] - 1 === to;
+  if (joinsBefore && joinsAfter) {
+    before[1] = after[1];
+    intervals.splice(at, 1);
+  } else if (joinsBefore) {
+    before[1] = to;
+  } else if (joinsAfter) {
+    after[0] = from;
+  } else {
+    intervals.splice(at, 0, [from, to]);
   }
-  const all = [...intervals.map(([from, to]): [number, number] => [from, to]), ...runs];
-  all.sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const [from, to] of all) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && from <= last[1] + 1) {
-      if (to > last[1]) last[1] = to;
-    } else {
-      merged.push([from, to]);
-    }
-  }
-  return merged;
 }

@@ -63,7 +63,7 @@ export function makeRedirectFront(
         if (!isPrefetch(headers)) {
           clicks(
             outcome.linkId,
-            code,
+            outcome.code,
             headers['user-agent'],
             headers.referer,
             countryHeader === undefined ? undefined : single(headers[countryHeader]),

@@ -4,7 +4,7 @@ import type { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
 import { ClickBuffer } from '../clicks/click-buffer.js';
 import { ClickFlusher } from '../clicks/click-flusher.js';
-import { DeviceClassifier } from '../clicks/classify-device.js';
+import { ClickDimensions } from '../clicks/click-dimensions.js';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import type { Config } from '../config/config.js';
@@ -56,7 +56,7 @@ export function composeClickPipeline(
   logger: Logger,
 ): ClickPipeline {
   const instance = newInstanceId();
-  const buffer = new ClickBuffer(config.clickBufferSize);
+  const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions());
   const sink =
     config.natsServers === undefined
       ? store.clickQueue
@@ -71,7 +71,6 @@ export function composeClickPipeline(
     buffer,
     sink,
     instance,
-    devices: new DeviceClassifier(),
     intervalMs: config.clickFlushIntervalMs,
     batchSize: config.clickBatchSize,
     onFailure: (error) => {

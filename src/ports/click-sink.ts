@@ -1,11 +1,11 @@
-import type { ClickEvent } from '../domain/click-event.js';
+import type { ClickBatch } from '../domain/click-batch.js';
 
-/** Where the flusher sends click events (SPEC §6): a SQLite table, or JetStream. */
+/** Where the flusher sends clicks (SPEC §6): a SQLite table, or JetStream. */
 export interface ClickSink {
   /**
-   * Resolves once every event is durably accepted; rejects otherwise, and the flusher
-   * keeps them and sends them again (so a sink may see an event twice: the fold dedupes).
+   * Resolves once the whole batch is durably accepted; rejects otherwise, and the flusher
+   * keeps it and sends it again (so a sink may see a click twice: the fold dedupes).
    */
-  send(events: readonly ClickEvent[]): Promise<void>;
+  send(batch: ClickBatch): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { ClickEvent } from '../domain/click-event.js';
+import type { ClickTally } from '../domain/click-tally.js';
 
 /** How one fold went. */
 export interface FoldResult {
@@ -25,10 +25,10 @@ export interface ClickSummary {
 /** The aggregates of SPEC §4 (`click_hourly`) and what folding into them needs. */
 export interface ClickStore {
   /**
-   * Adds a batch to the hourly buckets in one transaction, skipping events already folded
-   * (by event id), with at most `maxReferrers` referrer hosts per link and hour.
+   * Adds tallies to the hourly buckets in one transaction, skipping those whose event ids
+   * were folded before, with at most `maxReferrers` referrer hosts per link and hour.
    */
-  fold(events: readonly ClickEvent[], maxReferrers: number): Promise<FoldResult>;
+  fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult>;
   summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary>;
   /** All-time clicks of each link asked for (0 when none). */
   totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>>;

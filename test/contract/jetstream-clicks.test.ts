@@ -6,6 +6,7 @@ import { describe, test, type TestContext } from 'node:test';
 import { JetStreamClicks } from '../../src/adapters/nats/jetstream-clicks.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { ClickEvent } from '../../src/domain/click-event.js';
+import { batchOf } from '../support/click-batches.js';
 import { NATS_URL, requireNats, uniqueStream } from '../support/require-nats.js';
 
 function openStore(t: TestContext): SqliteStore {
@@ -48,8 +49,8 @@ async function foldAll(source: JetStreamClicks, store: SqliteStore): Promise<num
   for (;;) {
     const delivery = await source.next(500);
     if (delivery === null) return delivered;
-    delivered += delivery.events.length;
-    await store.clicks.fold(delivery.events, 50);
+    delivered += delivery.tallies.length;
+    await store.clicks.fold(delivery.tallies, 50);
     await delivery.ack();
   }
 }
@@ -60,15 +61,16 @@ describe('JetStream click sink and source (shared NATS server)', () => {
     const stream = uniqueStream(t);
     const store = openStore(t);
     const publisher = openClicks(t, stream);
-    const batch = events(1000);
+    const batch = batchOf(events(1000));
     await publisher.send(batch);
     await publisher.send(batch); // the PubAcks were lost, say: the flusher sends it all again
 
     // A worker folds the first delivery, then dies before acknowledging it.
     const doomed = openClicks(t, stream, 1000);
     const first = await doomed.next(400);
-    assert.equal(first?.events.length, 400);
-    assert.deepEqual(await store.clicks.fold(first.events, 50), { counted: 400, duplicates: 0 });
+    assert.ok(first !== null);
+    assert.equal(first.tallies.length, 400, 'one event a message');
+    assert.deepEqual(await store.clicks.fold(first.tallies, 50), { counted: 400, duplicates: 0 });
     await doomed.close();
 
     // Another worker gets everything, the 400 again once their ack wait has passed.

@@ -9,10 +9,15 @@ import { startRedisCluster, type RedisClusterHandle } from '../support/redis-clu
 import { eventually } from '../support/eventually.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
 
-function entry(version: number, location = `https://example.com/v${version}`): CachedLink {
+function entry(
+  version: number,
+  location = `https://example.com/v${version}`,
+  code = 'temp001',
+): CachedLink {
   return {
     found: true,
     linkId: '01JCLICKSLINKID0000000000A',
+    code,
     version,
     state: 'active',
     expiresAt: null,
@@ -66,7 +71,7 @@ function sharedCacheContract(
       await cache.ready();
       assert.equal(await cache.get('nothing1'), undefined);
       const permanent: CacheEntry = {
-        ...entry(3, 'https://example.com/a|b?c=1'),
+        ...entry(3, 'https://example.com/a|b?c=1', 'perm001'),
         status: 301,
         expiresAt: 1_900_000_000_000,
       };
@@ -82,6 +87,7 @@ function sharedCacheContract(
       assert.deepEqual(temporary?.fixedOutcome, {
         kind: 'redirect',
         linkId: '01JCLICKSLINKID0000000000A',
+        code: 'temp001',
         status: 302,
         location: 'https://example.com/v1',
         cacheControl: 'private, no-store',

@@ -6,6 +6,8 @@ import { describe, test, type TestContext } from 'node:test';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { ClickEvent } from '../../src/domain/click-event.js';
 import { HOUR_MS } from '../../src/domain/click-fold.js';
+import { tallyOfBatch, tallyOfEvent } from '../../src/domain/click-tally.js';
+import { batchOf } from '../support/click-batches.js';
 
 const HOUR = Date.UTC(2026, 5, 1, 12);
 
@@ -38,7 +40,11 @@ describe('SqliteClickStore', () => {
     const store = openStore(t);
     assert.equal(await store.clicks.freshness(), null);
     await store.clicks.fold(
-      [...events(4), ...events(2, 4, { at: HOUR + HOUR_MS, referrer: 'x.example' })],
+      [
+        tallyOfBatch(
+          batchOf([...events(4), ...events(2, 4, { at: HOUR + HOUR_MS, referrer: 'x.example' })]),
+        ),
+      ],
       50,
     );
     const summary = await store.clicks.summarize('link-a', HOUR, HOUR + 2 * HOUR_MS);
@@ -69,10 +75,12 @@ describe('SqliteClickStore', () => {
 
   test('the same batch folded twice, or overlapping batches, count each event once', async (t) => {
     const store = openStore(t);
-    const batch = events(100);
+    const batch = [tallyOfBatch(batchOf(events(100)))];
     assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 100, duplicates: 0 });
     assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 0, duplicates: 100 });
-    assert.deepEqual(await store.clicks.fold(events(100, 50), 50), { counted: 50, duplicates: 50 });
+    // One event a tally (as JetStream delivers them): the overlap is skipped event by event.
+    const overlapping = events(100, 50).map(tallyOfEvent);
+    assert.deepEqual(await store.clicks.fold(overlapping, 50), { counted: 50, duplicates: 50 });
     assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 150);
   });
 
@@ -84,7 +92,7 @@ describe('SqliteClickStore', () => {
         at: HOUR,
         referrer: `r${round * 10 + index}.example`,
       }));
-      await store.clicks.fold(batch, 15);
+      await store.clicks.fold([tallyOfBatch(batchOf(batch))], 15);
     }
     const summary = await store.clicks.summarize('link-a', HOUR, HOUR + HOUR_MS);
     assert.equal(summary.referrers.length, 16, '15 hosts and other');
@@ -96,24 +104,29 @@ describe('SqliteClickQueue', () => {
   test('a batch stays queued until acknowledged; folding it again after a crash counts nothing twice', async (t) => {
     const store = openStore(t);
     const queue = store.clickQueue;
-    await queue.send(events(10));
-    await queue.send(events(5, 10));
+    await queue.send(batchOf(events(10)));
+    await queue.send(batchOf(events(5, 10)));
     assert.equal(await queue.pendingBatches(), 2);
 
     const first = await queue.next();
-    assert.equal(first?.events.length, 10);
-    await store.clicks.fold(first.events, 50);
-    // The process dies here: folded, never acknowledged. The batch is delivered again.
+    assert.ok(first !== null);
+    assert.deepEqual(
+      first.tallies.map((tally) => [tally.fromSeq, tally.toSeq]),
+      [
+        [0, 9],
+        [10, 14],
+      ],
+      'both rows, one tally each',
+    );
+    await store.clicks.fold(first.tallies, 50);
+    // The process dies here: folded, never acknowledged. The rows are delivered again.
     const again = await queue.next();
-    assert.deepEqual(again?.events, first?.events);
-    assert.deepEqual(await store.clicks.fold(again.events, 50), { counted: 0, duplicates: 10 });
+    assert.ok(again !== null);
+    assert.deepEqual(again.tallies, first.tallies);
+    assert.deepEqual(await store.clicks.fold(again.tallies, 50), { counted: 0, duplicates: 15 });
     await again.ack();
-
-    const second = await queue.next();
-    assert.equal(second?.events.length, 5);
-    await store.clicks.fold(second.events, 50);
-    await second.ack();
     assert.equal(await queue.next(), null);
+    assert.equal(await queue.pendingBatches(), 0);
     assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 15);
   });
 });

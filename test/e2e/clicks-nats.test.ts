@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { JetStreamClicks } from '../../src/adapters/nats/jetstream-clicks.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { batchOf } from '../support/click-batches.js';
 import { sendClicks } from '../support/click-load.js';
 import { createLink, E2E_ADMIN_KEY, readCounts, readMetric } from '../support/click-counts.js';
 import { eventually } from '../support/eventually.js';
@@ -92,7 +93,7 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       referrer: '',
     }));
     for (let from = 0; from < clicks.length; from += 5000) {
-      await publisher.send(clicks.slice(from, from + 5000));
+      await publisher.send(batchOf(clicks.slice(from, from + 5000)));
     }
     // The store exists (migrated) before the worker opens it.
     await SqliteStore.open({ file: join(dataDir, 'hop.db') }).close();

@@ -103,6 +103,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     assert.deepEqual(second, {
       kind: 'redirect',
       linkId: link.id,
+      code: link.code,
       status: 302,
       location: 'https://example.com/',
       cacheControl: 'private, no-store',
@@ -171,6 +172,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     cache.set(v1.code, {
       found: true,
       linkId: v1.id,
+      code: v1.code,
       version: 1,
       state: 'active',
       expiresAt: null,

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DeviceClassifier } from '../../src/clicks/classify-device.js';
+import { ClickDimensions } from '../../src/clicks/click-dimensions.js';
 import {
-  decodeBatch,
   decodeEvent,
-  encodeBatch,
+  decodeTally,
   encodeEvent,
+  encodeTally,
 } from '../../src/domain/click-event-codec.js';
+import { tallyOfBatch } from '../../src/domain/click-tally.js';
+import { batchOf } from '../support/click-batches.js';
 import {
   boundCountry,
   eventIdOf,
@@ -24,16 +26,18 @@ const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 
 describe('click dimensions', () => {
   test('device class from the user agent: desktop, mobile, tablet, bot, other', () => {
-    const devices = new DeviceClassifier();
-    assert.equal(devices.classify(DESKTOP), 'desktop');
-    assert.equal(devices.classify(IPHONE), 'mobile');
-    assert.equal(devices.classify(IPAD), 'tablet');
-    assert.equal(devices.classify(GOOGLEBOT), 'bot');
-    assert.equal(devices.classify('curl/8.5.0'), 'bot');
-    assert.equal(devices.classify(undefined), 'other');
-    assert.equal(devices.classify(''), 'other');
-    assert.equal(devices.classify('x'.repeat(5000)), 'other', 'too long to parse');
-    assert.equal(devices.classify(IPHONE), 'mobile', 'the remembered answer is the same');
+    const dimensions = new ClickDimensions();
+    assert.equal(dimensions.knownDevice(IPHONE), undefined, 'not parsed until asked');
+    assert.equal(dimensions.device(DESKTOP), 'desktop');
+    assert.equal(dimensions.device(IPHONE), 'mobile');
+    assert.equal(dimensions.device(IPAD), 'tablet');
+    assert.equal(dimensions.device(GOOGLEBOT), 'bot');
+    assert.equal(dimensions.device('curl/8.5.0'), 'bot');
+    assert.equal(dimensions.device(undefined), 'other');
+    assert.equal(dimensions.device(''), 'other');
+    assert.equal(dimensions.device('x'.repeat(5000)), 'other', 'too long to parse');
+    assert.equal(dimensions.knownDevice(IPHONE), 'mobile', 'remembered once parsed');
+    assert.equal(dimensions.knownDevice(undefined), 'other');
   });
 
   test('country: two letters from the edge, anything else ZZ', () => {
@@ -73,11 +77,31 @@ describe('click event codec', () => {
     referrer: 'news.example.com',
   };
 
-  test('round-trips one event and a batch; the event id joins instance and sequence', () => {
+  test('round-trips one event and a tally; the event id joins instance and sequence', () => {
     assert.deepEqual(decodeEvent(encodeEvent(sample)), sample);
-    const batch = [sample, { ...sample, seq: 43, device: 'bot' as const }];
-    assert.deepEqual(decodeBatch(encodeBatch(batch)), batch);
+    const tally = tallyOfBatch(batchOf([sample, { ...sample, seq: 43, device: 'bot' as const }]));
+    assert.deepEqual(decodeTally(encodeTally(tally)), tally);
     assert.equal(eventIdOf(sample), 'Abc123.42');
+  });
+
+  test('a queue row that is not a tally decodes to null, never throws', () => {
+    const good = JSON.parse(encodeTally(tallyOfBatch(batchOf([sample])))) as Record<
+      string,
+      unknown
+    >;
+    for (const text of [
+      '',
+      '{',
+      'null',
+      JSON.stringify({ ...good, t: 41 }),
+      JSON.stringify({ ...good, t: 43 }),
+      JSON.stringify({ ...good, b: [['l', 0, 'DE', 'toaster', '', 1]] }),
+      JSON.stringify({ ...good, b: [['l', 0, 'DE', 'bot', '', 0]] }),
+      JSON.stringify({ ...good, b: 'rows' }),
+      JSON.stringify({ ...good, i: '../etc' }),
+    ]) {
+      assert.equal(decodeTally(text), null, text);
+    }
   });
 
   test('anything that is not an event decodes to null, never throws', () => {

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ClickEvent } from '../../src/domain/click-event.js';
 import { HOUR_MS, linkHourKey, planFold } from '../../src/domain/click-fold.js';
-import { addSeqs, hasSeq } from '../../src/domain/seq-intervals.js';
+import { tallyOfBatch, tallyOfEvent } from '../../src/domain/click-tally.js';
+import { hasSeq, insertRange, overlaps } from '../../src/domain/seq-intervals.js';
+import { batchOf } from '../support/click-batches.js';
 
 const HOUR = Date.UTC(2026, 11, 3, 10);
 
@@ -23,62 +25,91 @@ function event(seq: number, overrides: Partial<ClickEvent> = {}): ClickEvent {
 const EMPTY = { seen: new Map(), referrers: new Map() };
 
 describe('sequence intervals', () => {
-  test('merge runs, out of order and duplicated, into the fewest intervals', () => {
-    let set = addSeqs([], [5, 3, 4, 4, 10]);
+  test('ranges join their neighbours, in any order', () => {
+    const set: [number, number][] = [];
+    insertRange(set, 3, 5);
+    insertRange(set, 10, 10);
     assert.deepEqual(set, [
       [3, 5],
       [10, 10],
     ]);
-    set = addSeqs(set, [6, 7, 8, 9]);
+    insertRange(set, 6, 9);
     assert.deepEqual(set, [[3, 10]]);
-    set = addSeqs(set, [0, 1]);
+    insertRange(set, 0, 1);
+    insertRange(set, 12, 20);
     assert.deepEqual(set, [
       [0, 1],
       [3, 10],
+      [12, 20],
     ]);
-    assert.ok(hasSeq(set, 0) && hasSeq(set, 1) && hasSeq(set, 7) && hasSeq(set, 10));
-    assert.ok(!hasSeq(set, 2) && !hasSeq(set, 11) && !hasSeq(set, -1));
+    insertRange(set, 11, 11);
+    insertRange(set, 2, 2);
+    assert.deepEqual(set, [[0, 20]]);
+    assert.ok(hasSeq(set, 0) && hasSeq(set, 20) && !hasSeq(set, 21) && !hasSeq(set, -1));
+    assert.ok(overlaps(set, 20, 30) && overlaps(set, -5, 0) && !overlaps(set, 21, 30));
   });
 
-  test('a million events in order stay one interval', () => {
-    const seqs = Array.from({ length: 1_000_000 }, (_, index) => index);
-    assert.deepEqual(addSeqs([], seqs), [[0, 999_999]]);
+  test('a million clicks folded one by one, in order, stay one interval', () => {
+    const set: [number, number][] = [];
+    for (let seq = 0; seq < 1_000_000; seq++) insertRange(set, seq, seq);
+    assert.deepEqual(set, [[0, 999_999]]);
   });
 });
 
-describe('planFold', () => {
-  test('sums clicks per link, hour and dimensions, and per link in all', () => {
-    const events = [
-      event(0),
-      event(1),
-      event(2, { country: 'FR' }),
-      event(3, { at: HOUR + HOUR_MS + 5 }),
-      event(4, { linkId: 'link-2' }),
-    ];
-    const plan = planFold(events, EMPTY, 50);
-    assert.equal(plan.counted, 5);
-    assert.equal(plan.duplicates, 0);
-    const rows = plan.buckets.map((b) => `${b.linkId} ${b.hour - HOUR} ${b.country} ${b.clicks}`);
+describe('tallies', () => {
+  test('a batch sums to one row per link, hour and dimensions, with its run of ids', () => {
+    const tally = tallyOfBatch(
+      batchOf([
+        event(0),
+        event(1),
+        event(2, { country: 'FR' }),
+        event(3, { at: HOUR + HOUR_MS + 5 }),
+        event(4, { linkId: 'link-2' }),
+      ]),
+    );
+    assert.equal(tally.fromSeq, 0);
+    assert.equal(tally.toSeq, 4);
+    assert.equal(tally.oldestAt, HOUR);
+    assert.equal(tally.newestAt, HOUR + HOUR_MS + 5);
+    const rows = tally.buckets.map((b) => `${b.linkId} ${b.hour - HOUR} ${b.country} ${b.clicks}`);
     assert.deepEqual(rows.sort(), [
       `link-1 0 DE 2`,
       `link-1 0 FR 1`,
       `link-1 ${HOUR_MS} DE 1`,
       `link-2 0 DE 1`,
     ]);
+  });
+});
+
+describe('planFold', () => {
+  test('adds tallies to buckets and per-link totals, and remembers their ids', () => {
+    const plan = planFold(
+      [tallyOfBatch(batchOf([event(0), event(1), event(2, { linkId: 'link-2' })]))],
+      EMPTY,
+      50,
+    );
+    assert.equal(plan.counted, 3);
+    assert.equal(plan.duplicates, 0);
     assert.deepEqual(
       [...plan.totals],
       [
-        ['link-1', 4],
+        ['link-1', 2],
         ['link-2', 1],
       ],
     );
-    assert.equal(plan.newestAt, HOUR + HOUR_MS + 5);
-    assert.deepEqual(plan.seen.get('inst-a'), [[0, 4]]);
+    assert.equal(plan.newestAt, HOUR + 2);
+    assert.deepEqual(plan.seen.get('inst-a'), [[0, 2]]);
   });
 
-  test('an event folded before, or twice in one batch, is counted once', () => {
+  test('a tally folded before, or twice in one fold, is counted once', () => {
     const plan = planFold(
-      [event(0), event(1), event(1), event(2), event(0, { instance: 'inst-b' })],
+      [
+        tallyOfEvent(event(0)),
+        tallyOfEvent(event(1)),
+        tallyOfEvent(event(1)),
+        tallyOfEvent(event(2)),
+        tallyOfEvent(event(0, { instance: 'inst-b' })),
+      ],
       { seen: new Map([['inst-a', [[0, 0]] as const]]), referrers: new Map() },
       50,
     );
@@ -88,13 +119,17 @@ describe('planFold', () => {
     assert.deepEqual(plan.seen.get('inst-b'), [[0, 0]]);
   });
 
-  test('a batch of nothing but duplicates changes nothing', () => {
-    const seen = new Map([['inst-a', [[0, 9]] as const]]);
-    const plan = planFold([event(3), event(9)], { seen, referrers: new Map() }, 50);
+  test('a batch redelivered whole is skipped whole', () => {
+    const batch = tallyOfBatch(batchOf([event(5), event(6), event(7)]));
+    const plan = planFold(
+      [batch],
+      { seen: new Map([['inst-a', [[0, 9]] as const]]), referrers: new Map() },
+      50,
+    );
     assert.equal(plan.counted, 0);
+    assert.equal(plan.duplicates, 3);
     assert.equal(plan.buckets.length, 0);
     assert.equal(plan.newestAt, null);
-    assert.equal(plan.seen.size, 0);
   });
 
   test('referrer hosts are bounded per link and hour; the rest count as other', () => {
@@ -102,7 +137,11 @@ describe('planFold', () => {
       event(seq, { referrer: `site${seq}.example` }),
     );
     const stored = new Map([[linkHourKey('link-1', HOUR), new Set(['site0.example', 'other'])]]);
-    const plan = planFold(events, { seen: new Map(), referrers: stored }, 3);
+    const plan = planFold(
+      [tallyOfBatch(batchOf(events))],
+      { seen: new Map(), referrers: stored },
+      3,
+    );
     const byReferrer = new Map(plan.buckets.map((b) => [b.referrer, b.clicks]));
     // site0 was stored already; two more fit under the bound of 3; `other` is not counted.
     assert.deepEqual([...byReferrer.keys()].sort(), [

@@ -10,7 +10,8 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import type { ClickEvent } from '../../domain/click-event.js';
+import { eventOf, type ClickBatch } from '../../domain/click-batch.js';
+import { tallyOfEvent, type ClickTally } from '../../domain/click-tally.js';
 import { decodeEvent, encodeEvent } from '../../domain/click-event-codec.js';
 import { eventIdOf } from '../../domain/click-event.js';
 import type { ClickSink } from '../../ports/click-sink.js';
@@ -82,29 +83,32 @@ export class JetStreamClicks implements ClickSink, ClickSource {
     return connection;
   }
 
-  async send(events: readonly ClickEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  async send(batch: ClickBatch): Promise<void> {
+    if (batch.size === 0) return;
     const client = await this.#ready();
     // Every publish in flight at once; any failure fails the batch, which the flusher
     // sends again whole: the ones already stored are dropped by their message id.
-    const results = await Promise.allSettled(
-      events.map((event) =>
+    const publishes: Promise<unknown>[] = [];
+    for (let index = 0; index < batch.size; index++) {
+      const event = eventOf(batch, index);
+      publishes.push(
         client.publish(this.#subject, encodeEvent(event), {
           msgID: eventIdOf(event),
           timeout: PUBLISH_TIMEOUT_MS,
         }),
-      ),
-    );
+      );
+    }
+    const results = await Promise.allSettled(publishes);
     const failed = results.find((result) => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   }
 
-  async next(maxEvents: number): Promise<ClickDelivery | null> {
+  async next(maxClicks: number): Promise<ClickDelivery | null> {
     await this.#ready();
     const consumer = await this.#aggregatorConsumer();
-    const messages = await consumer.fetch({ max_messages: maxEvents, expires: FETCH_WAIT_MS });
+    const messages = await consumer.fetch({ max_messages: maxClicks, expires: FETCH_WAIT_MS });
     const delivered: JsMsg[] = [];
-    const events: ClickEvent[] = [];
+    const tallies: ClickTally[] = [];
     for await (const message of messages) {
       const event = decodeEvent(message.string());
       if (event === null) {
@@ -113,11 +117,11 @@ export class JetStreamClicks implements ClickSink, ClickSource {
         continue;
       }
       delivered.push(message);
-      events.push(event);
+      tallies.push(tallyOfEvent(event));
     }
     if (delivered.length === 0) return null;
     return {
-      events,
+      tallies,
       ack: async () => {
         for (const message of delivered) message.ack();
         // The acks are on the wire before the next fetch (a lost one only redelivers).

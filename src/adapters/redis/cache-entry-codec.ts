@@ -15,7 +15,7 @@ export function encodeEntry(entry: CacheEntry): string {
 }
 
 /** The entry a value stands for, or undefined for floors and anything unreadable. */
-export function decodeEntry(value: string | null): CacheEntry | undefined {
+export function decodeEntry(value: string | null, code: string): CacheEntry | undefined {
   if (value === null || value.startsWith('~')) return undefined;
   if (value === ABSENT_VALUE) return ABSENT_ENTRY;
   const parts = value.split('|');
@@ -32,6 +32,7 @@ export function decodeEntry(value: string | null): CacheEntry | undefined {
   const location = parts.slice(5).join('|');
   return cachedLinkOf(
     linkId,
+    code,
     Number(version),
     state as StoredLinkState,
     expiresAt === '' ? null : Number(expiresAt),

@@ -123,7 +123,7 @@ export class RedisSharedLinkCache implements SharedLinkCache {
     return this.#redis.get(this.#options.prefix + code).then(
       (value) => {
         this.#breaker.succeeded();
-        return decodeEntry(value);
+        return decodeEntry(value, code);
       },
       () => {
         this.#breaker.failed();

@@ -1,48 +1,53 @@
 import type Database from 'better-sqlite3';
-import type { ClickEvent } from '../../domain/click-event.js';
-import { decodeBatch, encodeBatch } from '../../domain/click-event-codec.js';
+import type { ClickBatch } from '../../domain/click-batch.js';
+import { decodeTally, encodeTally } from '../../domain/click-event-codec.js';
+import { tallyOfBatch } from '../../domain/click-tally.js';
 import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';
 
+/** Queue rows folded together: each is one flush batch, already summed per bucket. */
+const ROWS_PER_DELIVERY = 8;
+
 /**
  * The embedded click pipeline's durable middle (SPEC §6): the flusher's sink writes each
- * batch as one row of `click_queue`; the in-process aggregator reads the oldest row, folds
- * it and deletes it. One row per batch, column-encoded: a second of clicks costs one
- * insert, not one per click.
+ * batch as one row of `click_queue`, already summed per bucket with the run of event ids
+ * it covers; the in-process aggregator reads the oldest rows, folds them and deletes them.
+ * A second of clicks on a few links costs one small insert, not one per click.
  */
 export class SqliteClickQueue implements ClickSink, ClickSource {
   readonly #insert: Database.Statement<[number, number, string]>;
-  readonly #oldest: Database.Statement<[], { id: number; events: string }>;
-  readonly #delete: Database.Statement<[number]>;
+  readonly #oldest: Database.Statement<[number], { id: number; events: string }>;
+  readonly #deleteUpTo: Database.Statement<[number]>;
   readonly #pending: Database.Statement<[], number>;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
       'INSERT INTO click_queue (created_at, oldest_at, events) VALUES (?, ?, ?)',
     );
-    this.#oldest = db.prepare('SELECT id, events FROM click_queue ORDER BY id LIMIT 1');
-    this.#delete = db.prepare('DELETE FROM click_queue WHERE id = ?');
+    this.#oldest = db.prepare('SELECT id, events FROM click_queue ORDER BY id LIMIT ?');
+    this.#deleteUpTo = db.prepare('DELETE FROM click_queue WHERE id <= ?');
     this.#pending = db.prepare<[], number>('SELECT count(*) FROM click_queue').pluck();
   }
 
-  async send(events: readonly ClickEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    let oldest = Infinity;
-    for (const event of events) if (event.at < oldest) oldest = event.at;
-    const encoded = encodeBatch(events);
-    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), oldest, encoded));
+  async send(batch: ClickBatch): Promise<void> {
+    if (batch.size === 0) return;
+    const tally = tallyOfBatch(batch);
+    const encoded = encodeTally(tally);
+    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), tally.oldestAt, encoded));
   }
 
-  /** One queued batch (flushes are at most one batch each), whatever `maxEvents` says. */
+  /** The oldest queued rows: one flushed batch each, so up to a few batches' clicks. */
   async next(): Promise<ClickDelivery | null> {
-    const row = guardSqlite('read queued clicks', () => this.#oldest.get());
-    if (row === undefined) return null;
-    const events = decodeBatch(row.events);
+    const rows = guardSqlite('read queued clicks', () => this.#oldest.all(ROWS_PER_DELIVERY));
+    const last = rows[rows.length - 1];
+    if (last === undefined) return null;
+    // A row that is not a tally (written by hand, or corrupt) is dropped, never retried.
+    const tallies = rows.flatMap((row) => decodeTally(row.events) ?? []);
     return {
-      events,
+      tallies,
       ack: async () => {
-        guardSqlite('dequeue clicks', () => this.#delete.run(row.id));
+        guardSqlite('dequeue clicks', () => this.#deleteUpTo.run(last.id));
       },
     };
   }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { ClickEvent } from '../../domain/click-event.js';
-import { hourOf, linkHourKey, planFold } from '../../domain/click-fold.js';
+import { linkHourKey, planFold } from '../../domain/click-fold.js';
+import type { ClickTally } from '../../domain/click-tally.js';
 import type { SeqIntervals } from '../../domain/seq-intervals.js';
 import type {
   ClickStore,
@@ -91,14 +91,15 @@ export class SqliteClickStore implements ClickStore {
       .raw();
   }
 
-  async fold(events: readonly ClickEvent[], maxReferrers: number): Promise<FoldResult> {
+  async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
     return guardSqlite('fold clicks', () => {
       const instances = new Set<string>();
       const linkHours = new Map<string, [string, number]>();
-      for (const event of events) {
-        instances.add(event.instance);
-        const hour = hourOf(event.at);
-        linkHours.set(linkHourKey(event.linkId, hour), [event.linkId, hour]);
+      for (const tally of tallies) {
+        instances.add(tally.instance);
+        for (const { linkId, hour } of tally.buckets) {
+          linkHours.set(linkHourKey(linkId, hour), [linkId, hour]);
+        }
       }
       // IMMEDIATE: two aggregators folding at once take turns, each seeing the other's ids.
       return this.#db
@@ -113,7 +114,7 @@ export class SqliteClickStore implements ClickStore {
             const hosts = this.#referrers.all(linkId, hour);
             if (hosts.length > 0) referrers.set(key, new Set(hosts));
           }
-          const plan = planFold(events, { seen, referrers }, maxReferrers);
+          const plan = planFold(tallies, { seen, referrers }, maxReferrers);
           for (const bucket of plan.buckets) {
             this.#addBucket.run(
               bucket.linkId,

@@ -51,7 +51,7 @@ function parseScanCursor(cursor: string): ScanPosition {
 }
 
 /** version, state, expires_at, status_code, destination. */
-type RedirectRow = [string, number, string, number | null, number, string];
+type RedirectRow = [string, string, number, string, number | null, number, string];
 
 interface IdempotencyRow {
   owner: string;
@@ -106,7 +106,7 @@ export class SqliteLinkStore implements LinkStore {
     // otherwise take the unique index on code and then read the table too.
     this.#redirectByCode = db
       .prepare<[string], RedirectRow>(
-        'SELECT id, version, state, expires_at, status_code, destination FROM links INDEXED BY links_redirect WHERE code = ?',
+        'SELECT id, code, version, state, expires_at, status_code, destination FROM links INDEXED BY links_redirect WHERE code = ?',
       )
       .raw();
     this.#replace = db.prepare(
@@ -202,10 +202,11 @@ export class SqliteLinkStore implements LinkStore {
         : cachedLinkOf(
             row[0],
             row[1],
-            row[2] as StoredLinkState,
-            row[3],
-            row[4] as RedirectStatus,
-            row[5],
+            row[2],
+            row[3] as StoredLinkState,
+            row[4],
+            row[5] as RedirectStatus,
+            row[6],
           );
     });
   }

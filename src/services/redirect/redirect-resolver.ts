@@ -160,6 +160,7 @@ export class RedirectResolver implements LinkEvents {
     return {
       kind: 'redirect',
       linkId: entry.linkId,
+      code: entry.code,
       status: entry.status,
       location: entry.location,
       cacheControl: cacheControlFor(entry.status, entry.expiresAt, now),
@@ -170,6 +171,7 @@ export class RedirectResolver implements LinkEvents {
 function entryOf(link: Link): CacheEntry {
   return cachedLinkOf(
     link.id,
+    link.code,
     link.version,
     link.state,
     link.expiresAt,
