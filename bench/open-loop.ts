@@ -44,10 +44,7 @@ const extraHeaders = Object.entries(args.headers)
   .join('');
 const nextRequest = cycle(
   readPaths(args.pathsFile).map((path) =>
-    Buffer.from(
-      `GET ${path} HTTP/1.1\r\nHost: ${args.url.host}\r\n${extraHeaders}\r\n`,
-      'latin1',
-    ),
+    Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${args.url.host}\r\n${extraHeaders}\r\n`, 'latin1'),
   ),
 );
 

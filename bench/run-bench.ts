@@ -3,6 +3,11 @@
  * ceiling, in the same run, driven from a separate process. Each scenario runs alternately
  * against hop and the ceiling; the table and the machine go to BENCHMARKS.md.
  *
+ * `analytics` is hot's load, with a browser's headers, at two more hops started for it (one
+ * with HOP_ANALYTICS=off, one with it on) and at the ceiling, in interleaved rounds: what
+ * counting clicks costs a redirect, and the analytics-on hop's click counters to show the
+ * clicks were counted.
+ *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2),
  * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_UNIFORM_LINKS (default
  * 1000000), BENCH_CONNECTIONS (default 50), BENCH_DRIVER (wrk or autocannon for the
@@ -31,8 +36,9 @@ import {
   type LoadTarget,
 } from './load-drivers.js';
 import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
-import { residentMb } from './process-memory.js';
-import { countLinks, prepareSeededStore } from './seeded-store.js';
+import { readClickCounters, waitUntilDrained, type ClickCounters } from './click-counters.js';
+import { cpuSeconds, residentMb } from './process-memory.js';
+import { copyStore, countLinks, prepareSeededStore } from './seeded-store.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -57,9 +63,49 @@ const FIXED_RATE = 10_000;
 const MIXED_CREATES_PER_SECOND = 100;
 const HOP_PORT = 18_580;
 const CEILING_PORT = 18_581;
+/** analytics: the two hops it starts, one with HOP_ANALYTICS=off and one with it on. */
+const ANALYTICS_OFF_PORT = 18_582;
+const ANALYTICS_ON_PORT = 18_583;
+/** analytics: the header a trusted edge puts the country in (HOP_COUNTRY_HEADER). */
+const COUNTRY_HEADER = 'cf-ipcountry';
+/**
+ * analytics: what a browser following a link from a news page sends, so every click has
+ * a device to classify, a referrer host to extract and a country. All three servers get
+ * them. One user agent and one referrer: the flusher parses each once and remembers it,
+ * as it would the few hundred that repeat in real traffic.
+ */
+const ANALYTICS_HEADERS: Readonly<Record<string, string>> = {
+  'User-Agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  Referer: 'https://news.example.com/some/path?x=1',
+  [COUNTRY_HEADER]: 'DE',
+};
+/** analytics: the longest wait for the analytics-on hop to flush and fold a run's clicks. */
+const DRAIN_TIMEOUT_MS = 30_000;
+/** analytics: the pause before the final read of its counters, after it has drained. */
+const SETTLE_MS = 2_000;
+/** analytics: the redirect throughput analytics may cost at most, in %. */
+const MAX_ANALYTICS_COST = 10;
 const ADMIN_KEY = 'hop_bench_admin_key_0123456789abcdef';
-const ALL = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
+const ALL = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed', 'analytics'] as const;
 type Scenario = (typeof ALL)[number];
+
+/** analytics' figures: the three servers', memory, and the analytics-on hop's clicks. */
+interface AnalyticsRow {
+  off: Result;
+  on: Result;
+  ceiling: Result;
+  offRssMb: number;
+  onRssMb: number;
+  /** Redirects the analytics-on hop's driver counted as answered, warm-up included. */
+  onRequests: number;
+  /** Its click counters, read after the load and SETTLE_MS. */
+  clicks: ClickCounters;
+  /** Whether it drained within DRAIN_TIMEOUT_MS after every run. */
+  drained: boolean;
+  /** CPU it spent after each run until drained (flushing and folding), mean, ms. */
+  tailCpuMsPerRun: number;
+}
 
 /** One server's figures for one scenario, averaged over its rounds. */
 interface Result {
@@ -115,6 +161,17 @@ const store = prepareSeededStore({
 });
 const linksInStore = countLinks(store.dataDir);
 const env = { ...serverEnv, HOP_DATA_DIR: store.dataDir };
+// analytics: each of its two hops gets a copy of the store, made now, before any hop has it
+// open. Sharing one file would be safe for SQLite (WAL) but not for the comparison: the
+// analytics-on hop writes click batches and aggregates to it every second, and the
+// analytics-off hop would then checkpoint that WAL (in its worker thread, on the server
+// core) and read through it, paying part of the cost being measured. Copies keep the two
+// alike in all but HOP_ANALYTICS, with the same codes, so the same paths and the ceiling fit.
+const analyticsDirs = { off: join(dir, 'analytics-off'), on: join(dir, 'analytics-on') };
+if (scenarios.includes('analytics')) {
+  await copyStore(store.dataDir, analyticsDirs.off);
+  await copyStore(store.dataDir, analyticsDirs.on);
+}
 const codes = readFileSync(store.codesFile, 'utf8').trim().split('\n');
 
 // 2. Request paths per scenario.
@@ -134,11 +191,13 @@ const pathFiles: Record<string, string> = {
 // 3. Start both servers on the server core; the load generators get the other one.
 // hop runs as deployed: compiled (npm run build), not through tsx, whose compiler would
 // count towards hop's resident memory. Ready once every stored code is in its filter.
+// analytics starts hops of its own, so with analytics alone this one is not started.
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-const hop = await startServer(
-  pin(SERVER_CORE, [process.execPath, 'dist/cli/hop.js', 'serve']),
-  /known codes loaded/,
-);
+const HOP_COMMAND = pin(SERVER_CORE, [process.execPath, 'dist/cli/hop.js', 'serve']);
+const HOP_READY = /known codes loaded/;
+const hop = scenarios.some((s) => s !== 'analytics')
+  ? await startServer(HOP_COMMAND, HOP_READY, env)
+  : null;
 await startServer(
   pin(SERVER_CORE, [
     process.execPath,
@@ -149,11 +208,19 @@ await startServer(
     String(CEILING_PORT),
   ]),
   /ceiling listening/,
+  env,
 );
 
 // 4. Run every scenario alternately against hop and the ceiling.
 const rows: { scenario: Scenario; hop: Result; ceiling: Result; hopRssMb: number }[] = [];
+let analytics: AnalyticsRow | null = null;
 for (const scenario of scenarios) {
+  if (scenario === 'analytics') {
+    analytics = await runAnalytics();
+    process.stderr.write(`${scenario} done\n`);
+    continue;
+  }
+  if (hop === null) throw new Error('hop was not started');
   const paths = pathFiles[isOpenLoop(scenario) ? 'hot' : scenario] as string;
   const drive = async (port: number, seconds: number): Promise<Result> => {
     const target: LoadTarget = {
@@ -192,16 +259,30 @@ for (const scenario of scenarios) {
   });
   process.stderr.write(`${scenario} done\n`);
 }
-const rssMb = residentMb(hop.pid ?? 0);
+const rssMb = hop === null ? null : residentMb(hop.pid ?? 0);
 
 // 5. Report.
 const header =
   '| scenario | server | req/s | p50 ms | p80 ms | p99 ms | errors | hop RSS MB | hop/ceiling |';
 const lines = [header, '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
-for (const row of rows) {
-  const ratio = `${((100 * row.hop.rps) / row.ceiling.rps).toFixed(0)}%`;
-  lines.push(format(row.scenario, 'hop', row.hop, row.hopRssMb.toFixed(0), ratio));
-  lines.push(format(row.scenario, 'ceiling', row.ceiling, '', ''));
+for (const scenario of scenarios) {
+  const row = rows.find((r) => r.scenario === scenario);
+  if (row !== undefined) {
+    const ratio = `${((100 * row.hop.rps) / row.ceiling.rps).toFixed(0)}%`;
+    lines.push(format(row.scenario, 'hop', row.hop, row.hopRssMb.toFixed(0), ratio));
+    lines.push(format(row.scenario, 'ceiling', row.ceiling, '', ''));
+  }
+  if (scenario === 'analytics' && analytics !== null) {
+    const { off, on, ceiling } = analytics;
+    const ofCeiling = (r: Result) => `${((100 * r.rps) / ceiling.rps).toFixed(0)}%`;
+    lines.push(
+      format(scenario, 'hop, analytics off', off, analytics.offRssMb.toFixed(0), ofCeiling(off)),
+    );
+    lines.push(
+      format(scenario, 'hop, analytics on', on, analytics.onRssMb.toFixed(0), ofCeiling(on)),
+    );
+    lines.push(format(scenario, 'ceiling', ceiling, '', ''));
+  }
 }
 const cpu = cpus()[0]?.model ?? 'unknown cpu';
 const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -229,7 +310,8 @@ const report = [
       ]
     : []),
   ...mixedAgainstFixedRate(),
-  `hop resident memory at the end: ${rssMb.toFixed(0)} MB.`,
+  ...describeAnalytics(),
+  ...(rssMb === null ? [] : [`hop resident memory at the end: ${rssMb.toFixed(0)} MB.`]),
   '',
   ...lines,
   '',
@@ -248,6 +330,117 @@ function mixedAgainstFixedRate(): string[] {
   return [
     `hop redirect p99, mixed / fixed-rate: ${(mixed.hop.p99 / fixed.hop.p99).toFixed(2)}× (target ≤ 1.5×); creates answered 201 in mixed: ${mixed.hop.creates.toFixed(0)} a round, failed ${mixed.hop.createErrors.toFixed(0)}.`,
   ];
+}
+
+/**
+ * analytics: two hops of its own, HOP_ANALYTICS=off and on, each on its copy of the store,
+ * and the ceiling, all driven with hot's load and ANALYTICS_HEADERS one after the other.
+ */
+async function runAnalytics(): Promise<AnalyticsRow> {
+  const hopEnv = (analyticsSwitch: 'on' | 'off', port: number, dataDir: string) => ({
+    ...serverEnv,
+    HOP_PORT: String(port),
+    HOP_DATA_DIR: dataDir,
+    HOP_ANALYTICS: analyticsSwitch,
+    // On both, so HOP_ANALYTICS is their only difference; with analytics off it is unused.
+    HOP_COUNTRY_HEADER: COUNTRY_HEADER,
+  });
+  const offHop = await startServer(
+    HOP_COMMAND,
+    HOP_READY,
+    hopEnv('off', ANALYTICS_OFF_PORT, analyticsDirs.off),
+  );
+  const onHop = await startServer(
+    HOP_COMMAND,
+    HOP_READY,
+    hopEnv('on', ANALYTICS_ON_PORT, analyticsDirs.on),
+  );
+  const onPid = onHop.pid ?? 0;
+  const load = (port: number, seconds: number) =>
+    runClosedLoop(closedLoopDriver, {
+      root: ROOT,
+      port,
+      pathsFile: pathFiles['hot'] as string,
+      connections: CONNECTIONS,
+      seconds,
+      headers: ANALYTICS_HEADERS,
+    });
+  const driveOff = async (seconds: number) =>
+    resultOf('analytics', await load(ANALYTICS_OFF_PORT, seconds));
+  const driveCeiling = async (seconds: number) =>
+    resultOf('analytics', await load(CEILING_PORT, seconds));
+  // The analytics-on hop flushes and folds its last interval's clicks after its load has
+  // stopped. That work is waited out (and its CPU time measured) before the next run, so it
+  // never lands, on the shared server core, in another server's measured window.
+  let onRequests = 0;
+  let onRuns = 0;
+  let tailCpuSeconds = 0;
+  let drained = true;
+  const driveOn = async (seconds: number) => {
+    const report = await load(ANALYTICS_ON_PORT, seconds);
+    onRequests += report.requests;
+    const cpuBefore = cpuSeconds(onPid);
+    drained = (await waitUntilDrained(ANALYTICS_ON_PORT, DRAIN_TIMEOUT_MS)).drained && drained;
+    tailCpuSeconds += cpuSeconds(onPid) - cpuBefore;
+    onRuns++;
+    return resultOf('analytics', report);
+  };
+
+  await driveOff(WARMUP_SECONDS);
+  await driveOn(WARMUP_SECONDS);
+  await driveCeiling(WARMUP_SECONDS);
+  const offRuns: Result[] = [];
+  const onResults: Result[] = [];
+  const ceilingRuns: Result[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // The two hops take turns going first, so that drift between rounds falls on both.
+    if (round % 2 === 0) {
+      offRuns.push(await driveOff(SECONDS));
+      onResults.push(await driveOn(SECONDS));
+    } else {
+      onResults.push(await driveOn(SECONDS));
+      offRuns.push(await driveOff(SECONDS));
+    }
+    ceilingRuns.push(await driveCeiling(SECONDS));
+  }
+  const offRssMb = residentMb(offHop.pid ?? 0);
+  const onRssMb = residentMb(onPid);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const clicks = await readClickCounters(ANALYTICS_ON_PORT);
+  await Promise.all([stopServer(offHop), stopServer(onHop)]);
+  return {
+    off: mean(offRuns),
+    on: mean(onResults),
+    ceiling: mean(ceilingRuns),
+    offRssMb,
+    onRssMb,
+    onRequests,
+    clicks,
+    drained,
+    tailCpuMsPerRun: (1000 * tailCpuSeconds) / onRuns,
+  };
+}
+
+/** analytics' lines above the table: the cost, the click counters, memory. */
+function describeAnalytics(): string[] {
+  if (analytics === null) return [];
+  const { off, on, clicks } = analytics;
+  const cost = 100 * (1 - on.rps / off.rps);
+  const sink =
+    process.env['HOP_NATS_URL'] === undefined
+      ? 'embedded sink (SQLite click_queue, folded in process)'
+      : 'NATS JetStream sink (HOP_NATS_URL; folded by hop worker, not counted here)';
+  return [
+    `analytics: hop with HOP_ANALYTICS=on served ${((100 * on.rps) / off.rps).toFixed(1)}% of the redirects per second hop with HOP_ANALYTICS=off served: analytics cost ${cost.toFixed(1)}% (target ≤ ${MAX_ANALYTICS_COST}%: ${cost <= MAX_ANALYTICS_COST ? 'met' : 'NOT met'}); p99 on / off ${(on.p99 / off.p99).toFixed(2)}×. Both hops started for this scenario, each on its own copy of the seeded store, ${describeHeaders()} sent to them and the ceiling, rounds interleaved (the two hops alternate going first).`,
+    `analytics clicks, from the analytics-on hop's /metrics ${SETTLE_MS / 1000} s after its pipeline ${analytics.drained ? 'drained' : `had still not drained after ${DRAIN_TIMEOUT_MS / 1000} s`} (${sink}): hop_click_events_flushed_total ${clicks.flushed}, hop_click_events_folded_total ${clicks.folded ?? 'absent'}, hop_click_events_dropped_total ${clicks.dropped}; its driver counted ${analytics.onRequests} answered redirects (warm-up and rounds).`,
+    `analytics resident memory after the load: hop with HOP_ANALYTICS=off ${analytics.offRssMb.toFixed(0)} MB, with it on ${analytics.onRssMb.toFixed(0)} MB. After each of its runs the analytics-on hop spent ${analytics.tailCpuMsPerRun.toFixed(0)} ms of CPU flushing and folding the last clicks (and answering the bench's /metrics polls), outside the measured window and waited out before the next run.`,
+  ];
+}
+
+function describeHeaders(): string {
+  return Object.entries(ANALYTICS_HEADERS)
+    .map(([name, value]) => `\`${name}: ${value}\``)
+    .join(', ');
 }
 
 /** Which driver drove which scenarios, and how, for the report. */
@@ -287,10 +480,14 @@ function resultOf(scenario: Scenario, report: DriverReport): Result {
   };
 }
 
-function startServer(command: string[], ready: RegExp): Promise<ChildProcess> {
+function startServer(
+  command: string[],
+  ready: RegExp,
+  serverEnvironment: NodeJS.ProcessEnv,
+): Promise<ChildProcess> {
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: ROOT,
-    env,
+    env: serverEnvironment,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -303,6 +500,19 @@ function startServer(command: string[], ready: RegExp): Promise<ChildProcess> {
     child.on('exit', (code) => {
       reject(new Error(`${command.join(' ')} exited with ${code}`));
     });
+  });
+}
+
+/** SIGTERM, and the exit awaited (SIGKILL after 10 s): a server no later scenario needs. */
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
   });
 }
 
