@@ -37,15 +37,18 @@ export function tallyOfEvent(event: ClickEvent): ClickTally {
   };
 }
 
-/** Sums a batch per bucket in one pass: a second of clicks on a few links is a few rows. */
+/**
+ * Sums a batch per bucket in one pass: a second of clicks on a few links is a few rows.
+ * Buckets are found per link (one map lookup on a string whose hash the engine keeps) and
+ * then among that link's few dimension combinations, compared by identity first: the
+ * buffer hands over canonical strings, so no key is built per click.
+ */
 export function tallyOfBatch(batch: ClickBatch): ClickTally {
-  type Count = { bucket: Omit<ClickBucket, 'clicks'>; clicks: number };
-  const counts = new Map<string, Count>();
+  type Count = { -readonly [K in keyof ClickBucket]: ClickBucket[K] };
+  const byLink = new Map<string, Count[]>();
+  const buckets: Count[] = [];
   let oldestAt = Infinity;
   let newestAt = -Infinity;
-  // Clicks come in runs (a popular link, one browser): a click like the one before it is
-  // counted without building its key.
-  let previous: Count | null = null;
   for (let index = 0; index < batch.size; index++) {
     const at = batch.at[index] ?? 0;
     if (at < oldestAt) oldestAt = at;
@@ -55,25 +58,29 @@ export function tallyOfBatch(batch: ClickBatch): ClickTally {
     const country = batch.countries[index] ?? '';
     const device = batch.devices[index] ?? 'other';
     const referrer = batch.referrers[index] ?? '';
-    if (
-      previous !== null &&
-      previous.bucket.linkId === linkId &&
-      previous.bucket.hour === hour &&
-      previous.bucket.country === country &&
-      previous.bucket.device === device &&
-      previous.bucket.referrer === referrer
-    ) {
-      previous.clicks++;
-      continue;
+    let counts = byLink.get(linkId);
+    if (counts === undefined) {
+      counts = [];
+      byLink.set(linkId, counts);
     }
-    const key = `${linkId}\n${hour}\n${country}\n${device}\n${referrer}`;
-    let count = counts.get(key);
-    if (count === undefined) {
-      count = { bucket: { linkId, hour, country, device, referrer }, clicks: 0 };
-      counts.set(key, count);
+    let found = false;
+    for (const count of counts) {
+      if (
+        count.hour === hour &&
+        count.country === country &&
+        count.device === device &&
+        count.referrer === referrer
+      ) {
+        count.clicks++;
+        found = true;
+        break;
+      }
     }
-    count.clicks++;
-    previous = count;
+    if (!found) {
+      const count: Count = { linkId, hour, country, device, referrer, clicks: 1 };
+      counts.push(count);
+      buckets.push(count);
+    }
   }
   return {
     instance: batch.instance,
@@ -81,6 +88,6 @@ export function tallyOfBatch(batch: ClickBatch): ClickTally {
     toSeq: batch.firstSeq + batch.size - 1,
     oldestAt,
     newestAt,
-    buckets: [...counts.values()].map(({ bucket, clicks }) => ({ ...bucket, clicks })),
+    buckets,
   };
 }

@@ -13,10 +13,19 @@ import type { Logger } from '../observability/logger.js';
 import type { ClickCounters } from '../observability/metrics.js';
 import type { ClickSource } from '../ports/click-source.js';
 import type { ClickStore } from '../ports/click-store.js';
+import { startAggregatorThread, type AggregatorThread } from './aggregator-thread.js';
 import type { Clock } from '../ports/clock.js';
 
-/** The aggregator's pause when it finds nothing to fold. */
+/** The in-process aggregator's pause when it finds nothing to fold. */
 const AGGREGATOR_IDLE_MS = 250;
+/**
+ * The aggregator thread of `hop serve` folds what gathered every 5 s (analytics lag
+ * behind by about that), merging up to a minute of flushed batches per fold: the cost of a
+ * fold is one row update per link, hour and dimensions clicked since the last one.
+ */
+const THREAD_FOLD_INTERVAL_MS = 5_000;
+const THREAD_ROWS_PER_FOLD = 60;
+const THREAD_REPORT_INTERVAL_MS = 1_000;
 /** 16 base62 characters ≈ 95 bits: no two process starts share an instance id. */
 const INSTANCE_ID_LENGTH = 16;
 
@@ -27,7 +36,10 @@ export interface ClickPipeline {
   readonly instance: string;
   readonly buffer: ClickBuffer;
   readonly flusher: ClickFlusher;
-  /** The in-process aggregator: embedded only; scaled out, `hop worker` folds. */
+  /**
+   * The in-process aggregator, embedded and not serving (CLI, tests: they drain it).
+   * `hop serve` folds in a thread of its own; scaled out, `hop worker` folds.
+   */
   readonly aggregator: ClickAggregator | null;
   counters(): ClickCounters;
   start(): void;
@@ -54,6 +66,7 @@ export function composeClickPipeline(
   store: SqliteStore,
   clock: Clock,
   logger: Logger,
+  serving: boolean,
 ): ClickPipeline {
   const instance = newInstanceId();
   const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions());
@@ -89,10 +102,14 @@ export function composeClickPipeline(
       );
     },
   });
+  const embedded = config.natsServers === undefined;
   const aggregator =
-    config.natsServers === undefined
+    embedded && !serving
       ? makeAggregator(store.clickQueue, store.clicks, clock, config, logger)
       : null;
+  let thread: AggregatorThread | null = null;
+  const folding = (): { folded: number; duplicates: number; lagSeconds: number } | null =>
+    thread ?? aggregator;
   return {
     instance,
     buffer,
@@ -107,14 +124,30 @@ export function composeClickPipeline(
         dropped: buffer.dropped,
         flushed: flusher.flushed,
         flushFailures: flusher.failures,
-        folded: aggregator?.folded ?? null,
-        duplicates: aggregator?.duplicates ?? 0,
-        lagSeconds: aggregator?.lagSeconds ?? 0,
+        folded: embedded ? (folding()?.folded ?? 0) : null,
+        duplicates: folding()?.duplicates ?? 0,
+        lagSeconds: folding()?.lagSeconds ?? 0,
       };
     },
     start: () => {
       flusher.start();
       aggregator?.start();
+      if (embedded && serving && thread === null) {
+        let failing = false;
+        thread = startAggregatorThread(
+          {
+            databaseFile: config.databaseFile,
+            maxReferrers: config.clickMaxReferrers,
+            rowsPerFold: THREAD_ROWS_PER_FOLD,
+            foldIntervalMs: THREAD_FOLD_INTERVAL_MS,
+            reportIntervalMs: THREAD_REPORT_INTERVAL_MS,
+          },
+          (reason) => {
+            if (!failing) logger.warn({ reason }, 'click aggregation failed; retrying');
+            failing = true;
+          },
+        );
+      }
     },
     stop: async () => {
       const emptied = await flusher.stop();
@@ -125,6 +158,7 @@ export function composeClickPipeline(
         );
       }
       await aggregator?.stop();
+      await thread?.stop();
       await sink.close();
     },
   };

@@ -79,7 +79,9 @@ export function composeRuntime(
 ): Runtime {
   const clock = options.clock ?? systemClock;
   const store = openSqliteOrThrow(config, options.serving === true ? logger : null);
-  const clicks = config.analytics ? composeClickPipeline(config, store, clock, logger) : null;
+  const clicks = config.analytics
+    ? composeClickPipeline(config, store, clock, logger, options.serving === true)
+    : null;
   const newId = monotonicFactory();
   const randomBytes = (buffer: Uint8Array) => {
     randomFillSync(buffer);

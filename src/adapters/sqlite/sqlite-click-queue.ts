@@ -6,9 +6,6 @@ import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';
 
-/** Queue rows folded together: each is one flush batch, already summed per bucket. */
-const ROWS_PER_DELIVERY = 8;
-
 /**
  * The embedded click pipeline's durable middle (SPEC §6): the flusher's sink writes each
  * batch as one row of `click_queue`, already summed per bucket with the run of event ids
@@ -20,8 +17,14 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
   readonly #oldest: Database.Statement<[number], { id: number; events: string }>;
   readonly #deleteUpTo: Database.Statement<[number]>;
   readonly #pending: Database.Statement<[], number>;
+  readonly #rowsPerDelivery: number;
 
-  constructor(db: Database.Database) {
+  /**
+   * `rowsPerDelivery`: rows (flushed batches) one delivery merges. Merged rows fold
+   * together: a link clicked every second costs one row update per fold, not per second.
+   */
+  constructor(db: Database.Database, rowsPerDelivery = 1) {
+    this.#rowsPerDelivery = rowsPerDelivery;
     this.#insert = db.prepare(
       'INSERT INTO click_queue (created_at, oldest_at, events) VALUES (?, ?, ?)',
     );
@@ -37,9 +40,9 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
     guardSqlite('queue clicks', () => this.#insert.run(Date.now(), tally.oldestAt, encoded));
   }
 
-  /** The oldest queued rows: one flushed batch each, so up to a few batches' clicks. */
+  /** The oldest queued rows, `rowsPerDelivery` at most: one flushed batch each. */
   async next(): Promise<ClickDelivery | null> {
-    const rows = guardSqlite('read queued clicks', () => this.#oldest.all(ROWS_PER_DELIVERY));
+    const rows = guardSqlite('read queued clicks', () => this.#oldest.all(this.#rowsPerDelivery));
     const last = rows[rows.length - 1];
     if (last === undefined) return null;
     // A row that is not a tally (written by hand, or corrupt) is dropped, never retried.

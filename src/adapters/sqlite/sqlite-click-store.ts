@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
 import { linkHourKey, planFold } from '../../domain/click-fold.js';
 import type { ClickTally } from '../../domain/click-tally.js';
 import type { SeqIntervals } from '../../domain/seq-intervals.js';
@@ -23,9 +24,9 @@ type Summed = [string, number];
 export class SqliteClickStore implements ClickStore {
   readonly #db: Database.Database;
   readonly #seen: Database.Statement<[string], string>;
-  readonly #referrers: Database.Statement<[string, number], string>;
-  readonly #addBucket: Database.Statement<[string, number, string, string, string, number]>;
-  readonly #addTotal: Database.Statement<[string, number]>;
+  readonly #referrers: Database.Statement<[string], [string, number, string]>;
+  readonly #addBuckets: Database.Statement<[string]>;
+  readonly #addTotals: Database.Statement<[string]>;
   readonly #saveSeen: Database.Statement<[string, string, number]>;
   readonly #forgetSeen: Database.Statement<[number]>;
   readonly #advanceFreshness: Database.Statement<[number]>;
@@ -41,18 +42,25 @@ export class SqliteClickStore implements ClickStore {
     this.#seen = db
       .prepare<[string], string>('SELECT intervals FROM click_seen WHERE instance = ?')
       .pluck();
+    // Whole batches in one statement each, looped inside SQLite over a JSON array: a fold
+    // touching thousands of links makes three calls, not thousands (each call from
+    // JavaScript costs more than the row it writes).
     this.#referrers = db
-      .prepare<[string, number], string>(
-        'SELECT DISTINCT referrer_host FROM click_hourly WHERE link_id = ? AND hour = ?',
+      .prepare<[string], [string, number, string]>(
+        `SELECT DISTINCT h.link_id, h.hour, h.referrer_host
+         FROM json_each(?) AS j
+         JOIN click_hourly AS h ON h.link_id = j.value ->> 0 AND h.hour = j.value ->> 1`,
       )
-      .pluck();
-    this.#addBucket = db.prepare(
+      .raw();
+    this.#addBuckets = db.prepare(
       `INSERT INTO click_hourly (link_id, hour, country, device_class, referrer_host, clicks)
-       VALUES (?, ?, ?, ?, ?, ?)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
+       FROM json_each(?) WHERE true
        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks`,
     );
-    this.#addTotal = db.prepare(
-      `INSERT INTO click_totals (link_id, clicks) VALUES (?, ?)
+    this.#addTotals = db.prepare(
+      `INSERT INTO click_totals (link_id, clicks)
+       SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true
        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks`,
     );
     this.#saveSeen = db.prepare(
@@ -94,11 +102,14 @@ export class SqliteClickStore implements ClickStore {
   async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
     return guardSqlite('fold clicks', () => {
       const instances = new Set<string>();
+      // Only hours whose clicks name a referrer host need the hosts already stored.
       const linkHours = new Map<string, [string, number]>();
       for (const tally of tallies) {
         instances.add(tally.instance);
-        for (const { linkId, hour } of tally.buckets) {
-          linkHours.set(linkHourKey(linkId, hour), [linkId, hour]);
+        for (const { linkId, hour, referrer } of tally.buckets) {
+          if (referrer !== NO_REFERRER && referrer !== OTHER_REFERRER) {
+            linkHours.set(linkHourKey(linkId, hour), [linkId, hour]);
+          }
         }
       }
       // IMMEDIATE: two aggregators folding at once take turns, each seeing the other's ids.
@@ -109,23 +120,36 @@ export class SqliteClickStore implements ClickStore {
             const stored = this.#seen.get(instance);
             if (stored !== undefined) seen.set(instance, JSON.parse(stored) as SeqIntervals);
           }
-          const referrers = new Map<string, ReadonlySet<string>>();
-          for (const [key, [linkId, hour]] of linkHours) {
-            const hosts = this.#referrers.all(linkId, hour);
-            if (hosts.length > 0) referrers.set(key, new Set(hosts));
+          const referrers = new Map<string, Set<string>>();
+          if (linkHours.size > 0) {
+            for (const [linkId, hour, host] of this.#referrers.all(
+              JSON.stringify([...linkHours.values()]),
+            )) {
+              const key = linkHourKey(linkId, hour);
+              let hosts = referrers.get(key);
+              if (hosts === undefined) {
+                hosts = new Set();
+                referrers.set(key, hosts);
+              }
+              hosts.add(host);
+            }
           }
           const plan = planFold(tallies, { seen, referrers }, maxReferrers);
-          for (const bucket of plan.buckets) {
-            this.#addBucket.run(
-              bucket.linkId,
-              bucket.hour,
-              bucket.country,
-              bucket.device,
-              bucket.referrer,
-              bucket.clicks,
+          if (plan.buckets.length > 0) {
+            this.#addBuckets.run(
+              JSON.stringify(
+                plan.buckets.map((b) => [
+                  b.linkId,
+                  b.hour,
+                  b.country,
+                  b.device,
+                  b.referrer,
+                  b.clicks,
+                ]),
+              ),
             );
+            this.#addTotals.run(JSON.stringify([...plan.totals]));
           }
-          for (const [linkId, clicks] of plan.totals) this.#addTotal.run(linkId, clicks);
           const now = Date.now();
           for (const [instance, intervals] of plan.seen) {
             this.#saveSeen.run(instance, JSON.stringify(intervals), now);

@@ -22,6 +22,8 @@ export interface SqliteStoreOptions {
    * fills it (whose fsyncs would stall every request waiting behind it). Absent: SQLite's
    * automatic checkpoints, as a short-lived CLI command wants.
    */
+  /** Queue rows (flushed batches) one aggregator delivery merges; default 1. */
+  readonly queueRowsPerDelivery?: number;
   readonly backgroundCheckpoints?: {
     readonly intervalMs: number;
     readonly onResult: (result: CheckpointResult) => void;
@@ -44,6 +46,7 @@ export class SqliteStore implements Store {
     db: Database.Database,
     applied: readonly number[],
     checkpoints: BackgroundCheckpoints | null,
+    queueRowsPerDelivery: number,
   ) {
     this.#db = db;
     this.#checkpoints = checkpoints;
@@ -51,7 +54,7 @@ export class SqliteStore implements Store {
     this.links = new SqliteLinkStore(db);
     this.keys = new SqliteApiKeyStore(db);
     this.clicks = new SqliteClickStore(db);
-    this.clickQueue = new SqliteClickQueue(db);
+    this.clickQueue = new SqliteClickQueue(db, queueRowsPerDelivery);
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
@@ -74,7 +77,8 @@ export class SqliteStore implements Store {
     db.pragma('busy_timeout = 5000');
     const applied = applyMigrations(db);
     const background = options.backgroundCheckpoints;
-    if (background === undefined) return new SqliteStore(db, applied, null);
+    const rows = options.queueRowsPerDelivery ?? 1;
+    if (background === undefined) return new SqliteStore(db, applied, null, rows);
     db.pragma('wal_autocheckpoint = 0');
     const checkpoints = startBackgroundCheckpoints(
       options.file,
@@ -86,7 +90,7 @@ export class SqliteStore implements Store {
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       },
     );
-    return new SqliteStore(db, applied, checkpoints);
+    return new SqliteStore(db, applied, checkpoints, rows);
   }
 
   async ping(): Promise<void> {
