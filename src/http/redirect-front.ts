@@ -3,6 +3,7 @@ import { isReservedAlias } from '../domain/alias-rules.js';
 import type { RedirectOutcome } from '../domain/redirect-outcome.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { ClickRecorder } from './app-deps.js';
+import { readClickHeaders } from './click-headers.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
 
 /**
@@ -59,15 +60,9 @@ export function makeRedirectFront(
       response.end();
       // SPEC §3: HEAD and prefetches are not clicks. After the response: never in its way.
       if (clicks !== null && request.method === 'GET') {
-        const headers = request.headers;
-        if (!isPrefetch(headers)) {
-          clicks(
-            outcome.linkId,
-            outcome.code,
-            headers['user-agent'],
-            headers.referer,
-            countryHeader === undefined ? undefined : single(headers[countryHeader]),
-          );
+        const headers = readClickHeaders(request.rawHeaders, countryHeader);
+        if (!headers.prefetch) {
+          clicks(outcome.linkId, outcome.code, headers.userAgent, headers.referer, headers.country);
         }
       }
       observe(source, startedAt);
@@ -107,18 +102,4 @@ export function makeRedirectFront(
     );
     return true;
   };
-}
-
-/**
- * Browsers announce speculative loads: `Sec-Purpose: prefetch` (Chromium), `Purpose:
- * prefetch` (older Chromium, Safari), `X-Moz: prefetch` (Firefox), `X-Purpose: preview`.
- */
-function isPrefetch(headers: IncomingMessage['headers']): boolean {
-  const purpose =
-    headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'];
-  return purpose !== undefined && /prefetch|prerender|preview/i.test(String(purpose));
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -65,7 +65,11 @@ export function startAggregatorThread(
   worker.on('error', (error: unknown) => {
     onFailure(error instanceof Error ? error.message : String(error));
   });
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      resolve();
+    }),
+  );
   worker.unref();
   return {
     get folded() {
