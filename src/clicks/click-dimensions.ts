@@ -52,7 +52,12 @@ export class ClickDimensions {
 /** isbot for crawlers, then bowser (both maintained; ~30 µs a parse here). */
 export function classifyDevice(userAgent: string): DeviceClass {
   if (userAgent === '' || userAgent.length > MAX_AGENT_LENGTH) return 'other';
-  if (isbot(userAgent)) return 'bot';
-  const type = Bowser.parse(userAgent).platform.type;
-  return type === 'desktop' || type === 'mobile' || type === 'tablet' ? type : 'other';
+  try {
+    if (isbot(userAgent)) return 'bot';
+    const type = Bowser.parse(userAgent).platform.type;
+    return type === 'desktop' || type === 'mobile' || type === 'tablet' ? type : 'other';
+  } catch {
+    // A parser's bug on a hostile user agent must not cost the batch: it is just `other`.
+    return 'other';
+  }
 }

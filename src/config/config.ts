@@ -17,6 +17,8 @@ export interface Config {
   readonly publicUrl: string;
   readonly dataDir: string;
   readonly databaseFile: string;
+  /** The embedded click queue and aggregates, beside hop.db. */
+  readonly clicksDatabaseFile: string;
   readonly bootstrapAdminKey: string | undefined;
   readonly codeStrategy: CodeStrategy;
   readonly codeLength: number;

@@ -40,6 +40,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     publicUrl: get<string | undefined>('HOP_PUBLIC_URL') ?? `http://localhost:${port}`,
     dataDir,
     databaseFile: join(dataDir, 'hop.db'),
+    clicksDatabaseFile: join(dataDir, 'clicks.db'),
     bootstrapAdminKey: get<string | undefined>('HOP_BOOTSTRAP_ADMIN_KEY'),
     codeStrategy: get<CodeStrategy>('HOP_CODE_STRATEGY'),
     codeLength: get<number>('HOP_CODE_LENGTH'),

@@ -4,19 +4,20 @@
  * thousands of links never holds the event loop that answers redirects.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import { SqliteClickDatabase } from '../adapters/sqlite/sqlite-click-database.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
 import { systemClock } from '../ports/clock.js';
-import type { AggregatorThreadOptions, AggregatorThreadReport } from './aggregator-thread.js';
+import type {
+  AggregatorThreadOptions,
+  AggregatorThreadReport,
+  QueueRequest,
+} from './aggregator-thread.js';
 
 const options = workerData as AggregatorThreadOptions;
 const port = parentPort;
 if (port === null) throw new Error('the aggregator thread runs as a worker');
 
-const store = SqliteStore.open({
-  file: options.databaseFile,
-  queueRowsPerDelivery: options.rowsPerFold,
-});
+const store = SqliteClickDatabase.open(options.clicksFile, options.rowsPerFold);
 const aggregator = new ClickAggregator({
   source: store.clickQueue,
   store: store.clicks,
@@ -43,11 +44,23 @@ const progress = setInterval(() => {
 }, options.reportIntervalMs);
 
 port.on('message', (message: unknown) => {
+  if (isQueueRequest(message)) {
+    try {
+      store.clickQueue.queueTally(message.tally);
+      report({ kind: 'queued', id: message.id });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      report({ kind: 'queue-failed', id: message.id, reason });
+    }
+    return;
+  }
   if (message !== 'stop') return;
   clearInterval(progress);
   void aggregator
     .stop()
-    .then(() => store.close())
+    .then(() => {
+      store.close();
+    })
     .then(() => {
       report({
         kind: 'progress',
@@ -55,7 +68,14 @@ port.on('message', (message: unknown) => {
         duplicates: aggregator.duplicates,
         lagSeconds: aggregator.lagSeconds,
       });
-      port.close();
+      // Ends this thread only (not the process), whatever handles a loader left open.
+      process.exit(0);
     });
 });
 aggregator.start();
+
+function isQueueRequest(message: unknown): message is QueueRequest {
+  return (
+    typeof message === 'object' && message !== null && (message as QueueRequest).kind === 'queue'
+  );
+}

@@ -1,7 +1,10 @@
 import { Worker } from 'node:worker_threads';
+import { tallyOfBatch, type ClickTally } from '../domain/click-tally.js';
+import type { ClickSink } from '../ports/click-sink.js';
 
 export interface AggregatorThreadOptions {
-  readonly databaseFile: string;
+  /** clicks.db */
+  readonly clicksFile: string;
   readonly maxReferrers: number;
   /** Queue rows (flushed batches) merged into one fold at most. */
   readonly rowsPerFold: number;
@@ -10,7 +13,16 @@ export interface AggregatorThreadOptions {
   readonly reportIntervalMs: number;
 }
 
+/** From `hop serve` to the thread: queue this flushed batch (already summed). */
+export interface QueueRequest {
+  readonly kind: 'queue';
+  readonly id: number;
+  readonly tally: ClickTally;
+}
+
 export type AggregatorThreadReport =
+  | { readonly kind: 'queued'; readonly id: number }
+  | { readonly kind: 'queue-failed'; readonly id: number; readonly reason: string }
   | {
       readonly kind: 'progress';
       readonly folded: number;
@@ -19,8 +31,13 @@ export type AggregatorThreadReport =
     }
   | { readonly kind: 'failed'; readonly reason: string };
 
-/** The aggregator as `hop serve` sees it: its counters, and a way to stop it. */
+/**
+ * The aggregator as `hop serve` sees it: the sink its flusher sends to (the thread writes
+ * the queue, so hop serve's own thread never waits on clicks.db's lock), its counters, and
+ * a way to stop it.
+ */
 export interface AggregatorThread {
+  readonly sink: ClickSink;
   readonly folded: number;
   readonly duplicates: number;
   readonly lagSeconds: number;
@@ -51,8 +68,17 @@ export function startAggregatorThread(
     : new Worker(entry, { workerData: options });
   const state = { folded: 0, duplicates: 0, lagSeconds: 0 };
   let failing = false;
+  let nextId = 0;
+  let stopping = false;
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   worker.on('message', (message: AggregatorThreadReport) => {
-    if (message.kind === 'progress') {
+    if (message.kind === 'queued' || message.kind === 'queue-failed') {
+      const waiter = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (waiting.size === 0 && !stopping) worker.unref();
+      if (message.kind === 'queued') waiter?.resolve();
+      else waiter?.reject(new Error(message.reason));
+    } else if (message.kind === 'progress') {
       state.folded = message.folded;
       state.duplicates = message.duplicates;
       state.lagSeconds = message.lagSeconds;
@@ -67,11 +93,30 @@ export function startAggregatorThread(
   });
   const exited = new Promise<void>((resolve) =>
     worker.once('exit', () => {
+      for (const waiter of waiting.values())
+        waiter.reject(new Error('the aggregator thread ended'));
+      waiting.clear();
       resolve();
     }),
   );
   worker.unref();
+  const sink: ClickSink = {
+    send: (batch) => {
+      if (batch.size === 0) return Promise.resolve();
+      const id = nextId++;
+      const request: QueueRequest = { kind: 'queue', id, tally: tallyOfBatch(batch) };
+      return new Promise<void>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        // A batch on its way keeps the process alive: at shutdown, once the server has
+        // closed, nothing else would, and the last flush would be lost.
+        worker.ref();
+        worker.postMessage(request);
+      });
+    },
+    close: () => Promise.resolve(),
+  };
   return {
+    sink,
     get folded() {
       return state.folded;
     },
@@ -82,6 +127,7 @@ export function startAggregatorThread(
       return state.lagSeconds;
     },
     stop: () => {
+      stopping = true;
       worker.ref();
       worker.postMessage('stop');
       return exited;

@@ -12,6 +12,7 @@ import type { ClickRecorder } from '../http/app-deps.js';
 import type { Logger } from '../observability/logger.js';
 import type { ClickCounters } from '../observability/metrics.js';
 import type { ClickSource } from '../ports/click-source.js';
+import type { ClickSink } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
 import { startAggregatorThread, type AggregatorThread } from './aggregator-thread.js';
 import type { Clock } from '../ports/clock.js';
@@ -58,8 +59,10 @@ export function newInstanceId(): string {
 }
 
 /**
- * Embedded (no HOP_NATS_URL): the sink is the `click_queue` table and this process folds
- * it. Scaled out: the sink is JetStream and `hop worker` folds.
+ * Embedded (no HOP_NATS_URL): the sink is the `click_queue` table of clicks.db, folded in
+ * this process: by a thread of its own when serving (which also writes the queue, so the
+ * event loop never waits on clicks.db), in process otherwise (CLI, tests). Scaled out: the
+ * sink is JetStream and `hop worker` folds.
  */
 export function composeClickPipeline(
   config: Config,
@@ -70,9 +73,15 @@ export function composeClickPipeline(
 ): ClickPipeline {
   const instance = newInstanceId();
   const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions());
-  const sink =
+  const embedded = config.natsServers === undefined;
+  const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
+  const aggregator =
+    embedded && !serving
+      ? makeAggregator(store.clickQueue, store.clicks, clock, config, logger)
+      : null;
+  const sink: ClickSink =
     config.natsServers === undefined
-      ? store.clickQueue
+      ? (thread?.sink ?? store.clickQueue)
       : new JetStreamClicks({
           servers: config.natsServers,
           stream: config.natsStream,
@@ -102,14 +111,7 @@ export function composeClickPipeline(
       );
     },
   });
-  const embedded = config.natsServers === undefined;
-  const aggregator =
-    embedded && !serving
-      ? makeAggregator(store.clickQueue, store.clicks, clock, config, logger)
-      : null;
-  let thread: AggregatorThread | null = null;
-  const folding = (): { folded: number; duplicates: number; lagSeconds: number } | null =>
-    thread ?? aggregator;
+  const folding = thread ?? aggregator;
   return {
     instance,
     buffer,
@@ -118,38 +120,21 @@ export function composeClickPipeline(
     record: (linkId, code, userAgent, referer, country) => {
       buffer.push(linkId, code, clock.now(), userAgent, referer, country);
     },
-    counters: () => {
-      return {
-        bufferDepth: buffer.size,
-        dropped: buffer.dropped,
-        flushed: flusher.flushed,
-        flushFailures: flusher.failures,
-        folded: embedded ? (folding()?.folded ?? 0) : null,
-        duplicates: folding()?.duplicates ?? 0,
-        lagSeconds: folding()?.lagSeconds ?? 0,
-      };
-    },
+    counters: () => ({
+      bufferDepth: buffer.size,
+      dropped: buffer.dropped,
+      flushed: flusher.flushed,
+      flushFailures: flusher.failures,
+      folded: folding === null ? null : folding.folded,
+      duplicates: folding?.duplicates ?? 0,
+      lagSeconds: folding?.lagSeconds ?? 0,
+    }),
     start: () => {
       flusher.start();
       aggregator?.start();
-      if (embedded && serving && thread === null) {
-        let failing = false;
-        thread = startAggregatorThread(
-          {
-            databaseFile: config.databaseFile,
-            maxReferrers: config.clickMaxReferrers,
-            rowsPerFold: THREAD_ROWS_PER_FOLD,
-            foldIntervalMs: THREAD_FOLD_INTERVAL_MS,
-            reportIntervalMs: THREAD_REPORT_INTERVAL_MS,
-          },
-          (reason) => {
-            if (!failing) logger.warn({ reason }, 'click aggregation failed; retrying');
-            failing = true;
-          },
-        );
-      }
     },
     stop: async () => {
+      // The thread must still be there to queue what the last flush sends.
       const emptied = await flusher.stop();
       if (!emptied) {
         logger.warn(
@@ -162,6 +147,23 @@ export function composeClickPipeline(
       await sink.close();
     },
   };
+}
+
+function startEmbeddedAggregatorThread(config: Config, logger: Logger): AggregatorThread {
+  let failing = false;
+  return startAggregatorThread(
+    {
+      clicksFile: config.clicksDatabaseFile,
+      maxReferrers: config.clickMaxReferrers,
+      rowsPerFold: THREAD_ROWS_PER_FOLD,
+      foldIntervalMs: THREAD_FOLD_INTERVAL_MS,
+      reportIntervalMs: THREAD_REPORT_INTERVAL_MS,
+    },
+    (reason) => {
+      if (!failing) logger.warn({ reason }, 'click aggregation failed; retrying');
+      failing = true;
+    },
+  );
 }
 
 /** The aggregator folding from `source` into `store` (in `hop serve` or `hop worker`). */

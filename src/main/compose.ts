@@ -211,10 +211,16 @@ export function composeRuntime(
 /** With a logger, the WAL is checkpointed in the background and failures are logged. */
 function openSqliteOrThrow(config: Config, servingLogger: Logger | null): SqliteStore {
   try {
-    if (servingLogger === null) return SqliteStore.open({ file: config.databaseFile });
+    if (servingLogger === null) {
+      return SqliteStore.open({
+        file: config.databaseFile,
+        clicksFile: config.clicksDatabaseFile,
+      });
+    }
     let failing = false;
     return SqliteStore.open({
       file: config.databaseFile,
+      clicksFile: config.clicksDatabaseFile,
       backgroundCheckpoints: {
         intervalMs: CHECKPOINT_INTERVAL_MS,
         onResult: (result) => {

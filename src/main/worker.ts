@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JetStreamClicks } from '../adapters/nats/jetstream-clicks.js';
-import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import { SqliteClickDatabase } from '../adapters/sqlite/sqlite-click-database.js';
 import type { ClickAggregator } from '../clicks/click-aggregator.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/load-config.js';
@@ -31,7 +31,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       'HOP_NATS_URL is unset: `hop worker` folds clicks from NATS JetStream (without NATS, `hop serve` folds its own).',
     ]);
   }
-  const store = SqliteStore.open({ file: config.databaseFile });
+  const store = SqliteClickDatabase.open(config.clicksDatabaseFile);
   const source = new JetStreamClicks({
     servers: config.natsServers,
     stream: config.natsStream,
@@ -46,7 +46,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     server = await listenForScrapes(config, aggregator);
   } catch (error) {
     await source.close();
-    await store.close();
+    store.close();
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError([
       `HOP_HOST=${JSON.stringify(config.host)} HOP_WORKER_PORT=${JSON.stringify(String(config.workerPort))} cannot be listened on: ${reason}`,
@@ -56,7 +56,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   aggregator.start();
   logger.info(
-    { stream: config.natsStream, data: config.databaseFile, address },
+    { stream: config.natsStream, data: config.clicksDatabaseFile, address },
     'hop worker folding clicks',
   );
   const progress = setInterval(() => {
@@ -79,7 +79,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         await new Promise((resolve) => server.close(resolve));
         await aggregator.stop();
         await source.close();
-        await store.close();
+        store.close();
       })();
       return stopping;
     },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { JetStreamClicks } from '../../src/adapters/nats/jetstream-clicks.js';
-import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
 import { batchOf } from '../support/click-batches.js';
 import { sendClicks } from '../support/click-load.js';
 import { createLink, E2E_ADMIN_KEY, readCounts, readMetric } from '../support/click-counts.js';
@@ -96,7 +96,7 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       await publisher.send(batchOf(clicks.slice(from, from + 5000)));
     }
     // The store exists (migrated) before the worker opens it.
-    await SqliteStore.open({ file: join(dataDir, 'hop.db') }).close();
+    SqliteClickDatabase.open(join(dataDir, 'clicks.db')).close();
 
     const first = killAfter(t, await startHopWorker(env));
     await eventually(

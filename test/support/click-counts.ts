@@ -15,11 +15,11 @@ export async function createLink(url: string): Promise<{ id: string; code: strin
 }
 
 /**
- * A link's counted clicks and the batches still queued, read straight from the SQLite
+ * A link's counted clicks and the batches still queued, read straight from clicks.db
  * file (another process may be writing it: WAL lets this read alongside).
  */
 export function readCounts(dataDir: string, linkId: string): { clicks: number; queued: number } {
-  const db = new Database(join(dataDir, 'hop.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(join(dataDir, 'clicks.db'), { readonly: true, fileMustExist: true });
   try {
     const clicks = db
       .prepare<[string], number>('SELECT clicks FROM click_totals WHERE link_id = ?')

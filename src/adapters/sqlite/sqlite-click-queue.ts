@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ClickBatch } from '../../domain/click-batch.js';
 import { decodeTally, encodeTally } from '../../domain/click-event-codec.js';
-import { tallyOfBatch } from '../../domain/click-tally.js';
+import { tallyOfBatch, type ClickTally } from '../../domain/click-tally.js';
 import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';
@@ -35,7 +35,11 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
 
   async send(batch: ClickBatch): Promise<void> {
     if (batch.size === 0) return;
-    const tally = tallyOfBatch(batch);
+    this.queueTally(tallyOfBatch(batch));
+  }
+
+  /** Queues a batch already summed (by the thread that folds, for `hop serve`). */
+  queueTally(tally: ClickTally): void {
     const encoded = encodeTally(tally);
     guardSqlite('queue clicks', () => this.#insert.run(Date.now(), tally.oldestAt, encoded));
   }

@@ -20,7 +20,7 @@ const SEEN_RETENTION_MS = 7 * 24 * 3_600_000;
 
 type Summed = [string, number];
 
-/** `click_hourly` and its companions (migration 0003) on SQLite. */
+/** `click_hourly` and its companions (clicks.db, click-migrations/0001) on SQLite. */
 export class SqliteClickStore implements ClickStore {
   readonly #db: Database.Database;
   readonly #seen: Database.Statement<[string], string>;

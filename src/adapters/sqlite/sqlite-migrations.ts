@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+/** hop.db: links, idempotency records, API keys. */
+export const LINK_MIGRATIONS = new URL('./migrations/', import.meta.url);
+/** clicks.db: the click queue and the aggregates. */
+export const CLICK_MIGRATIONS = new URL('./click-migrations/', import.meta.url);
 
 interface Migration {
   readonly version: number;
@@ -10,14 +13,14 @@ interface Migration {
 }
 
 /** `0001_create_links.sql` → version 1. Files are applied in version order, once each. */
-export function loadMigrations(): readonly Migration[] {
-  return readdirSync(MIGRATIONS_DIR)
+export function loadMigrations(dir: URL = LINK_MIGRATIONS): readonly Migration[] {
+  return readdirSync(dir)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
     .map((file) => ({
       version: Number(file.slice(0, 4)),
       name: file.slice(5, -4),
-      sql: readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8'),
+      sql: readFileSync(new URL(file, dir), 'utf8'),
     }));
 }
 
@@ -25,10 +28,10 @@ export function loadMigrations(): readonly Migration[] {
  * Applies every migration not yet recorded in `schema_migrations`. The whole run holds a
  * write lock (BEGIN IMMEDIATE), so two processes starting at once apply each file once.
  */
-export function applyMigrations(db: Database.Database): number[] {
+export function applyMigrations(db: Database.Database, dir: URL = LINK_MIGRATIONS): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
-  const migrations = loadMigrations();
+  const migrations = loadMigrations(dir);
   const applied: number[] = [];
   const run = db.transaction(() => {
     const done = new Set(

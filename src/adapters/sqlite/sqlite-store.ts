@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../../ports/store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
-import { SqliteClickQueue } from './sqlite-click-queue.js';
-import { SqliteClickStore } from './sqlite-click-store.js';
+import { SqliteClickDatabase } from './sqlite-click-database.js';
+import type { SqliteClickQueue } from './sqlite-click-queue.js';
+import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { SqliteLinkStore } from './sqlite-link-store.js';
 import { applyMigrations } from './sqlite-migrations.js';
@@ -22,8 +23,8 @@ export interface SqliteStoreOptions {
    * fills it (whose fsyncs would stall every request waiting behind it). Absent: SQLite's
    * automatic checkpoints, as a short-lived CLI command wants.
    */
-  /** Queue rows (flushed batches) one aggregator delivery merges; default 1. */
-  readonly queueRowsPerDelivery?: number;
+  /** The click database (clicks.db); default: beside `file`. */
+  readonly clicksFile?: string;
   readonly backgroundCheckpoints?: {
     readonly intervalMs: number;
     readonly onResult: (result: CheckpointResult) => void;
@@ -40,21 +41,23 @@ export class SqliteStore implements Store {
   /** Versions applied when this store was opened (statements need the current schema). */
   readonly migrationsAppliedAtOpen: readonly number[];
   readonly #db: Database.Database;
+  readonly #clickDb: SqliteClickDatabase;
   readonly #checkpoints: BackgroundCheckpoints | null;
 
   private constructor(
     db: Database.Database,
     applied: readonly number[],
     checkpoints: BackgroundCheckpoints | null,
-    queueRowsPerDelivery: number,
+    clickDb: SqliteClickDatabase,
   ) {
     this.#db = db;
+    this.#clickDb = clickDb;
     this.#checkpoints = checkpoints;
     this.migrationsAppliedAtOpen = applied;
     this.links = new SqliteLinkStore(db);
     this.keys = new SqliteApiKeyStore(db);
-    this.clicks = new SqliteClickStore(db);
-    this.clickQueue = new SqliteClickQueue(db, queueRowsPerDelivery);
+    this.clicks = clickDb.clicks;
+    this.clickQueue = clickDb.clickQueue;
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
@@ -76,9 +79,11 @@ export class SqliteStore implements Store {
     // Another process (the CLI next to a running server) may hold the write lock briefly.
     db.pragma('busy_timeout = 5000');
     const applied = applyMigrations(db);
+    const clickDb = SqliteClickDatabase.open(
+      options.clicksFile ?? join(dirname(options.file), 'clicks.db'),
+    );
     const background = options.backgroundCheckpoints;
-    const rows = options.queueRowsPerDelivery ?? 1;
-    if (background === undefined) return new SqliteStore(db, applied, null, rows);
+    if (background === undefined) return new SqliteStore(db, applied, null, clickDb);
     db.pragma('wal_autocheckpoint = 0');
     const checkpoints = startBackgroundCheckpoints(
       options.file,
@@ -90,7 +95,7 @@ export class SqliteStore implements Store {
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       },
     );
-    return new SqliteStore(db, applied, checkpoints, rows);
+    return new SqliteStore(db, applied, checkpoints, clickDb);
   }
 
   async ping(): Promise<void> {
@@ -98,11 +103,13 @@ export class SqliteStore implements Store {
   }
 
   async migrate(): Promise<readonly number[]> {
+    this.#clickDb.migrate();
     return applyMigrations(this.#db);
   }
 
   async close(): Promise<void> {
     await this.#checkpoints?.stop();
+    this.#clickDb.close();
     // The last connection to close checkpoints what is left.
     if (this.#db.open) this.#db.close();
   }

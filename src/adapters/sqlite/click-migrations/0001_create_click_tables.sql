@@ -1,13 +1,9 @@
--- Click analytics (SPEC §4, §6).
---
--- The redirect's covering index now carries the link id too: a counted click names its
--- link. Rebuilding it holds the write lock for as long as building 0002 did (22 s at ten
--- million links on the machine of BENCHMARKS.md).
-DROP INDEX links_redirect;
-CREATE INDEX links_redirect ON links (code, state, status_code, expires_at, version, id, destination);
+-- Click analytics (SPEC §4, §6), in their own file beside hop.db (clicks.db): the
+-- aggregator's transactions, which may touch thousands of rows, then never hold the lock
+-- that creates and edits of links need.
 
--- The embedded sink: each row is one flushed batch of events, column-encoded JSON, until
--- the aggregator has folded it. `oldest_at` is the batch's oldest event (aggregation lag).
+-- The embedded sink: each row is one flushed batch, summed per bucket with the run of event
+-- ids it covers (JSON), until the aggregator has folded it. `oldest_at`: its oldest click.
 CREATE TABLE click_queue (
   id         INTEGER PRIMARY KEY,
   created_at INTEGER NOT NULL,

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteClickQueue } from './sqlite-click-queue.js';
+import { SqliteClickStore } from './sqlite-click-store.js';
+import { applyMigrations, CLICK_MIGRATIONS } from './sqlite-migrations.js';
+
+/**
+ * clicks.db, the embedded click queue and aggregates, apart from hop.db: a fold may write
+ * thousands of rows in one transaction, and in hop.db that transaction would hold the one
+ * write lock that link creates wait for (synchronously, on the event loop that answers
+ * redirects). In a file of its own it holds only its own.
+ */
+export class SqliteClickDatabase {
+  readonly clicks: SqliteClickStore;
+  readonly clickQueue: SqliteClickQueue;
+  readonly #db: Database.Database;
+
+  private constructor(db: Database.Database, rowsPerDelivery: number) {
+    this.#db = db;
+    this.clicks = new SqliteClickStore(db);
+    this.clickQueue = new SqliteClickQueue(db, rowsPerDelivery);
+  }
+
+  /** `rowsPerDelivery`: queue rows one aggregator delivery merges (default 1). */
+  static open(file: string, rowsPerDelivery = 1): SqliteClickDatabase {
+    mkdirSync(dirname(file), { recursive: true });
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // The aggregator in `hop serve`'s thread and `hop worker` may write while another
+    // connection reads or queues.
+    db.pragma('busy_timeout = 5000');
+    applyMigrations(db, CLICK_MIGRATIONS);
+    return new SqliteClickDatabase(db, rowsPerDelivery);
+  }
+
+  migrate(): number[] {
+    return applyMigrations(this.#db, CLICK_MIGRATIONS);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}
