@@ -1,4 +1,4 @@
-import { OTHER_REFERRER, type DeviceClass } from './click-event.js';
+import { NO_REFERRER, OTHER_REFERRER, type DeviceClass } from './click-event.js';
 import type { ClickTally } from './click-tally.js';
 import { insertRange, overlaps, type SeqIntervals } from './seq-intervals.js';
 
@@ -57,9 +57,7 @@ export function planFold(
   maxReferrers: number,
 ): FoldPlan {
   const seen = new Map<string, [number, number][]>();
-  const counts = new Map<string, { bucket: Omit<ClickBucket, 'clicks'>; clicks: number }>();
-  const referrers = new Map<string, Set<string>>();
-  const totals = new Map<string, number>();
+  const links = new Map<string, LinkFold>();
   let counted = 0;
   let duplicates = 0;
   let newestAt: number | null = null;
@@ -80,28 +78,27 @@ export function planFold(
     }
     insertRange(folded, tally.fromSeq, tally.toSeq);
     for (const bucket of tally.buckets) {
-      const referrer = boundReferrer(bucket, state, referrers, maxReferrers);
-      const key = `${bucket.linkId}\n${bucket.hour}\n${bucket.country}\n${bucket.device}\n${referrer}`;
-      const existing = counts.get(key);
-      if (existing === undefined) {
-        counts.set(key, { bucket: { ...bucket, referrer }, clicks: bucket.clicks });
-      } else {
-        existing.clicks += bucket.clicks;
+      let link = links.get(bucket.linkId);
+      if (link === undefined) {
+        link = new LinkFold(bucket.linkId);
+        links.set(bucket.linkId, link);
       }
-      totals.set(bucket.linkId, (totals.get(bucket.linkId) ?? 0) + bucket.clicks);
+      const referrer =
+        bucket.referrer === NO_REFERRER || bucket.referrer === OTHER_REFERRER
+          ? bucket.referrer
+          : link.boundReferrer(bucket.hour, bucket.referrer, state, maxReferrers);
+      link.add(bucket, referrer);
     }
     counted += size;
     if (newestAt === null || tally.newestAt > newestAt) newestAt = tally.newestAt;
   }
 
-  const buckets = [...counts.values()].map(({ bucket, clicks }) => ({
-    linkId: bucket.linkId,
-    hour: bucket.hour,
-    country: bucket.country,
-    device: bucket.device,
-    referrer: bucket.referrer,
-    clicks,
-  }));
+  const buckets: ClickBucket[] = [];
+  const totals = new Map<string, number>();
+  for (const link of links.values()) {
+    for (const bucket of link.buckets) buckets.push(bucket);
+    totals.set(link.linkId, link.total);
+  }
   const changed = new Map<string, SeqIntervals>();
   for (const [instance, intervals] of seen) {
     if (intervals.length > 0 && counted > 0) changed.set(instance, intervals);
@@ -109,26 +106,74 @@ export function planFold(
   return { buckets, totals, seen: changed, counted, duplicates, newestAt };
 }
 
-function boundReferrer(
-  bucket: Omit<ClickBucket, 'clicks'>,
-  state: FoldState,
-  added: Map<string, Set<string>>,
-  maxReferrers: number,
-): string {
-  const referrer = bucket.referrer;
-  if (referrer === OTHER_REFERRER) return referrer;
-  const key = linkHourKey(bucket.linkId, bucket.hour);
-  const stored = state.referrers.get(key);
-  if (stored?.has(referrer) === true) return referrer;
-  let mine = added.get(key);
-  if (mine === undefined) {
-    mine = new Set();
-    added.set(key, mine);
+type MutableBucket = { -readonly [K in keyof ClickBucket]: ClickBucket[K] };
+
+/** Buckets this fold adds to one link, found without building a key per bucket. */
+class LinkFold {
+  readonly linkId: string;
+  readonly buckets: MutableBucket[] = [];
+  total = 0;
+  /** Past a handful of buckets, a keyed index (a link clicked from many places). */
+  #index: Map<string, MutableBucket> | null = null;
+  /** Per hour: referrer hosts stored before this fold, and those it added. */
+  readonly #hosts = new Map<
+    number,
+    { stored: ReadonlySet<string> | undefined; added: Set<string> }
+  >();
+
+  constructor(linkId: string) {
+    this.linkId = linkId;
   }
-  if (mine.has(referrer)) return referrer;
-  // `other` may already hold a row; it does not count against the bound.
-  const storedHosts = stored === undefined ? 0 : stored.size - (stored.has(OTHER_REFERRER) ? 1 : 0);
-  if (storedHosts + mine.size >= maxReferrers) return OTHER_REFERRER;
-  mine.add(referrer);
-  return referrer;
+
+  add(bucket: ClickBucket, referrer: string): void {
+    this.total += bucket.clicks;
+    const found = this.#find(bucket, referrer);
+    if (found !== undefined) {
+      found.clicks += bucket.clicks;
+      return;
+    }
+    const fresh: MutableBucket = { ...bucket, referrer };
+    this.buckets.push(fresh);
+    if (this.#index !== null) this.#index.set(keyOf(fresh), fresh);
+    else if (this.buckets.length > 8) {
+      this.#index = new Map(this.buckets.map((known) => [keyOf(known), known]));
+    }
+  }
+
+  /** The host, or `other` once this link has `maxReferrers` hosts in that hour. */
+  boundReferrer(hour: number, host: string, state: FoldState, maxReferrers: number): string {
+    let hosts = this.#hosts.get(hour);
+    if (hosts === undefined) {
+      hosts = { stored: state.referrers.get(linkHourKey(this.linkId, hour)), added: new Set() };
+      this.#hosts.set(hour, hosts);
+    }
+    if (hosts.stored?.has(host) === true || hosts.added.has(host)) return host;
+    // `other` may already hold a row; it does not count against the bound.
+    const stored =
+      hosts.stored === undefined
+        ? 0
+        : hosts.stored.size - (hosts.stored.has(OTHER_REFERRER) ? 1 : 0);
+    if (stored + hosts.added.size >= maxReferrers) return OTHER_REFERRER;
+    hosts.added.add(host);
+    return host;
+  }
+
+  #find(bucket: ClickBucket, referrer: string): MutableBucket | undefined {
+    if (this.#index !== null) return this.#index.get(keyOf({ ...bucket, referrer }));
+    for (const known of this.buckets) {
+      if (
+        known.hour === bucket.hour &&
+        known.country === bucket.country &&
+        known.device === bucket.device &&
+        known.referrer === referrer
+      ) {
+        return known;
+      }
+    }
+    return undefined;
+  }
+}
+
+function keyOf(bucket: Omit<ClickBucket, 'clicks' | 'linkId'>): string {
+  return `${bucket.hour}\n${bucket.country}\n${bucket.device}\n${bucket.referrer}`;
 }

@@ -46,7 +46,7 @@ const progress = setInterval(() => {
 port.on('message', (message: unknown) => {
   if (isQueueRequest(message)) {
     try {
-      store.clickQueue.queueTally(message.tally);
+      store.clickQueue.queueEncoded(message.oldestAt, message.encoded);
       report({ kind: 'queued', id: message.id });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

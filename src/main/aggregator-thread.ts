@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { tallyOfBatch, type ClickTally } from '../domain/click-tally.js';
+import { encodeTally } from '../domain/click-event-codec.js';
+import { tallyOfBatch } from '../domain/click-tally.js';
 import type { ClickSink } from '../ports/click-sink.js';
 
 export interface AggregatorThreadOptions {
@@ -13,11 +14,16 @@ export interface AggregatorThreadOptions {
   readonly reportIntervalMs: number;
 }
 
-/** From `hop serve` to the thread: queue this flushed batch (already summed). */
+/**
+ * From `hop serve` to the thread: queue this flushed batch, already summed and encoded
+ * (a string crosses threads as one copy; thousands of small objects would be cloned one
+ * by one).
+ */
 export interface QueueRequest {
   readonly kind: 'queue';
   readonly id: number;
-  readonly tally: ClickTally;
+  readonly oldestAt: number;
+  readonly encoded: string;
 }
 
 export type AggregatorThreadReport =
@@ -104,7 +110,13 @@ export function startAggregatorThread(
     send: (batch) => {
       if (batch.size === 0) return Promise.resolve();
       const id = nextId++;
-      const request: QueueRequest = { kind: 'queue', id, tally: tallyOfBatch(batch) };
+      const tally = tallyOfBatch(batch);
+      const request: QueueRequest = {
+        kind: 'queue',
+        id,
+        oldestAt: tally.oldestAt,
+        encoded: encodeTally(tally),
+      };
       return new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         // A batch on its way keeps the process alive: at shutdown, once the server has

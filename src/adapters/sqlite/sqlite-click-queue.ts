@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ClickBatch } from '../../domain/click-batch.js';
 import { decodeTally, encodeTally } from '../../domain/click-event-codec.js';
-import { tallyOfBatch, type ClickTally } from '../../domain/click-tally.js';
+import { tallyOfBatch } from '../../domain/click-tally.js';
 import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';
@@ -35,13 +35,13 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
 
   async send(batch: ClickBatch): Promise<void> {
     if (batch.size === 0) return;
-    this.queueTally(tallyOfBatch(batch));
+    const tally = tallyOfBatch(batch);
+    this.queueEncoded(tally.oldestAt, encodeTally(tally));
   }
 
-  /** Queues a batch already summed (by the thread that folds, for `hop serve`). */
-  queueTally(tally: ClickTally): void {
-    const encoded = encodeTally(tally);
-    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), tally.oldestAt, encoded));
+  /** Queues a batch already summed and encoded (`encodeTally`), by `hop serve`'s thread. */
+  queueEncoded(oldestAt: number, encoded: string): void {
+    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), oldestAt, encoded));
   }
 
   /** The oldest queued rows, `rowsPerDelivery` at most: one flushed batch each. */
