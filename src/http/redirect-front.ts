@@ -52,19 +52,21 @@ export function makeRedirectFront(
     startedAt: number,
   ) => {
     if (outcome.kind === 'redirect') {
-      response.writeHead(outcome.status, {
-        location: outcome.location,
-        'cache-control': outcome.cacheControl,
-        'content-length': '0',
-      });
-      response.end();
-      // SPEC §3: HEAD and prefetches are not clicks. After the response: never in its way.
+      // SPEC §3: HEAD and prefetches are not clicks. Recorded before the response is
+      // written: in interleaved A/B runs here the same work cost 17-20% of throughput when
+      // done after end(), 9% before it (why the order matters was not traced).
       if (clicks !== null && request.method === 'GET') {
         const headers = readClickHeaders(request.rawHeaders, countryHeader);
         if (!headers.prefetch) {
           clicks(outcome.linkId, outcome.code, headers.userAgent, headers.referer, headers.country);
         }
       }
+      response.writeHead(outcome.status, {
+        location: outcome.location,
+        'cache-control': outcome.cacheControl,
+        'content-length': '0',
+      });
+      response.end();
       observe(source, startedAt);
       return;
     }
