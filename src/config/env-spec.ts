@@ -61,7 +61,7 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_DATA_DIR',
     default: './data',
-    doc: 'Folder of the embedded database (hop.db) and other files.',
+    doc: 'Folder of the embedded databases (hop.db, clicks.db) and other files.',
     parse: parseNonEmpty,
   },
   {
