@@ -12,6 +12,7 @@ export interface ClickAggregatorDeps {
   readonly maxReferrers: number;
   /** Pause after finding nothing to fold, or after a failure. */
   readonly idleMs: number;
+  /** A fold failed; told once per run of failures (again only after a fold succeeds). */
   readonly onFailure: (error: unknown) => void;
 }
 
@@ -25,6 +26,7 @@ export class ClickAggregator {
   #loop: Promise<void> | null = null;
   #stopping = false;
   #wake: (() => void) | null = null;
+  #failing = false;
   /** Clicks counted. */
   folded = 0;
   /** Clicks seen again (redelivered or re-sent) and not counted twice. */
@@ -80,8 +82,10 @@ export class ClickAggregator {
       let foundSome = false;
       try {
         foundSome = await this.foldOnce();
+        this.#failing = false;
       } catch (error) {
-        this.#deps.onFailure(error);
+        if (!this.#failing) this.#deps.onFailure(error);
+        this.#failing = true;
       }
       if (!foundSome && !this.#stopping) await this.#sleep(this.#deps.idleMs);
       // Between folds the event loop serves requests (the embedded store is synchronous).

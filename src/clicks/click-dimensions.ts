@@ -50,7 +50,7 @@ export class ClickDimensions {
 }
 
 /** isbot for crawlers, then bowser (both maintained; ~30 µs a parse here). */
-export function classifyDevice(userAgent: string): DeviceClass {
+function classifyDevice(userAgent: string): DeviceClass {
   if (userAgent === '' || userAgent.length > MAX_AGENT_LENGTH) return 'other';
   try {
     if (isbot(userAgent)) return 'bot';

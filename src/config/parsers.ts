@@ -101,10 +101,7 @@ export function parseBaseUrl(raw: string): string {
 
 /** `host:port,host:port` → the list, each entry checked. */
 export function parseHostPortList(raw: string): readonly string[] {
-  const nodes = raw
-    .split(',')
-    .map((node) => node.trim())
-    .filter((node) => node !== '');
+  const nodes = commaList(raw);
   const valid = nodes.every((node) => {
     const match = /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(node);
     return match !== null && Number(match[2]) > 0 && Number(match[2]) < 65536;
@@ -157,10 +154,7 @@ export function parseSecret(raw: string): string {
 
 /** NATS servers: `nats://host:port` (or `tls://…`, or bare `host:port`), comma-separated. */
 export function parseNatsServers(raw: string): readonly string[] {
-  const servers = raw
-    .split(',')
-    .map((server) => server.trim())
-    .filter((server) => server !== '');
+  const servers = commaList(raw);
   const valid = servers.every((server) => {
     const withScheme = /^[a-z]+:\/\//.test(server) ? server : `nats://${server}`;
     if (!URL.canParse(withScheme)) return false;
@@ -197,4 +191,12 @@ export function parseSwitch(raw: string): boolean {
   if (['on', 'yes', 'true', '1'].includes(value)) return true;
   if (['off', 'no', 'false', '0'].includes(value)) return false;
   throw new ParseError('on or off');
+}
+
+/** `a, b,,c` → ['a', 'b', 'c']. */
+function commaList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

@@ -33,13 +33,7 @@ export function encodeEvent(event: ClickEvent): string {
 
 /** The event a message holds, or null for anything that is not one (never throws). */
 export function decodeEvent(text: string): ClickEvent | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  return eventFromJson(json);
+  return eventFromJson(parseOrNull(text));
 }
 
 /** A tally in the embedded queue: `[linkId, hour, country, device, referrer, clicks]` rows. */
@@ -66,12 +60,7 @@ export function encodeTally(tally: ClickTally): string {
 
 /** The tally a queue row holds, or null when it is not one (never throws). */
 export function decodeTally(text: string): ClickTally | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const json = parseOrNull(text);
   if (typeof json !== 'object' || json === null) return null;
   const { i, f, t, o, n, b } = json as Partial<Record<keyof TallyJson, unknown>>;
   if (
@@ -109,6 +98,14 @@ export function decodeTally(text: string): ClickTally | null {
   // Every id of the run is one of the clicks counted: no more, no fewer.
   if (clicks !== t - f + 1) return null;
   return { instance: i, fromSeq: f, toSeq: t, oldestAt: o, newestAt: n, buckets };
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 function isSeq(value: unknown): value is number {

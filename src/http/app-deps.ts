@@ -31,7 +31,8 @@ export interface AppDeps {
 
 /**
  * Takes a counted redirect's click into the buffer: never waits, never throws, allocates
- * nothing of its own. The raw header values are kept; the flusher derives the dimensions.
+ * nothing of its own. Header values already classified are kept as their canonical
+ * dimension; new ones are kept raw and classified by the flusher.
  */
 export type ClickRecorder = (
   linkId: string,

@@ -46,7 +46,6 @@ export function makeRedirectFront(
   const send = (
     request: IncomingMessage,
     response: ServerResponse,
-    code: string,
     outcome: RedirectOutcome,
     source: string,
     startedAt: number,
@@ -88,12 +87,12 @@ export function makeRedirectFront(
     if (!(outcome instanceof Promise)) {
       // Our own routes (/healthz, /metrics, /openapi.json …) are never codes: Fastify's.
       if (outcome.kind === 'invalid' && isReservedAlias(code)) return false;
-      send(request, response, code, outcome, 'l1', startedAt);
+      send(request, response, outcome, 'l1', startedAt);
       return true;
     }
     outcome.then(
       (resolved) => {
-        send(request, response, code, resolved.outcome, resolved.source, startedAt);
+        send(request, response, resolved.outcome, resolved.source, startedAt);
       },
       () => {
         // Never "not found" for a store that failed (SPEC §5): 503, try again.

@@ -34,19 +34,21 @@ function report(message: AggregatorThreadReport): void {
   port?.postMessage(message);
 }
 
-const progress = setInterval(() => {
+function reportProgress(): void {
   report({
     kind: 'progress',
     folded: aggregator.folded,
     duplicates: aggregator.duplicates,
     lagSeconds: aggregator.lagSeconds,
   });
-}, options.reportIntervalMs);
+}
+
+const progress = setInterval(reportProgress, options.reportIntervalMs);
 
 port.on('message', (message: unknown) => {
   if (isQueueRequest(message)) {
     try {
-      store.clickQueue.queueEncoded(message.oldestAt, message.encoded);
+      store.clickQueue.queueEncoded(message.encoded);
       report({ kind: 'queued', id: message.id });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -62,12 +64,7 @@ port.on('message', (message: unknown) => {
       store.close();
     })
     .then(() => {
-      report({
-        kind: 'progress',
-        folded: aggregator.folded,
-        duplicates: aggregator.duplicates,
-        lagSeconds: aggregator.lagSeconds,
-      });
+      reportProgress();
       // Ends this thread only (not the process), whatever handles a loader left open.
       process.exit(0);
     });

@@ -22,7 +22,6 @@ export interface AggregatorThreadOptions {
 export interface QueueRequest {
   readonly kind: 'queue';
   readonly id: number;
-  readonly oldestAt: number;
   readonly encoded: string;
 }
 
@@ -35,6 +34,7 @@ export type AggregatorThreadReport =
       readonly duplicates: number;
       readonly lagSeconds: number;
     }
+  /** A fold failed (once per run of failures: the aggregator says so only then). */
   | { readonly kind: 'failed'; readonly reason: string };
 
 /**
@@ -60,20 +60,18 @@ export function startAggregatorThread(
   options: AggregatorThreadOptions,
   onFailure: (reason: string) => void,
 ): AggregatorThread {
+  const underTsx = import.meta.url.endsWith('.ts');
   const entry = new URL(
-    import.meta.url.endsWith('.ts')
-      ? './aggregator-thread-entry.ts'
-      : './aggregator-thread-entry.js',
+    underTsx ? './aggregator-thread-entry.ts' : './aggregator-thread-entry.js',
     import.meta.url,
   );
-  const worker = import.meta.url.endsWith('.ts')
+  const worker = underTsx
     ? new Worker(
         `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}));`,
         { eval: true, workerData: options },
       )
     : new Worker(entry, { workerData: options });
   const state = { folded: 0, duplicates: 0, lagSeconds: 0 };
-  let failing = false;
   let nextId = 0;
   let stopping = false;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -88,9 +86,7 @@ export function startAggregatorThread(
       state.folded = message.folded;
       state.duplicates = message.duplicates;
       state.lagSeconds = message.lagSeconds;
-      failing = false;
-    } else if (!failing) {
-      failing = true;
+    } else {
       onFailure(message.reason);
     }
   });
@@ -110,12 +106,10 @@ export function startAggregatorThread(
     send: (batch) => {
       if (batch.size === 0) return Promise.resolve();
       const id = nextId++;
-      const tally = tallyOfBatch(batch);
       const request: QueueRequest = {
         kind: 'queue',
         id,
-        oldestAt: tally.oldestAt,
-        encoded: encodeTally(tally),
+        encoded: encodeTally(tallyOfBatch(batch)),
       };
       return new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });

@@ -35,8 +35,6 @@ const INSTANCE_ID_LENGTH = 16;
 /** The click pipeline of one `hop serve` (SPEC §6). */
 export interface ClickPipeline {
   readonly record: ClickRecorder;
-  /** This process's id in every event id it makes. */
-  readonly instance: string;
   readonly buffer: ClickBuffer;
   readonly flusher: ClickFlusher;
   /**
@@ -50,7 +48,8 @@ export interface ClickPipeline {
   stop(): Promise<void>;
 }
 
-export function newInstanceId(): string {
+/** This process's id in every event id it makes. */
+function newInstanceId(): string {
   return new RandomCodeGenerator({
     alphabet: ALPHABETS.base62,
     length: INSTANCE_ID_LENGTH,
@@ -115,7 +114,6 @@ export function composeClickPipeline(
   });
   const folding = thread ?? aggregator;
   return {
-    instance,
     buffer,
     flusher,
     aggregator,
@@ -152,7 +150,6 @@ export function composeClickPipeline(
 }
 
 function startEmbeddedAggregatorThread(config: Config, logger: Logger): AggregatorThread {
-  let failing = false;
   return startAggregatorThread(
     {
       clicksFile: config.clicksDatabaseFile,
@@ -162,8 +159,7 @@ function startEmbeddedAggregatorThread(config: Config, logger: Logger): Aggregat
       reportIntervalMs: THREAD_REPORT_INTERVAL_MS,
     },
     (reason) => {
-      if (!failing) logger.warn({ reason }, 'click aggregation failed; retrying');
-      failing = true;
+      logger.warn({ reason }, 'click aggregation failed; retrying');
     },
   );
 }
@@ -176,7 +172,6 @@ export function makeAggregator(
   config: Config,
   logger: Logger,
 ): ClickAggregator {
-  let failing = false;
   return new ClickAggregator({
     source,
     store,
@@ -185,8 +180,7 @@ export function makeAggregator(
     maxReferrers: config.clickMaxReferrers,
     idleMs: AGGREGATOR_IDLE_MS,
     onFailure: (error) => {
-      if (!failing) logger.warn({ err: error }, 'click aggregation failed; retrying');
-      failing = true;
+      logger.warn({ err: error }, 'click aggregation failed; retrying');
     },
   });
 }

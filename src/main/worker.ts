@@ -4,11 +4,16 @@ import { JetStreamClicks } from '../adapters/nats/jetstream-clicks.js';
 import { SqliteClickDatabase } from '../adapters/sqlite/sqlite-click-database.js';
 import type { ClickAggregator } from '../clicks/click-aggregator.js';
 import type { Config } from '../config/config.js';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Logger } from '../observability/logger.js';
 import { createWorkerMetrics } from '../observability/metrics.js';
 import { systemClock } from '../ports/clock.js';
 import { makeAggregator } from './click-pipeline.js';
+
+const NOT_FOUND_BODY = JSON.stringify(
+  problemBody('not-found', 'hop worker answers /metrics and /healthz only.', undefined),
+);
 
 /** How often a running worker logs what it has folded. */
 const PROGRESS_LOG_INTERVAL_MS = 60_000;
@@ -105,11 +110,7 @@ function listenForScrapes(config: Config, aggregator: ClickAggregator): Promise<
     } else if (request.method === 'GET' && request.url === '/healthz') {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     } else {
-      response
-        .writeHead(404, { 'content-type': 'application/problem+json' })
-        .end(
-          '{"type":"urn:hop:problem:not-found","title":"Not Found","status":404,"detail":"hop worker answers /metrics and /healthz only."}',
-        );
+      response.writeHead(404, { 'content-type': PROBLEM_CONTENT_TYPE }).end(NOT_FOUND_BODY);
     }
   });
   return new Promise((resolve, reject) => {

@@ -166,7 +166,7 @@ export function createMetrics(
  * The click pipeline's metrics on `registry`: `hop serve` shows the buffer side (and the
  * aggregator's when embedded), `hop worker` the aggregator's.
  */
-export function registerClickMetrics(registry: Registry, counters: () => ClickCounters): void {
+function registerClickMetrics(registry: Registry, counters: () => ClickCounters): void {
   const scraped = (
     kind: 'counter' | 'gauge',
     name: string,

@@ -32,7 +32,7 @@ const PUBLISH_TIMEOUT_MS = 2_000;
 /** Longest a fetch waits for events before the aggregator hears "none". */
 const FETCH_WAIT_MS = 1_000;
 /** The durable consumer every `hop worker` shares: each event goes to one of them. */
-export const AGGREGATOR_CONSUMER = 'hop-aggregator';
+const AGGREGATOR_CONSUMER = 'hop-aggregator';
 
 export interface JetStreamClickOptions {
   readonly servers: readonly string[];

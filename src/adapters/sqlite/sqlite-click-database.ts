@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabaseFile } from './open-database-file.js';
 import { SqliteClickQueue } from './sqlite-click-queue.js';
 import { SqliteClickStore } from './sqlite-click-store.js';
 import { applyMigrations, CLICK_MIGRATIONS } from './sqlite-migrations.js';
@@ -24,13 +23,7 @@ export class SqliteClickDatabase {
 
   /** `rowsPerDelivery`: queue rows one aggregator delivery merges (default 1). */
   static open(file: string, rowsPerDelivery = 1): SqliteClickDatabase {
-    mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    // The aggregator in `hop serve`'s thread and `hop worker` may write while another
-    // connection reads or queues.
-    db.pragma('busy_timeout = 5000');
+    const db = openDatabaseFile(file);
     applyMigrations(db, CLICK_MIGRATIONS);
     return new SqliteClickDatabase(db, rowsPerDelivery);
   }

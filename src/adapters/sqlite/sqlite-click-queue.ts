@@ -13,8 +13,8 @@ import { guardSqlite } from './sqlite-errors.js';
  * A second of clicks on a few links costs one small insert, not one per click.
  */
 export class SqliteClickQueue implements ClickSink, ClickSource {
-  readonly #insert: Database.Statement<[number, number, string]>;
-  readonly #oldest: Database.Statement<[number], { id: number; events: string }>;
+  readonly #insert: Database.Statement<[number, string]>;
+  readonly #oldest: Database.Statement<[number], { id: number; tally: string }>;
   readonly #deleteUpTo: Database.Statement<[number]>;
   readonly #pending: Database.Statement<[], number>;
   readonly #rowsPerDelivery: number;
@@ -25,23 +25,20 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
    */
   constructor(db: Database.Database, rowsPerDelivery = 1) {
     this.#rowsPerDelivery = rowsPerDelivery;
-    this.#insert = db.prepare(
-      'INSERT INTO click_queue (created_at, oldest_at, events) VALUES (?, ?, ?)',
-    );
-    this.#oldest = db.prepare('SELECT id, events FROM click_queue ORDER BY id LIMIT ?');
+    this.#insert = db.prepare('INSERT INTO click_queue (created_at, tally) VALUES (?, ?)');
+    this.#oldest = db.prepare('SELECT id, tally FROM click_queue ORDER BY id LIMIT ?');
     this.#deleteUpTo = db.prepare('DELETE FROM click_queue WHERE id <= ?');
     this.#pending = db.prepare<[], number>('SELECT count(*) FROM click_queue').pluck();
   }
 
   async send(batch: ClickBatch): Promise<void> {
     if (batch.size === 0) return;
-    const tally = tallyOfBatch(batch);
-    this.queueEncoded(tally.oldestAt, encodeTally(tally));
+    this.queueEncoded(encodeTally(tallyOfBatch(batch)));
   }
 
   /** Queues a batch already summed and encoded (`encodeTally`), by `hop serve`'s thread. */
-  queueEncoded(oldestAt: number, encoded: string): void {
-    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), oldestAt, encoded));
+  queueEncoded(encoded: string): void {
+    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), encoded));
   }
 
   /** The oldest queued rows, `rowsPerDelivery` at most: one flushed batch each. */
@@ -50,7 +47,7 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
     const last = rows[rows.length - 1];
     if (last === undefined) return null;
     // A row that is not a tally (written by hand, or corrupt) is dropped, never retried.
-    const tallies = rows.flatMap((row) => decodeTally(row.events) ?? []);
+    const tallies = rows.flatMap((row) => decodeTally(row.tally) ?? []);
     return {
       tallies,
       ack: async () => {

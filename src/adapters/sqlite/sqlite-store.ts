@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Store } from '../../ports/store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteClickDatabase } from './sqlite-click-database.js';
@@ -9,6 +8,7 @@ import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { SqliteLinkStore } from './sqlite-link-store.js';
 import { applyMigrations } from './sqlite-migrations.js';
+import { openDatabaseFile } from './open-database-file.js';
 import {
   startBackgroundCheckpoints,
   type BackgroundCheckpoints,
@@ -61,12 +61,7 @@ export class SqliteStore implements Store {
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
-    mkdirSync(dirname(options.file), { recursive: true });
-    const db = new Database(options.file);
-    // WAL lets readers go on while one writer commits; NORMAL is durable across process
-    // crashes (a power cut may lose the last commits, never corrupt the file).
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    const db = openDatabaseFile(options.file);
     db.pragma('foreign_keys = ON');
     // The default page cache is 2 MB: random code lookups into a million-row index would go
     // to the OS for nearly every page. 64 MB keeps the upper levels of the code index and
@@ -76,8 +71,6 @@ export class SqliteStore implements Store {
     // not, at the same redirect throughput, measured on this machine).
     db.pragma('cache_size = -65536');
     db.pragma('mmap_size = 0');
-    // Another process (the CLI next to a running server) may hold the write lock briefly.
-    db.pragma('busy_timeout = 5000');
     const applied = applyMigrations(db);
     const clickDb = SqliteClickDatabase.open(
       options.clicksFile ?? join(dirname(options.file), 'clicks.db'),

@@ -3,12 +3,11 @@
 -- that creates and edits of links need.
 
 -- The embedded sink: each row is one flushed batch, summed per bucket with the run of event
--- ids it covers (JSON), until the aggregator has folded it. `oldest_at`: its oldest click.
+-- ids it covers (JSON, `encodeTally`), until the aggregator has folded it.
 CREATE TABLE click_queue (
   id         INTEGER PRIMARY KEY,
   created_at INTEGER NOT NULL,
-  oldest_at  INTEGER NOT NULL,
-  events     TEXT    NOT NULL
+  tally      TEXT    NOT NULL
 ) STRICT;
 
 -- The aggregates: clicks per link, hour (epoch ms of its start) and bounded dimensions.
