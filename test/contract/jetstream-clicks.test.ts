@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { JetStreamClicks } from '../../src/adapters/nats/jetstream-clicks.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { ClickEvent } from '../../src/domain/click-event.js';
 import { batchOf } from '../support/click-batches.js';
+import { openTempSqliteStore } from '../support/temp-data.js';
 import { NATS_URL, requireNats, uniqueStream } from '../support/require-nats.js';
 
-function openStore(t: TestContext): SqliteStore {
-  const dir = mkdtempSync(join(tmpdir(), 'hop-js-clicks-'));
-  const store = SqliteStore.open({ file: join(dir, 'hop.db') });
-  t.after(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return store;
-}
 
 function openClicks(t: TestContext, stream: string, ackWaitMs = 30_000): JetStreamClicks {
   const clicks = new JetStreamClicks({
@@ -59,7 +48,7 @@ describe('JetStream click sink and source (shared NATS server)', () => {
   test('a batch published twice (a retry) is stored once; a fold without an ack is redelivered and not counted twice', async (t) => {
     if (!(await requireNats(t))) return;
     const stream = uniqueStream(t);
-    const store = openStore(t);
+    const store = openTempSqliteStore(t);
     const publisher = openClicks(t, stream);
     const batch = batchOf(events(1000));
     await publisher.send(batch);

@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, test, type TestContext } from 'node:test';
-import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { describe, test } from 'node:test';
 import type { ClickEvent } from '../../src/domain/click-event.js';
 import { HOUR_MS } from '../../src/domain/click-fold.js';
 import { tallyOfBatch, tallyOfEvent } from '../../src/domain/click-tally.js';
 import { batchOf } from '../support/click-batches.js';
+import { openTempSqliteStore } from '../support/temp-data.js';
 
 const HOUR = Date.UTC(2026, 5, 1, 12);
 
-function openStore(t: TestContext): SqliteStore {
-  const dir = mkdtempSync(join(tmpdir(), 'hop-clicks-'));
-  const store = SqliteStore.open({ file: join(dir, 'hop.db') });
-  t.after(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return store;
-}
 
 function events(count: number, from = 0, overrides: Partial<ClickEvent> = {}): ClickEvent[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -37,7 +25,7 @@ function events(count: number, from = 0, overrides: Partial<ClickEvent> = {}): C
 
 describe('SqliteClickStore', () => {
   test('folds into hourly buckets; summarize, totals and freshness read them back', async (t) => {
-    const store = openStore(t);
+    const store = openTempSqliteStore(t);
     assert.equal(await store.clicks.freshness(), null);
     await store.clicks.fold(
       [
@@ -74,7 +62,7 @@ describe('SqliteClickStore', () => {
   });
 
   test('the same batch folded twice, or overlapping batches, count each event once', async (t) => {
-    const store = openStore(t);
+    const store = openTempSqliteStore(t);
     const batch = [tallyOfBatch(batchOf(events(100)))];
     assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 100, duplicates: 0 });
     assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 0, duplicates: 100 });
@@ -85,7 +73,7 @@ describe('SqliteClickStore', () => {
   });
 
   test('the referrer bound holds across folds', async (t) => {
-    const store = openStore(t);
+    const store = openTempSqliteStore(t);
     for (let round = 0; round < 4; round++) {
       const batch = Array.from({ length: 10 }, (_, index) => ({
         ...events(1, round * 10 + index)[0]!,
@@ -102,7 +90,7 @@ describe('SqliteClickStore', () => {
 
 describe('SqliteClickQueue', () => {
   test('a batch stays queued until acknowledged; folding it again after a crash counts nothing twice', async (t) => {
-    const store = openStore(t);
+    const store = openTempSqliteStore(t);
     const queue = store.clickQueue;
     await queue.send(batchOf(events(10)));
     await queue.send(batchOf(events(5, 10)));

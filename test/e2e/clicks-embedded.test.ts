@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { sendClicks, startClickLoad } from '../support/click-load.js';
 import { createLink, E2E_ADMIN_KEY, readCounts } from '../support/click-counts.js';
 import { eventually } from '../support/eventually.js';
+import { tempDataDir } from '../support/temp-data.js';
 import { startHop, type ServeProcess } from '../support/hop-process.js';
 
 const FLUSH_INTERVAL_MS = 1000;
 
-function tempDataDir(t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hop-clicks-e2e-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function serve(t: TestContext, dataDir: string, env: Record<string, string> = {}) {
   const hop = await startHop({
@@ -34,7 +27,7 @@ async function stop(hop: ServeProcess): Promise<void> {
 
 describe('click counting, embedded (hop serve on SQLite)', () => {
   test('20,000 concurrent clicks on one link are counted exactly 20,000', async (t) => {
-    const dataDir = tempDataDir(t);
+    const dataDir = tempDataDir(t, 'hop-clicks-e2e-');
     const hop = await serve(t, dataDir);
     const link = await createLink(hop.url);
     const result = await sendClicks(`${hop.url}/${link.code}`, 20_000, 100);
@@ -57,7 +50,7 @@ describe('click counting, embedded (hop serve on SQLite)', () => {
   });
 
   test('SIGTERM flushes the buffer before exit', async (t) => {
-    const dataDir = tempDataDir(t);
+    const dataDir = tempDataDir(t, 'hop-clicks-e2e-');
     // Never flushed on a timer: only the shutdown can send these clicks on.
     const hop = await serve(t, dataDir, { HOP_CLICK_FLUSH_INTERVAL: '1h' });
     const link = await createLink(hop.url);
@@ -74,7 +67,7 @@ describe('click counting, embedded (hop serve on SQLite)', () => {
   });
 
   test('SIGKILL under load loses at most one flush interval of clicks, never counts one too many', async (t) => {
-    const dataDir = tempDataDir(t);
+    const dataDir = tempDataDir(t, 'hop-clicks-e2e-');
     const hop = await serve(t, dataDir);
     const link = await createLink(hop.url);
     const load = startClickLoad(`${hop.url}/${link.code}`, 20);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
@@ -9,14 +8,10 @@ import { batchOf } from '../support/click-batches.js';
 import { sendClicks } from '../support/click-load.js';
 import { createLink, E2E_ADMIN_KEY, readCounts, readMetric } from '../support/click-counts.js';
 import { eventually } from '../support/eventually.js';
+import { tempDataDir } from '../support/temp-data.js';
 import { runHop, startHop, startHopWorker, type ServeProcess } from '../support/hop-process.js';
 import { NATS_URL, requireNats, startOwnNats, uniqueStream } from '../support/require-nats.js';
 
-function tempDataDir(t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hop-nats-e2e-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 function scaledOutEnv(dataDir: string, stream: string, natsUrl = NATS_URL): Record<string, string> {
   return {
@@ -48,7 +43,7 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
 
   test('20,000 concurrent clicks on one link are counted exactly 20,000', async (t) => {
     if (!(await requireNats(t))) return;
-    const dataDir = tempDataDir(t);
+    const dataDir = tempDataDir(t, 'hop-nats-e2e-');
     const env = scaledOutEnv(dataDir, uniqueStream(t));
     const hop = killAfter(t, await startHop(env));
     const worker = killAfter(t, await startHopWorker(env));
@@ -75,7 +70,7 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
 
   test('a worker killed with SIGKILL midway and restarted: every click counted once', async (t) => {
     if (!(await requireNats(t))) return;
-    const dataDir = tempDataDir(t);
+    const dataDir = tempDataDir(t, 'hop-nats-e2e-');
     const stream = uniqueStream(t);
     const env = { ...scaledOutEnv(dataDir, stream), HOP_CLICK_BATCH: '250' };
     // 20,000 clicks waiting in the stream, as instances would have published them.
@@ -127,7 +122,7 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
   test('NATS down: redirects go on, clicks wait up to the buffer bound, then drop and are counted; flushing resumes by itself', async (t) => {
     const nats = await startOwnNats();
     t.after(() => nats.close());
-    const dataDir = tempDataDir(t);
+    const dataDir = tempDataDir(t, 'hop-nats-e2e-');
     const env = { ...scaledOutEnv(dataDir, 'HOP_CLICKS', nats.url), HOP_CLICK_BUFFER: '1000' };
     const hop = killAfter(t, await startHop(env));
     const link = await createLink(hop.url);

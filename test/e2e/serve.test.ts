@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runHop, startHop } from '../support/hop-process.js';
+import { tempDataDir } from '../support/temp-data.js';
 
-function tempDataDir(t: { after: (fn: () => void) => void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hop-e2e-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 describe('hop serve as a process', () => {
   test('first start creates the database and prints an admin key once; it works', async (t) => {
-    const dir = tempDataDir(t);
+    const dir = tempDataDir(t, 'hop-e2e-');
     const first = await startHop({ HOP_DATA_DIR: dir });
     t.after(() => first.child.kill('SIGKILL'));
     const key = /hop_[0-9A-Za-z]{32}/.exec(first.output())?.[0];
@@ -54,7 +49,7 @@ describe('hop serve as a process', () => {
   });
 
   test('HOP_BOOTSTRAP_ADMIN_KEY is created if absent and nothing is printed', async (t) => {
-    const dir = tempDataDir(t);
+    const dir = tempDataDir(t, 'hop-e2e-');
     const key = 'hop_bootstrap_e2e_key_0123456789';
     const hop = await startHop({ HOP_DATA_DIR: dir, HOP_BOOTSTRAP_ADMIN_KEY: key });
     t.after(() => hop.child.kill('SIGKILL'));
@@ -66,7 +61,7 @@ describe('hop serve as a process', () => {
   });
 
   test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
-    const dir = tempDataDir(t);
+    const dir = tempDataDir(t, 'hop-e2e-');
     const key = 'hop_bootstrap_e2e_key_0123456789';
     const hop = await startHop({ HOP_DATA_DIR: dir, HOP_BOOTSTRAP_ADMIN_KEY: key });
     t.after(() => hop.child.kill('SIGKILL'));
@@ -122,7 +117,7 @@ describe('hop serve as a process', () => {
   });
 
   test('start-up failures are one line naming the variable, never a stack trace', async (t) => {
-    const dir = tempDataDir(t);
+    const dir = tempDataDir(t, 'hop-e2e-');
     const blocklist = runHop(['serve'], {
       HOP_DATA_DIR: dir,
       HOP_BLOCKLIST_FILE: join(dir, 'nope.txt'),
@@ -158,14 +153,14 @@ describe('hop serve as a process', () => {
   });
 
   test('an unknown HOP_ variable is warned about', (t) => {
-    const dir = tempDataDir(t);
+    const dir = tempDataDir(t, 'hop-e2e-');
     const run = runHop(['migrate'], { HOP_DATA_DIR: dir, HOP_PROT: '9000' });
     assert.equal(run.status, 0);
     assert.match(run.stderr, /^hop: warning: HOP_PROT is not a hop variable and is ignored$/m);
   });
 
   test('a bad variable stops the start with one line naming it', (t) => {
-    const dir = tempDataDir(t);
+    const dir = tempDataDir(t, 'hop-e2e-');
     const run = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_PORT: 'eighty', HOP_LOG_LEVEL: 'loud' });
     assert.equal(run.status, 2);
     const lines = run.stderr.trim().split('\n');
