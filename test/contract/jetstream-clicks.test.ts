@@ -7,7 +7,6 @@ import { batchOf } from '../support/click-batches.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
 import { NATS_URL, requireNats, uniqueStream } from '../support/require-nats.js';
 
-
 function openClicks(t: TestContext, stream: string, ackWaitMs = 30_000): JetStreamClicks {
   const clicks = new JetStreamClicks({
     servers: [NATS_URL],

@@ -8,7 +8,6 @@ import { openTempSqliteStore } from '../support/temp-data.js';
 
 const HOUR = Date.UTC(2026, 5, 1, 12);
 
-
 function events(count: number, from = 0, overrides: Partial<ClickEvent> = {}): ClickEvent[] {
   return Array.from({ length: count }, (_, index) => ({
     instance: 'inst1',

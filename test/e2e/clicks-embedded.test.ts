@@ -8,7 +8,6 @@ import { startHop, type ServeProcess } from '../support/hop-process.js';
 
 const FLUSH_INTERVAL_MS = 1000;
 
-
 async function serve(t: TestContext, dataDir: string, env: Record<string, string> = {}) {
   const hop = await startHop({
     HOP_DATA_DIR: dataDir,

@@ -12,7 +12,6 @@ import { tempDataDir } from '../support/temp-data.js';
 import { runHop, startHop, startHopWorker, type ServeProcess } from '../support/hop-process.js';
 import { NATS_URL, requireNats, startOwnNats, uniqueStream } from '../support/require-nats.js';
 
-
 function scaledOutEnv(dataDir: string, stream: string, natsUrl = NATS_URL): Record<string, string> {
   return {
     HOP_DATA_DIR: dataDir,

@@ -6,7 +6,6 @@ import { describe, test } from 'node:test';
 import { runHop, startHop } from '../support/hop-process.js';
 import { tempDataDir } from '../support/temp-data.js';
 
-
 describe('hop serve as a process', () => {
   test('first start creates the database and prints an admin key once; it works', async (t) => {
     const dir = tempDataDir(t, 'hop-e2e-');
