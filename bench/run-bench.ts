@@ -8,8 +8,18 @@
  * counting clicks costs a redirect, and the analytics-on hop's click counters to show the
  * clicks were counted.
  *
+ * `analytics-paired` measures the same cost so that noise cannot fake it: this machine is a
+ * VM whose host takes its CPU away at times (steal), for seconds, so two hops measured one
+ * after the other can differ by 30% for nothing. Here an analytics-off and an analytics-on
+ * hop run at the same time on the server core, each in a cpu cgroup of equal weight (half
+ * the core each, its threads included), each driven by its own wrk with half the
+ * connections: whatever the host does falls on both. The ratio of their throughputs is what
+ * analytics costs; it is taken over BENCH_PAIRS process pairs (default 4), started afresh,
+ * because V8 settles differently from one start to the next.
+ *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2),
- * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_UNIFORM_LINKS (default
+ * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_PAIRS (analytics-paired,
+ * default 4), BENCH_UNIFORM_LINKS (default
  * 1000000), BENCH_CONNECTIONS (default 50), BENCH_DRIVER (wrk or autocannon for the
  * closed-loop scenarios; default wrk when installed), BENCH_SEED_DIR (keep the seeded
  * store there and reuse it for the same count; default a temporary folder), BENCH_REPORT
@@ -39,6 +49,7 @@ import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
 import { readClickCounters, waitUntilDrained, type ClickCounters } from './click-counters.js';
 import { cpuSeconds, residentMb } from './process-memory.js';
 import { copyStore, countLinks, prepareSeededStore } from './seeded-store.js';
+import { CpuShareGroups } from './cpu-share-groups.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -66,6 +77,8 @@ const CEILING_PORT = 18_581;
 /** analytics: the two hops it starts, one with HOP_ANALYTICS=off and one with it on. */
 const ANALYTICS_OFF_PORT = 18_582;
 const ANALYTICS_ON_PORT = 18_583;
+/** analytics-paired: process pairs, each started afresh. */
+const PAIRS = Number(process.env['BENCH_PAIRS'] ?? 4);
 /** analytics: the header a trusted edge puts the country in (HOP_COUNTRY_HEADER). */
 const COUNTRY_HEADER = 'cf-ipcountry';
 /**
@@ -87,7 +100,15 @@ const SETTLE_MS = 2_000;
 /** analytics: the redirect throughput analytics may cost at most, in %. */
 const MAX_ANALYTICS_COST = 10;
 const ADMIN_KEY = 'hop_bench_admin_key_0123456789abcdef';
-const ALL = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed', 'analytics'] as const;
+const ALL = [
+  'hot',
+  'uniform',
+  'notfound',
+  'fixed-rate',
+  'mixed',
+  'analytics',
+  'analytics-paired',
+] as const;
 type Scenario = (typeof ALL)[number];
 
 /** analytics' figures: the three servers', memory, and the analytics-on hop's clicks. */
@@ -105,6 +126,17 @@ interface AnalyticsRow {
   drained: boolean;
   /** CPU it spent after each run until drained (flushing and folding), mean, ms. */
   tailCpuMsPerRun: number;
+}
+
+/** analytics-paired's figures: per process pair, on's throughput over off's, and the runs. */
+interface PairedRow {
+  /** Per pair, the mean over its rounds of (on req/s) / (off req/s) in the same window. */
+  ratios: number[];
+  off: Result;
+  on: Result;
+  /** Whether each hop had its own cpu cgroup (else the scheduler was fair per thread). */
+  cgroups: boolean;
+  clicks: ClickCounters[];
 }
 
 /** One server's figures for one scenario, averaged over its rounds. */
@@ -172,6 +204,16 @@ if (scenarios.includes('analytics')) {
   await copyStore(store.dataDir, analyticsDirs.off);
   await copyStore(store.dataDir, analyticsDirs.on);
 }
+const pairedDirs = Array.from({ length: PAIRS }, (_, pair) => ({
+  off: join(dir, `paired-off-${pair}`),
+  on: join(dir, `paired-on-${pair}`),
+}));
+if (scenarios.includes('analytics-paired')) {
+  for (const pairDirs of pairedDirs) {
+    await copyStore(store.dataDir, pairDirs.off);
+    await copyStore(store.dataDir, pairDirs.on);
+  }
+}
 const codes = readFileSync(store.codesFile, 'utf8').trim().split('\n');
 
 // 2. Request paths per scenario.
@@ -195,7 +237,7 @@ const pathFiles: Record<string, string> = {
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 const HOP_COMMAND = pin(SERVER_CORE, [process.execPath, 'dist/cli/hop.js', 'serve']);
 const HOP_READY = /known codes loaded/;
-const hop = scenarios.some((s) => s !== 'analytics')
+const hop = scenarios.some((s) => s !== 'analytics' && s !== 'analytics-paired')
   ? await startServer(HOP_COMMAND, HOP_READY, env)
   : null;
 await startServer(
@@ -214,9 +256,15 @@ await startServer(
 // 4. Run every scenario alternately against hop and the ceiling.
 const rows: { scenario: Scenario; hop: Result; ceiling: Result; hopRssMb: number }[] = [];
 let analytics: AnalyticsRow | null = null;
+let paired: PairedRow | null = null;
 for (const scenario of scenarios) {
   if (scenario === 'analytics') {
     analytics = await runAnalytics();
+    process.stderr.write(`${scenario} done\n`);
+    continue;
+  }
+  if (scenario === 'analytics-paired') {
+    paired = await runAnalyticsPaired();
     process.stderr.write(`${scenario} done\n`);
     continue;
   }
@@ -283,6 +331,10 @@ for (const scenario of scenarios) {
     );
     lines.push(format(scenario, 'ceiling', ceiling, '', ''));
   }
+  if (scenario === 'analytics-paired' && paired !== null) {
+    lines.push(format(scenario, 'hop, analytics off (half a core)', paired.off, '', ''));
+    lines.push(format(scenario, 'hop, analytics on (half a core)', paired.on, '', ''));
+  }
 }
 const cpu = cpus()[0]?.model ?? 'unknown cpu';
 const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -311,6 +363,7 @@ const report = [
     : []),
   ...mixedAgainstFixedRate(),
   ...describeAnalytics(),
+  ...describePaired(),
   ...(rssMb === null ? [] : [`hop resident memory at the end: ${rssMb.toFixed(0)} MB.`]),
   '',
   ...lines,
@@ -336,15 +389,19 @@ function mixedAgainstFixedRate(): string[] {
  * analytics: two hops of its own, HOP_ANALYTICS=off and on, each on its copy of the store,
  * and the ceiling, all driven with hot's load and ANALYTICS_HEADERS one after the other.
  */
-async function runAnalytics(): Promise<AnalyticsRow> {
-  const hopEnv = (analyticsSwitch: 'on' | 'off', port: number, dataDir: string) => ({
+function analyticsHopEnv(analyticsSwitch: 'on' | 'off', port: number, dataDir: string) {
+  return {
     ...serverEnv,
     HOP_PORT: String(port),
     HOP_DATA_DIR: dataDir,
     HOP_ANALYTICS: analyticsSwitch,
     // On both, so HOP_ANALYTICS is their only difference; with analytics off it is unused.
     HOP_COUNTRY_HEADER: COUNTRY_HEADER,
-  });
+  };
+}
+
+async function runAnalytics(): Promise<AnalyticsRow> {
+  const hopEnv = analyticsHopEnv;
   const offHop = await startServer(
     HOP_COMMAND,
     HOP_READY,
@@ -419,6 +476,84 @@ async function runAnalytics(): Promise<AnalyticsRow> {
     drained,
     tailCpuMsPerRun: (1000 * tailCpuSeconds) / onRuns,
   };
+}
+
+/**
+ * analytics-paired: per pair, an off and an on hop started afresh, each in its cpu cgroup,
+ * warmed and then driven at the same time, round after round; the on hop drains its clicks
+ * between rounds (both idle then), so that work is never inside a measured window.
+ */
+async function runAnalyticsPaired(): Promise<PairedRow> {
+  const groups = CpuShareGroups.create(['hop-bench-off', 'hop-bench-on']);
+  const inGroup = (index: number) =>
+    groups === null ? HOP_COMMAND : groups.wrap(index, HOP_COMMAND);
+  const load = (port: number, seconds: number) =>
+    runClosedLoop(closedLoopDriver, {
+      root: ROOT,
+      port,
+      pathsFile: pathFiles['hot'] as string,
+      connections: Math.max(1, Math.floor(CONNECTIONS / 2)),
+      seconds,
+      headers: ANALYTICS_HEADERS,
+    });
+  const both = (seconds: number) =>
+    Promise.all([load(ANALYTICS_OFF_PORT, seconds), load(ANALYTICS_ON_PORT, seconds)]);
+  const ratios: number[] = [];
+  const offRuns: Result[] = [];
+  const onRuns: Result[] = [];
+  const clicks: ClickCounters[] = [];
+  try {
+    for (const pairDirs of pairedDirs) {
+      const offHop = await startServer(
+        inGroup(0),
+        HOP_READY,
+        analyticsHopEnv('off', ANALYTICS_OFF_PORT, pairDirs.off),
+      );
+      const onHop = await startServer(
+        inGroup(1),
+        HOP_READY,
+        analyticsHopEnv('on', ANALYTICS_ON_PORT, pairDirs.on),
+      );
+      await both(WARMUP_SECONDS);
+      await waitUntilDrained(ANALYTICS_ON_PORT, DRAIN_TIMEOUT_MS);
+      const pairRatios: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const [off, on] = await both(SECONDS);
+        pairRatios.push(on.rps / off.rps);
+        offRuns.push(resultOf('analytics', off));
+        onRuns.push(resultOf('analytics', on));
+        await waitUntilDrained(ANALYTICS_ON_PORT, DRAIN_TIMEOUT_MS);
+      }
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      clicks.push(await readClickCounters(ANALYTICS_ON_PORT));
+      ratios.push(pairRatios.reduce((sum, ratio) => sum + ratio, 0) / pairRatios.length);
+      await Promise.all([stopServer(offHop), stopServer(onHop)]);
+      process.stderr.write(`analytics-paired: pair ${ratios.length}, on/off ${ratios.at(-1)}\n`);
+    }
+  } finally {
+    groups?.remove();
+  }
+  return { ratios, off: mean(offRuns), on: mean(onRuns), cgroups: groups !== null, clicks };
+}
+
+/** analytics-paired's lines above the table. */
+function describePaired(): string[] {
+  if (paired === null) return [];
+  const sorted = [...paired.ratios].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  const cost = 100 * (1 - median);
+  const perPair = paired.ratios.map((ratio) => `${(100 * ratio).toFixed(1)}%`).join(', ');
+  const flushed = paired.clicks.map((c) => c.flushed).join(', ');
+  const folded = paired.clicks.map((c) => c.folded ?? 'absent').join(', ');
+  const dropped = paired.clicks.map((c) => c.dropped).join(', ');
+  return [
+    `analytics-paired: ${paired.ratios.length} process pairs, each an analytics-off and an analytics-on hop on the server core at the same time, ${paired.cgroups ? 'each in a cpu cgroup of equal weight (half the core each, all its threads included)' : "WITHOUT cpu cgroups (none could be made: the scheduler was fair per thread, so the on hop's aggregator thread took its CPU from both)"}, each driven by its own wrk with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections and the same headers. On served, of what off served in the same window, per pair: ${perPair}. Median: ${(100 * median).toFixed(1)}%, so analytics cost ${cost.toFixed(1)}% (target ≤ ${MAX_ANALYTICS_COST}%: ${cost <= MAX_ANALYTICS_COST ? 'met' : 'NOT met'}).`,
+    `analytics-paired clicks per pair, from the on hop's /metrics after it drained: flushed ${flushed}; folded ${folded}; dropped ${dropped}.`,
+  ];
 }
 
 /** analytics' lines above the table: the cost, the click counters, memory. */
