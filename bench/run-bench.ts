@@ -401,16 +401,15 @@ function analyticsHopEnv(analyticsSwitch: 'on' | 'off', port: number, dataDir: s
 }
 
 async function runAnalytics(): Promise<AnalyticsRow> {
-  const hopEnv = analyticsHopEnv;
   const offHop = await startServer(
     HOP_COMMAND,
     HOP_READY,
-    hopEnv('off', ANALYTICS_OFF_PORT, analyticsDirs.off),
+    analyticsHopEnv('off', ANALYTICS_OFF_PORT, analyticsDirs.off),
   );
   const onHop = await startServer(
     HOP_COMMAND,
     HOP_READY,
-    hopEnv('on', ANALYTICS_ON_PORT, analyticsDirs.on),
+    analyticsHopEnv('on', ANALYTICS_ON_PORT, analyticsDirs.on),
   );
   const onPid = onHop.pid ?? 0;
   const load = (port: number, seconds: number) =>

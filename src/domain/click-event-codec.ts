@@ -120,9 +120,7 @@ function eventFromJson(json: unknown): ClickEvent | null {
   if (
     typeof i !== 'string' ||
     !isInstanceId(i) ||
-    typeof s !== 'number' ||
-    !Number.isSafeInteger(s) ||
-    s < 0 ||
+    !isSeq(s) ||
     typeof l !== 'string' ||
     l === '' ||
     typeof c !== 'string' ||

@@ -52,8 +52,9 @@ export function makeRedirectFront(
   ) => {
     if (outcome.kind === 'redirect') {
       // SPEC §3: HEAD and prefetches are not clicks. Recorded before the response is
-      // written: in interleaved A/B runs here the same work cost 17-20% of throughput when
-      // done after end(), 9% before it (why the order matters was not traced).
+      // written: one-after-the-other A/B runs once put this order ahead (9% against
+      // 17-20%), but such runs were later found to scatter by more than that on this VM
+      // (BENCHMARKS.md, 2026-12-03), so the order is kept, not shown to matter.
       if (clicks !== null && request.method === 'GET') {
         const headers = readClickHeaders(request.rawHeaders, countryHeader);
         if (!headers.prefetch) {

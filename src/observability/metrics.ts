@@ -60,15 +60,7 @@ export function createMetrics(
     registry,
   });
 
-  /** A counter or gauge whose value is read from the plain counters at scrape time. */
-  const readAtScrape = (
-    kind: 'counter' | 'gauge',
-    name: string,
-    help: string,
-    pick: (c: RedirectCounters) => number,
-  ) => {
-    readEachScrape(registry, kind, name, help, () => pick(counters()));
-  };
+  const readAtScrape = scrapeReader(registry, counters);
   /** A counter of lookups by result, read from the plain counters at scrape time. */
   const hitMissCounter = (
     name: string,
@@ -139,16 +131,12 @@ export function createMetrics(
       this.set(total === 0 ? 0 : now.l1Hits / total);
     },
   });
-  new Gauge({
-    name: 'hop_l2_breaker_state',
-    help: 'Circuit breaker in front of Redis: 0 closed, 1 half-open, 2 open (absent without L2).',
-    registers: [registry],
-    collect() {
-      this.reset();
-      const state = counters().breakerState;
-      if (state !== null) this.set(state);
-    },
-  });
+  readAtScrape(
+    'gauge',
+    'hop_l2_breaker_state',
+    'Circuit breaker in front of Redis: 0 closed, 1 half-open, 2 open (absent without L2).',
+    (c) => c.breakerState,
+  );
   readAtScrape('gauge', 'hop_l1_entries', 'Entries held by L1.', (c) => c.l1Size);
 
   return {
@@ -156,9 +144,7 @@ export function createMetrics(
       const seconds = (performance.now() - startedAt) / 1000;
       duration.observe(outcome as RedirectOutcomeLabel, seconds);
     },
-    async render() {
-      return { contentType: registry.contentType, body: await registry.metrics() };
-    },
+    render: () => render(registry),
   };
 }
 
@@ -167,14 +153,7 @@ export function createMetrics(
  * aggregator's when embedded), `hop worker` the aggregator's.
  */
 function registerClickMetrics(registry: Registry, counters: () => ClickCounters): void {
-  const scraped = (
-    kind: 'counter' | 'gauge',
-    name: string,
-    help: string,
-    pick: (c: ClickCounters) => number | null,
-  ) => {
-    readEachScrape(registry, kind, name, help, () => pick(counters()));
-  };
+  const scraped = scrapeReader(registry, counters);
   scraped(
     'gauge',
     'hop_click_buffer_depth',
@@ -211,47 +190,53 @@ function registerClickMetrics(registry: Registry, counters: () => ClickCounters)
     'counter',
     'hop_click_events_duplicate_total',
     'Clicks delivered again and not counted twice.',
-    (c) => (c.folded === null ? null : c.duplicates),
+    (c) => c.duplicates,
   );
   scraped(
     'gauge',
     'hop_click_aggregation_lag_seconds',
     'Age of the oldest click in the last fold; 0 when nothing waits.',
-    (c) => (c.folded === null ? null : c.lagSeconds),
+    (c) => c.lagSeconds,
   );
 }
 
-/** A counter or gauge set from `read()` at each scrape; absent while `read()` is null. */
-function readEachScrape(
-  registry: Registry,
-  kind: 'counter' | 'gauge',
-  name: string,
-  help: string,
-  read: () => number | null,
-): void {
-  if (kind === 'counter') {
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        const value = read();
-        if (value !== null) this.inc(value);
-      },
-    });
-  } else {
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        const value = read();
-        if (value !== null) this.set(value);
-      },
-    });
-  }
+/**
+ * Registers counters and gauges on `registry` whose value is picked from `counters()` at
+ * each scrape; a metric is absent while its pick is null.
+ */
+function scrapeReader<C>(registry: Registry, counters: () => C) {
+  return (
+    kind: 'counter' | 'gauge',
+    name: string,
+    help: string,
+    pick: (c: C) => number | null,
+  ): void => {
+    const options = { name, help, registers: [registry] };
+    // A counter's value is set by reset-then-inc: prom-client counters only go up.
+    if (kind === 'counter') {
+      new Counter({
+        ...options,
+        collect() {
+          this.reset();
+          const value = pick(counters());
+          if (value !== null) this.inc(value);
+        },
+      });
+    } else {
+      new Gauge({
+        ...options,
+        collect() {
+          this.reset();
+          const value = pick(counters());
+          if (value !== null) this.set(value);
+        },
+      });
+    }
+  };
+}
+
+function render(registry: Registry): Promise<{ contentType: string; body: string }> {
+  return registry.metrics().then((body) => ({ contentType: registry.contentType, body }));
 }
 
 /** `hop worker`'s metrics: the process's own and the aggregator's. */
@@ -259,9 +244,5 @@ export function createWorkerMetrics(counters: () => ClickCounters): Pick<Metrics
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hop_' });
   registerClickMetrics(registry, counters);
-  return {
-    async render() {
-      return { contentType: registry.contentType, body: await registry.metrics() };
-    },
-  };
+  return { render: () => render(registry) };
 }

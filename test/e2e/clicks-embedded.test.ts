@@ -4,7 +4,7 @@ import { sendClicks, startClickLoad } from '../support/click-load.js';
 import { createLink, E2E_ADMIN_KEY, readCounts } from '../support/click-counts.js';
 import { eventually } from '../support/eventually.js';
 import { tempDataDir } from '../support/temp-data.js';
-import { startHop, type ServeProcess } from '../support/hop-process.js';
+import { startHop, stopHop } from '../support/hop-process.js';
 
 const FLUSH_INTERVAL_MS = 1000;
 
@@ -17,11 +17,6 @@ async function serve(t: TestContext, dataDir: string, env: Record<string, string
   });
   t.after(() => hop.child.kill('SIGKILL'));
   return hop;
-}
-
-async function stop(hop: ServeProcess): Promise<void> {
-  hop.child.kill('SIGTERM');
-  assert.equal(await hop.exited, 0, hop.output());
 }
 
 describe('click counting, embedded (hop serve on SQLite)', () => {
@@ -40,12 +35,12 @@ describe('click counting, embedded (hop serve on SQLite)', () => {
       headers: { authorization: `Bearer ${E2E_ADMIN_KEY}` },
     });
     assert.equal(((await response.json()) as { clicks: number }).clicks, 20_000);
-    await stop(hop);
+    await stopHop(hop);
     // Nothing was left to fold twice: after a clean stop and a start, still exactly 20,000.
     const again = await serve(t, dataDir);
     await eventually(async () => readCounts(dataDir, link.id).queued === 0, 'queue folded', 1000);
     assert.equal(readCounts(dataDir, link.id).clicks, 20_000);
-    await stop(again);
+    await stopHop(again);
   });
 
   test('SIGTERM flushes the buffer before exit', async (t) => {
@@ -55,14 +50,14 @@ describe('click counting, embedded (hop serve on SQLite)', () => {
     const link = await createLink(hop.url);
     assert.equal((await sendClicks(`${hop.url}/${link.code}`, 500, 10)).redirected, 500);
     assert.equal(readCounts(dataDir, link.id).clicks, 0, 'nothing is flushed before SIGTERM');
-    await stop(hop);
+    await stopHop(hop);
     const again = await serve(t, dataDir);
     await eventually(
       async () => readCounts(dataDir, link.id).clicks === 500,
       'the 500 clicks flushed at SIGTERM are folded',
       1000,
     );
-    await stop(again);
+    await stopHop(again);
   });
 
   test('SIGKILL under load loses at most one flush interval of clicks, never counts one too many', async (t) => {
@@ -103,6 +98,6 @@ describe('click counting, embedded (hop serve on SQLite)', () => {
       shortfall <= lastInterval,
       `lost ${shortfall}, more than the last flush interval's ${lastInterval}`,
     );
-    await stop(again);
+    await stopHop(again);
   });
 });

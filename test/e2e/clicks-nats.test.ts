@@ -9,7 +9,13 @@ import { sendClicks } from '../support/click-load.js';
 import { createLink, E2E_ADMIN_KEY, readCounts, readMetric } from '../support/click-counts.js';
 import { eventually } from '../support/eventually.js';
 import { tempDataDir } from '../support/temp-data.js';
-import { runHop, startHop, startHopWorker, type ServeProcess } from '../support/hop-process.js';
+import {
+  runHop,
+  startHop,
+  startHopWorker,
+  stopHop,
+  type ServeProcess,
+} from '../support/hop-process.js';
 import { NATS_URL, requireNats, startOwnNats, uniqueStream } from '../support/require-nats.js';
 
 function scaledOutEnv(dataDir: string, stream: string, natsUrl = NATS_URL): Record<string, string> {
@@ -26,11 +32,6 @@ function scaledOutEnv(dataDir: string, stream: string, natsUrl = NATS_URL): Reco
 function killAfter(t: TestContext, process: ServeProcess): ServeProcess {
   t.after(() => process.child.kill('SIGKILL'));
   return process;
-}
-
-async function stop(process: ServeProcess): Promise<void> {
-  process.child.kill('SIGTERM');
-  assert.equal(await process.exited, 0, process.output());
 }
 
 describe('click counting, scaled out (hop serve → JetStream → hop worker)', () => {
@@ -62,8 +63,8 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       'scaled out, hop serve folds nothing',
     );
     assert.equal((await fetch(`${worker.url}/healthz`)).status, 200);
-    await stop(hop);
-    await stop(worker);
+    await stopHop(hop);
+    await stopHop(worker);
     assert.equal(readCounts(dataDir, link.id).clicks, 20_000);
   });
 
@@ -113,8 +114,8 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
     // Let any redelivery of the killed worker's unacknowledged batch arrive (ack wait: 2 s).
     const third = killAfter(t, await startHopWorker(env));
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    await stop(second);
-    await stop(third);
+    await stopHop(second);
+    await stopHop(third);
     assert.equal(readCounts(dataDir, linkId).clicks, 20_000);
   });
 
@@ -158,8 +159,8 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       'the worker folds what was kept',
       3000,
     );
-    await stop(hop);
-    await stop(worker);
+    await stopHop(hop);
+    await stopHop(worker);
     assert.equal(readCounts(dataDir, link.id).clicks, 1100, '100 before, 1000 kept, 500 dropped');
   });
 });

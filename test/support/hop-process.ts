@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +30,12 @@ export interface ServeProcess {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
+}
+
+/** SIGTERM, and asserts the process exits 0 (its output is the failure message). */
+export async function stopHop(hop: ServeProcess): Promise<void> {
+  hop.child.kill('SIGTERM');
+  assert.equal(await hop.exited, 0, hop.output());
 }
 
 /** Starts `hop serve` on a free port and waits until it says where it listens. */

@@ -50,7 +50,7 @@ function parseScanCursor(cursor: string): ScanPosition {
   throw new RangeError(`not a scan cursor: ${cursor}`);
 }
 
-/** version, state, expires_at, status_code, destination. */
+/** id, code, version, state, expires_at, status_code, destination. */
 type RedirectRow = [string, string, number, string, number | null, number, string];
 
 interface IdempotencyRow {

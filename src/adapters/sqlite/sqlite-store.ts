@@ -18,13 +18,13 @@ import {
 export interface SqliteStoreOptions {
   /** Path of the database file; its folder is created if missing. */
   readonly file: string;
+  /** The click database (clicks.db); default: beside `file`. */
+  readonly clicksFile?: string;
   /**
    * Checkpoint the WAL from a worker thread this often, instead of inside whichever commit
    * fills it (whose fsyncs would stall every request waiting behind it). Absent: SQLite's
    * automatic checkpoints, as a short-lived CLI command wants.
    */
-  /** The click database (clicks.db); default: beside `file`. */
-  readonly clicksFile?: string;
   readonly backgroundCheckpoints?: {
     readonly intervalMs: number;
     readonly onResult: (result: CheckpointResult) => void;

@@ -57,10 +57,16 @@ const security = [{ apiKey: [] }];
 /** SPEC §3 link routes. Handlers only translate between HTTP and the services. */
 export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   const services = deps.linkService;
-  const json = async (link: Link) => {
-    const totals = await linkClickTotals(deps.analytics, [link.id]);
-    return toLinkJson(link, deps.publicUrl, services.clock.now(), totals.get(link.id) ?? 0);
+  /** Reads the click totals of `links` at once; then renders any of them as JSON. */
+  const toJsonWithClicks = async (links: readonly Link[]) => {
+    const totals = await linkClickTotals(
+      deps.analytics,
+      links.map((link) => link.id),
+    );
+    const now = services.clock.now();
+    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? 0);
   };
+  const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
 
   app.post<{ Body: CreateBody }>(
     '/v1/links',
@@ -142,17 +148,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         limit: query.limit,
         cursor: query.cursor,
       });
-      const totals = await linkClickTotals(
-        deps.analytics,
-        page.items.map((link) => link.id),
-      );
-      const now = services.clock.now();
-      return {
-        items: page.items.map((link) =>
-          toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? 0),
-        ),
-        next_cursor: page.nextCursor,
-      };
+      const toJson = await toJsonWithClicks(page.items);
+      return { items: page.items.map(toJson), next_cursor: page.nextCursor };
     },
   );
 
