@@ -260,7 +260,13 @@ describe('RedirectResolver with the known codes loaded', () => {
     assert.equal(first, 1050);
     assert.equal(joined, 1050, 'a second call while one runs joins it');
     assert.ok(batch.every((link) => knownCodes.mightExist(link.code)));
-    assert.equal(knownCodes.count, 1050);
+    // The filter does not count a code whose bits were all set already (a false positive,
+    // 0.1% here, on random codes): now and then one of the 1050 is not counted. Fewer than
+    // 1040, or more than 1050, would be a real fault.
+    assert.ok(
+      knownCodes.count >= 1040 && knownCodes.count <= 1050,
+      `knownCodes.count ${knownCodes.count}`,
+    );
   });
 
   test('a failed catch-up keeps its place and the next one resumes', async (t) => {
