@@ -271,7 +271,7 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_CLICK_BATCH',
     default: '5000',
-    doc: 'Clicks per send to the sink and per fold into the aggregates.',
+    doc: 'Clicks per JetStream send and per fold by an in-process aggregator or hop worker (embedded, a flush is sent whole, as one queue row of sums).',
     parse: parseInteger(1, 100_000),
   },
   {

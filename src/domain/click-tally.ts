@@ -37,33 +37,75 @@ export function tallyOfEvent(event: ClickEvent): ClickTally {
   };
 }
 
-/**
- * Sums a batch per bucket in one pass: a second of clicks on a few links is a few rows.
- * Buckets are found per link (one map lookup on a string whose hash the engine keeps) and
- * then among that link's few dimension combinations, compared by identity first: the
- * buffer hands over canonical strings, so no key is built per click.
- */
+/** Sums a whole batch per bucket in one pass: `ClickTallyBuilder` over all of it. */
 export function tallyOfBatch(batch: ClickBatch): ClickTally {
-  type Count = { -readonly [K in keyof ClickBucket]: ClickBucket[K] };
-  const byLink = new Map<string, Count[]>();
-  const buckets: Count[] = [];
-  let oldestAt = Infinity;
-  let newestAt = -Infinity;
-  for (let index = 0; index < batch.size; index++) {
-    const at = batch.at[index] ?? 0;
-    if (at < oldestAt) oldestAt = at;
-    if (at > newestAt) newestAt = at;
-    const linkId = batch.linkIds[index] ?? '';
-    const hour = hourOf(at);
-    const country = batch.countries[index] ?? '';
-    const device = batch.devices[index] ?? 'other';
-    const referrer = batch.referrers[index] ?? '';
-    let counts = byLink.get(linkId);
+  const builder = new ClickTallyBuilder(batch);
+  builder.add(0, batch.size);
+  return builder.build();
+}
+
+type Count = { -readonly [K in keyof ClickBucket]: ClickBucket[K] };
+
+/**
+ * Sums a batch per bucket, a slice at a time, so that a caller may let other work run
+ * between slices of a large batch (a whole flush). Buckets are found per link (one map
+ * lookup on a string whose hash the engine keeps) and then among that link's few dimension
+ * combinations, compared by identity first: the buffer hands over canonical strings, so no
+ * key is built per click.
+ */
+export class ClickTallyBuilder {
+  readonly #batch: ClickBatch;
+  readonly #byLink = new Map<string, Count[]>();
+  readonly #buckets: Count[] = [];
+  #oldestAt = Infinity;
+  #newestAt = -Infinity;
+  #added = 0;
+
+  constructor(batch: ClickBatch) {
+    this.#batch = batch;
+  }
+
+  /** Adds clicks `from` (inclusive) to `to` (exclusive) of the batch; slices in order. */
+  add(from: number, to: number): void {
+    const batch = this.#batch;
+    const end = Math.min(to, batch.size);
+    for (let index = from; index < end; index++) {
+      const at = batch.at[index] ?? 0;
+      if (at < this.#oldestAt) this.#oldestAt = at;
+      if (at > this.#newestAt) this.#newestAt = at;
+      this.#count(
+        batch.linkIds[index] ?? '',
+        hourOf(at),
+        batch.countries[index] ?? '',
+        batch.devices[index] ?? 'other',
+        batch.referrers[index] ?? '',
+      );
+    }
+    this.#added += Math.max(0, end - from);
+  }
+
+  /** The tally of the whole batch; every click must have been added. */
+  build(): ClickTally {
+    const batch = this.#batch;
+    if (this.#added !== batch.size) {
+      throw new Error(`tally of ${this.#added} clicks of a batch of ${batch.size}`);
+    }
+    return {
+      instance: batch.instance,
+      fromSeq: batch.firstSeq,
+      toSeq: batch.firstSeq + batch.size - 1,
+      oldestAt: this.#oldestAt,
+      newestAt: this.#newestAt,
+      buckets: this.#buckets,
+    };
+  }
+
+  #count(linkId: string, hour: number, country: string, device: Count['device'], referrer: string) {
+    let counts = this.#byLink.get(linkId);
     if (counts === undefined) {
       counts = [];
-      byLink.set(linkId, counts);
+      this.#byLink.set(linkId, counts);
     }
-    let found = false;
     for (const count of counts) {
       if (
         count.hour === hour &&
@@ -72,22 +114,11 @@ export function tallyOfBatch(batch: ClickBatch): ClickTally {
         count.referrer === referrer
       ) {
         count.clicks++;
-        found = true;
-        break;
+        return;
       }
     }
-    if (!found) {
-      const count: Count = { linkId, hour, country, device, referrer, clicks: 1 };
-      counts.push(count);
-      buckets.push(count);
-    }
+    const count: Count = { linkId, hour, country, device, referrer, clicks: 1 };
+    counts.push(count);
+    this.#buckets.push(count);
   }
-  return {
-    instance: batch.instance,
-    fromSeq: batch.firstSeq,
-    toSeq: batch.firstSeq + batch.size - 1,
-    oldestAt,
-    newestAt,
-    buckets,
-  };
 }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { encodeTally } from '../domain/click-event-codec.js';
-import { tallyOfBatch } from '../domain/click-tally.js';
+import { tallyInSlices } from '../clicks/tally-in-slices.js';
 import type { ClickSink } from '../ports/click-sink.js';
 
 export interface AggregatorThreadOptions {
@@ -103,15 +103,15 @@ export function startAggregatorThread(
   );
   worker.unref();
   const sink: ClickSink = {
-    send: (batch) => {
-      if (batch.size === 0) return Promise.resolve();
+    send: async (batch) => {
+      if (batch.size === 0) return;
       const id = nextId++;
       const request: QueueRequest = {
         kind: 'queue',
         id,
-        encoded: encodeTally(tallyOfBatch(batch)),
+        encoded: encodeTally(await tallyInSlices(batch)),
       };
-      return new Promise<void>((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         // A batch on its way keeps the process alive: at shutdown, once the server has
         // closed, nothing else would, and the last flush would be lost.

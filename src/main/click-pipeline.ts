@@ -95,7 +95,10 @@ export function composeClickPipeline(
     sink,
     instance,
     intervalMs: config.clickFlushIntervalMs,
-    batchSize: config.clickBatchSize,
+    // Embedded, a flush is one send: its clicks summed into one queue row, so a bucket
+    // clicked throughout the second is encoded, queued, decoded and folded once, not once
+    // per HOP_CLICK_BATCH clicks. JetStream carries events: HOP_CLICK_BATCH per send.
+    batchSize: embedded ? config.clickBufferSize : config.clickBatchSize,
     onFailure: (error) => {
       logger.warn(
         { err: error, buffered: buffer.size, capacity: buffer.capacity },

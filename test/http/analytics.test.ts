@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { decodeTally } from '../../src/domain/click-event-codec.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -166,6 +168,39 @@ describe('HOP_ANALYTICS=off', () => {
       assert.equal(response.json.freshness, null);
       const metrics = await server.request('GET', '/metrics', { key: null });
       assert.ok(!metrics.text.includes('hop_click_buffer_depth'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('embedded, a flush is one queue row of sums, however many HOP_CLICK_BATCH it spans', async () => {
+    const server = await startTestServer({ HOP_CLICK_BATCH: '2' });
+    try {
+      const clicks = server.runtime.clicks;
+      assert.ok(clicks !== null && clicks.aggregator !== null);
+      const created = await server.request('POST', '/v1/links', {
+        body: { destination: 'https://example.com/' },
+      });
+      for (let index = 0; index < 7; index++) {
+        const response = await server.request('GET', `/${created.json.code}`, { key: null });
+        assert.equal(response.status, 302);
+      }
+      assert.equal(await clicks.flusher.flush(), true);
+      const db = new Database(server.runtime.config.clicksDatabaseFile, { readonly: true });
+      try {
+        const rows = db.prepare('SELECT tally FROM click_queue').pluck().all() as string[];
+        assert.equal(rows.length, 1);
+        const tally = decodeTally(rows[0] ?? '');
+        assert.ok(tally !== null);
+        assert.equal(tally.toSeq - tally.fromSeq + 1, 7);
+        assert.equal(tally.buckets.length, 1);
+        assert.equal(tally.buckets[0]?.clicks, 7);
+      } finally {
+        db.close();
+      }
+      await clicks.aggregator.drain();
+      const response = await server.request('GET', `/v1/links/${created.json.id}/analytics`);
+      assert.equal(response.json.total, 7);
     } finally {
       await server.close();
     }
