@@ -2,6 +2,16 @@ import type { ClickBatch } from '../domain/click-batch.js';
 import type { DeviceClass } from '../domain/click-event.js';
 import type { ClickDimensions } from './click-dimensions.js';
 
+/** The columns `peek` fills: a batch's, owned by the buffer. */
+interface OutgoingColumns {
+  linkIds: string[];
+  codes: string[];
+  at: Float64Array;
+  devices: DeviceClass[];
+  referrers: string[];
+  countries: string[];
+}
+
 /**
  * The bounded in-memory click buffer (SPEC §6): a ring of preallocated columns. A push
  * looks its header values up in the dimensions already known and keeps the canonical
@@ -24,6 +34,7 @@ export class ClickBuffer {
   readonly #rawAgents: (string | undefined)[];
   readonly #rawReferers: (string | undefined)[];
   readonly #rawCountries: (string | undefined)[];
+  #out: OutgoingColumns | null = null;
   #head = 0;
   #size = 0;
   /** Sequence number of the click at the head. */
@@ -31,7 +42,12 @@ export class ClickBuffer {
   /** Clicks refused because the buffer was full. */
   dropped = 0;
 
-  constructor(capacity: number, dimensions: ClickDimensions) {
+  /**
+   * `largestPeek`: the most clicks one `peek` will be asked for; the columns it fills are
+   * made now, at start, and not while serving (growing them later makes garbage for the
+   * old generation, see `peek`).
+   */
+  constructor(capacity: number, dimensions: ClickDimensions, largestPeek = capacity) {
     this.capacity = capacity;
     this.#dimensions = dimensions;
     const column = <T>(value: T) => new Array<T>(capacity).fill(value);
@@ -44,6 +60,7 @@ export class ClickBuffer {
     this.#rawAgents = column<string | undefined>(undefined);
     this.#rawReferers = column<string | undefined>(undefined);
     this.#rawCountries = column<string | undefined>(undefined);
+    this.#outgoing(Math.min(largestPeek, capacity));
   }
 
   get size(): number {
@@ -84,38 +101,45 @@ export class ClickBuffer {
 
   /**
    * The oldest `count` clicks (or all there are) as one batch of `instance`, still held
-   * until `discard`; raw values are resolved now.
+   * until `discard`; raw values are resolved now. The batch's columns are this buffer's own,
+   * reused by the next peek and longer than the batch: read `[0, size)` only, and before
+   * peeking again. A flush that allocated its columns anew would have them outlive a
+   * young-generation collection while the sink works and be promoted; the old generation's
+   * collections that follow were found to make the whole process slower (BENCHMARKS.md,
+   * 2026-12-03).
    */
   peek(count: number, instance: string): ClickBatch {
     const size = Math.min(count, this.#size);
     const dimensions = this.#dimensions;
-    const linkIds = new Array<string>(size);
-    const codes = new Array<string>(size);
-    const at = new Float64Array(size);
-    const devices = new Array<DeviceClass>(size);
-    const referrers = new Array<string>(size);
-    const countries = new Array<string>(size);
+    const out = this.#outgoing(size);
     for (let index = 0; index < size; index++) {
       let slot = this.#head + index;
       if (slot >= this.capacity) slot -= this.capacity;
-      linkIds[index] = this.#linkIds[slot] ?? '';
-      codes[index] = this.#codes[slot] ?? '';
-      at[index] = this.#at[slot] ?? 0;
-      devices[index] = this.#devices[slot] ?? dimensions.device(this.#rawAgents[slot]);
-      referrers[index] = this.#referrers[slot] ?? dimensions.referrer(this.#rawReferers[slot]);
-      countries[index] = this.#countries[slot] ?? dimensions.country(this.#rawCountries[slot]);
+      out.linkIds[index] = this.#linkIds[slot] ?? '';
+      out.codes[index] = this.#codes[slot] ?? '';
+      out.at[index] = this.#at[slot] ?? 0;
+      out.devices[index] = this.#devices[slot] ?? dimensions.device(this.#rawAgents[slot]);
+      out.referrers[index] = this.#referrers[slot] ?? dimensions.referrer(this.#rawReferers[slot]);
+      out.countries[index] = this.#countries[slot] ?? dimensions.country(this.#rawCountries[slot]);
     }
-    return {
-      instance,
-      firstSeq: this.#headSeq,
-      size,
-      linkIds,
-      codes,
-      at,
-      devices,
-      referrers,
-      countries,
-    };
+    return { instance, firstSeq: this.#headSeq, size, ...out };
+  }
+
+  /** The outgoing columns, made once at the largest size asked for so far. */
+  #outgoing(size: number): OutgoingColumns {
+    if (this.#out === null || this.#out.at.length < size) {
+      const length = Math.min(this.capacity, Math.max(size, (this.#out?.at.length ?? 0) * 2));
+      const column = <T>(value: T) => new Array<T>(length).fill(value);
+      this.#out = {
+        linkIds: column(''),
+        codes: column(''),
+        at: new Float64Array(length),
+        devices: column<DeviceClass>('other'),
+        referrers: column(''),
+        countries: column(''),
+      };
+    }
+    return this.#out;
   }
 
   /** Forgets the oldest `count` clicks (they were sent). */

@@ -2,7 +2,9 @@ import type { ClickEvent, DeviceClass } from './click-event.js';
 
 /**
  * Clicks as the flusher sends them: one instance's run of sequence numbers
- * `firstSeq`…`firstSeq + size - 1`, column by column (no object per click).
+ * `firstSeq`…`firstSeq + size - 1`, column by column (no object per click). A column may be
+ * longer than `size` (the buffer reuses its columns): read indexes below `size` only, and
+ * only until the send it was given to has settled.
  */
 export interface ClickBatch {
   readonly instance: string;

@@ -6,6 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteClickDatabase } from '../adapters/sqlite/sqlite-click-database.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
+import { encodeTally } from '../domain/click-event-codec.js';
+import { decodeTallyWire } from '../domain/click-tally-wire.js';
 import { systemClock } from '../ports/clock.js';
 import type {
   AggregatorThreadOptions,
@@ -48,7 +50,9 @@ const progress = setInterval(reportProgress, options.reportIntervalMs);
 port.on('message', (message: unknown) => {
   if (isQueueRequest(message)) {
     try {
-      store.clickQueue.queueEncoded(message.encoded);
+      const tally = decodeTallyWire(message.tally);
+      if (tally === null) throw new Error('a flushed batch that is not a tally');
+      store.clickQueue.queueEncoded(encodeTally(tally));
       report({ kind: 'queued', id: message.id });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -73,6 +77,9 @@ aggregator.start();
 
 function isQueueRequest(message: unknown): message is QueueRequest {
   return (
-    typeof message === 'object' && message !== null && (message as QueueRequest).kind === 'queue'
+    typeof message === 'object' &&
+    message !== null &&
+    (message as QueueRequest).kind === 'queue' &&
+    (message as QueueRequest).tally instanceof ArrayBuffer
   );
 }

@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { encodeTally } from '../domain/click-event-codec.js';
-import { tallyInSlices } from '../clicks/tally-in-slices.js';
+import { FlushTally } from '../clicks/flush-tally.js';
 import type { ClickSink } from '../ports/click-sink.js';
 
 export interface AggregatorThreadOptions {
@@ -15,14 +14,14 @@ export interface AggregatorThreadOptions {
 }
 
 /**
- * From `hop serve` to the thread: queue this flushed batch, already summed and encoded
- * (a string crosses threads as one copy; thousands of small objects would be cloned one
- * by one).
+ * From `hop serve` to the thread: queue this flushed batch, already summed, in the wire
+ * format (`click-tally-wire.ts`): bytes, transferred, not copied; thousands of small
+ * objects would be cloned one by one, and made first.
  */
 export interface QueueRequest {
   readonly kind: 'queue';
   readonly id: number;
-  readonly encoded: string;
+  readonly tally: ArrayBuffer;
 }
 
 export type AggregatorThreadReport =
@@ -102,23 +101,22 @@ export function startAggregatorThread(
     }),
   );
   worker.unref();
-  const sink: ClickSink = {
-    send: async (batch) => {
-      if (batch.size === 0) return;
+  const post = (tally: ArrayBuffer) =>
+    new Promise<void>((resolve, reject) => {
       const id = nextId++;
-      const request: QueueRequest = {
-        kind: 'queue',
-        id,
-        encoded: encodeTally(await tallyInSlices(batch)),
-      };
-      await new Promise<void>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        // A batch on its way keeps the process alive: at shutdown, once the server has
-        // closed, nothing else would, and the last flush would be lost.
-        worker.ref();
-        worker.postMessage(request);
-      });
-    },
+      waiting.set(id, { resolve, reject });
+      // A batch on its way keeps the process alive: at shutdown, once the server has
+      // closed, nothing else would, and the last flush would be lost.
+      worker.ref();
+      const request: QueueRequest = { kind: 'queue', id, tally };
+      worker.postMessage(request, [tally]);
+    });
+  const flushTally = new FlushTally();
+  const sink: ClickSink = {
+    // Summed in memory kept between flushes and sent as bytes: a flush leaves next to
+    // nothing on this thread's heap to outlive a young-generation collection (see
+    // FlushTally). The thread decodes and queues it.
+    send: (batch) => (batch.size === 0 ? Promise.resolve() : post(flushTally.encode(batch))),
     close: () => Promise.resolve(),
   };
   return {

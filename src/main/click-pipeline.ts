@@ -73,8 +73,12 @@ export function composeClickPipeline(
   serving: boolean,
 ): ClickPipeline {
   const instance = newInstanceId();
-  const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions());
   const embedded = config.natsServers === undefined;
+  // Embedded, a flush is one send: its clicks summed into one queue row, so a bucket
+  // clicked throughout the second is encoded, queued, decoded and folded once, not once
+  // per HOP_CLICK_BATCH clicks. JetStream carries events: HOP_CLICK_BATCH per send.
+  const clicksPerSend = embedded ? config.clickBufferSize : config.clickBatchSize;
+  const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
   const aggregator =
     embedded && !serving
@@ -95,10 +99,7 @@ export function composeClickPipeline(
     sink,
     instance,
     intervalMs: config.clickFlushIntervalMs,
-    // Embedded, a flush is one send: its clicks summed into one queue row, so a bucket
-    // clicked throughout the second is encoded, queued, decoded and folded once, not once
-    // per HOP_CLICK_BATCH clicks. JetStream carries events: HOP_CLICK_BATCH per send.
-    batchSize: embedded ? config.clickBufferSize : config.clickBatchSize,
+    batchSize: clicksPerSend,
     onFailure: (error) => {
       logger.warn(
         { err: error, buffered: buffer.size, capacity: buffer.capacity },

@@ -5,6 +5,7 @@ import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
 import { composeRuntime } from './compose.js';
 import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
+import { keepTickObjectShape } from './keep-tick-object-shape.js';
 
 export interface RunningServer {
   /** The address actually bound, e.g. http://127.0.0.1:8080. */
@@ -15,6 +16,7 @@ export interface RunningServer {
 
 /** `hop serve`: compose, make sure an admin can get in, listen. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  keepTickObjectShape();
   const runtime = composeRuntime(config, logger, { serving: true });
   const app = await buildApp(runtime.appDeps);
   let address: string;

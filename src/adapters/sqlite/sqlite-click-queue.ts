@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ClickBatch } from '../../domain/click-batch.js';
 import { decodeTally, encodeTally } from '../../domain/click-event-codec.js';
-import { tallyInSlices } from '../../clicks/tally-in-slices.js';
+import { tallyOfBatch } from '../../domain/click-tally.js';
 import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';
@@ -33,7 +33,7 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
 
   async send(batch: ClickBatch): Promise<void> {
     if (batch.size === 0) return;
-    this.queueEncoded(encodeTally(await tallyInSlices(batch)));
+    this.queueEncoded(encodeTally(tallyOfBatch(batch)));
   }
 
   /** Queues a batch already summed and encoded (`encodeTally`), by `hop serve`'s thread. */

@@ -1,0 +1,170 @@
+import { DEVICE_CLASSES, isInstanceId } from './click-event.js';
+import type { BucketVisitor } from './click-sums.js';
+import type { ClickBucket } from './click-fold.js';
+import type { ClickTally } from './click-tally.js';
+
+/**
+ * A tally as bytes, for handing one from `hop serve`'s event loop to its aggregator thread.
+ * Written into one reused buffer, bucket by bucket, so that summing and sending a flush
+ * makes almost nothing on the JavaScript heap (a JSON text of a tally is a string as large
+ * as the flush, and the arrays it is made from more). Layout, little-endian: version (u8);
+ * instance; fromSeq, toSeq, oldestAt, newestAt (f64 each); bucket count (u32); per bucket:
+ * link id, hour (f64), country, device (u8, its index in DEVICE_CLASSES), referrer, clicks
+ * (u32). A string is its length in UTF-16 code units (u16), then the code units (u16 each).
+ */
+const VERSION = 1;
+const MAX_STRING_LENGTH = 0xffff;
+const INITIAL_BYTES = 64 * 1024;
+
+const DEVICE_INDEX: ReadonlyMap<string, number> = new Map(
+  DEVICE_CLASSES.map((device, index) => [device, index]),
+);
+
+export class TallyWireWriter {
+  #bytes = new Uint8Array(INITIAL_BYTES);
+  #view = new DataView(this.#bytes.buffer);
+  #at = 0;
+  #bucketsAt = 0;
+  #buckets = 0;
+
+  /** Starts a tally, forgetting the one before. */
+  begin(instance: string, fromSeq: number, toSeq: number, oldestAt: number, newestAt: number) {
+    this.#at = 0;
+    this.#buckets = 0;
+    this.#reserve(1);
+    this.#bytes[this.#at++] = VERSION;
+    this.#string(instance);
+    this.#float(fromSeq);
+    this.#float(toSeq);
+    this.#float(oldestAt);
+    this.#float(newestAt);
+    this.#bucketsAt = this.#at;
+    this.#uint32(0);
+  }
+
+  /** Writes one bucket (a function of its own, to hand to `ClickSums.forEachBucket`). */
+  readonly bucket: BucketVisitor = (linkId, hour, country, device, referrer, clicks) => {
+    this.#string(linkId);
+    this.#float(hour);
+    this.#string(country);
+    this.#reserve(1);
+    this.#bytes[this.#at++] = DEVICE_INDEX.get(device) ?? DEVICE_CLASSES.indexOf('other');
+    this.#string(referrer);
+    this.#uint32(clicks);
+    this.#buckets++;
+  };
+
+  /** The tally's bytes, in a buffer of their own (to transfer). */
+  finish(): ArrayBuffer {
+    this.#view.setUint32(this.#bucketsAt, this.#buckets, true);
+    return this.#bytes.buffer.slice(0, this.#at);
+  }
+
+  #string(text: string): void {
+    const length = Math.min(text.length, MAX_STRING_LENGTH);
+    this.#reserve(2 + 2 * length);
+    const view = this.#view;
+    let at = this.#at;
+    view.setUint16(at, length, true);
+    at += 2;
+    for (let index = 0; index < length; index++) {
+      view.setUint16(at, text.charCodeAt(index), true);
+      at += 2;
+    }
+    this.#at = at;
+  }
+
+  #float(value: number): void {
+    this.#reserve(8);
+    this.#view.setFloat64(this.#at, value, true);
+    this.#at += 8;
+  }
+
+  #uint32(value: number): void {
+    this.#reserve(4);
+    this.#view.setUint32(this.#at, value, true);
+    this.#at += 4;
+  }
+
+  #reserve(bytes: number): void {
+    if (this.#at + bytes <= this.#bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#at + bytes));
+    grown.set(this.#bytes.subarray(0, this.#at));
+    this.#bytes = grown;
+    this.#view = new DataView(grown.buffer);
+  }
+}
+
+/** The tally the bytes hold, or null when they are not one (never throws). */
+export function decodeTallyWire(buffer: ArrayBuffer): ClickTally | null {
+  const view = new DataView(buffer);
+  let at = 0;
+  const need = (bytes: number) => {
+    if (at + bytes > view.byteLength) throw new WireError();
+  };
+  const string = () => {
+    need(2);
+    const length = view.getUint16(at, true);
+    at += 2;
+    need(2 * length);
+    let text = '';
+    for (let index = 0; index < length; index++) {
+      text += String.fromCharCode(view.getUint16(at, true));
+      at += 2;
+    }
+    return text;
+  };
+  const float = () => {
+    need(8);
+    const value = view.getFloat64(at, true);
+    at += 8;
+    return value;
+  };
+  const uint32 = () => {
+    need(4);
+    const value = view.getUint32(at, true);
+    at += 4;
+    return value;
+  };
+  const uint8 = () => {
+    need(1);
+    return view.getUint8(at++);
+  };
+  try {
+    if (uint8() !== VERSION) return null;
+    const instance = string();
+    const fromSeq = float();
+    const toSeq = float();
+    const oldestAt = float();
+    const newestAt = float();
+    const count = uint32();
+    if (!isInstanceId(instance) || !isSeq(fromSeq) || !isSeq(toSeq) || toSeq < fromSeq) {
+      return null;
+    }
+    const buckets: ClickBucket[] = [];
+    let clicks = 0;
+    for (let index = 0; index < count; index++) {
+      const linkId = string();
+      const hour = float();
+      const country = string();
+      const device = DEVICE_CLASSES[uint8()];
+      const referrer = string();
+      const bucketClicks = uint32();
+      if (device === undefined || bucketClicks === 0 || !Number.isFinite(hour)) return null;
+      clicks += bucketClicks;
+      buckets.push({ linkId, hour, country, device, referrer, clicks: bucketClicks });
+    }
+    // Every id of the run is one of the clicks counted, and nothing follows.
+    if (clicks !== toSeq - fromSeq + 1 || at !== view.byteLength) return null;
+    return { instance, fromSeq, toSeq, oldestAt, newestAt, buckets };
+  } catch (error) {
+    if (error instanceof WireError) return null;
+    throw error;
+  }
+}
+
+class WireError extends Error {}
+
+function isSeq(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { FlushTally } from '../../src/clicks/flush-tally.js';
+import type { ClickEvent, DeviceClass } from '../../src/domain/click-event.js';
+import type { ClickBucket } from '../../src/domain/click-fold.js';
+import { decodeTallyWire, TallyWireWriter } from '../../src/domain/click-tally-wire.js';
+import { tallyOfBatch } from '../../src/domain/click-tally.js';
+import { batchOf } from '../support/click-batches.js';
+
+const HOUR = Date.UTC(2026, 11, 3, 10);
+const DEVICES: DeviceClass[] = ['desktop', 'mobile', 'tablet', 'bot', 'other'];
+
+/** `count` clicks from `firstSeq` over `links` links, three hours, and mixed dimensions. */
+function clicks(firstSeq: number, count: number, links: number, prefix = 'link'): ClickEvent[] {
+  return Array.from({ length: count }, (_, index) => {
+    const seq = firstSeq + index;
+    return {
+      instance: 'inst-a',
+      seq,
+      linkId: `${prefix}-${(seq * 7) % links}`,
+      code: `code${seq % links}`,
+      at: HOUR + (seq % 3) * 3_600_000 + seq,
+      country: seq % 2 === 0 ? 'DE' : 'FR',
+      device: DEVICES[seq % DEVICES.length] ?? 'other',
+      referrer: seq % 7 === 0 ? '' : seq % 5 === 0 ? 'bücher.example' : 'news.example.com',
+    };
+  });
+}
+
+/** Buckets in a canonical order, for comparing sums made in a different order. */
+function sorted(buckets: readonly ClickBucket[]): string[] {
+  return buckets.map((bucket) => JSON.stringify(bucket)).sort();
+}
+
+describe('flush tally', () => {
+  test('sums a batch as tallyOfBatch does, through bytes and back', () => {
+    const batch = batchOf(clicks(0, 5_000, 301));
+    const decoded = decodeTallyWire(new FlushTally().encode(batch));
+    assert.ok(decoded !== null);
+    const expected = tallyOfBatch(batch);
+    assert.equal(decoded.instance, 'inst-a');
+    assert.equal(decoded.fromSeq, 0);
+    assert.equal(decoded.toSeq, 4_999);
+    assert.equal(decoded.oldestAt, expected.oldestAt);
+    assert.equal(decoded.newestAt, expected.newestAt);
+    assert.deepEqual(sorted(decoded.buckets), sorted(expected.buckets));
+  });
+
+  test('flush after flush, with the same memory: no bucket of one leaks into the next', () => {
+    const tally = new FlushTally();
+    let firstSeq = 0;
+    for (const [count, links, prefix] of [
+      [1_000, 50, 'a'],
+      [10, 3, 'a'],
+      [3_000, 2_000, 'b'],
+      [1, 1, 'a'],
+    ] as const) {
+      const batch = batchOf(clicks(firstSeq, count, links, prefix));
+      const decoded = decodeTallyWire(tally.encode(batch));
+      assert.ok(decoded !== null);
+      assert.equal(decoded.fromSeq, firstSeq);
+      assert.equal(decoded.toSeq, firstSeq + count - 1);
+      assert.deepEqual(sorted(decoded.buckets), sorted(tallyOfBatch(batch).buckets));
+      firstSeq += count;
+    }
+  });
+
+  test('bytes that are not a tally decode to null, never throw', () => {
+    const writer = new TallyWireWriter();
+    writer.begin('inst-a', 10, 12, HOUR, HOUR + 5);
+    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 2);
+    writer.bucket('link-2', HOUR, 'ZZ', 'bot', '', 1);
+    const good = writer.finish();
+    const decoded = decodeTallyWire(good);
+    assert.ok(decoded !== null);
+    assert.deepEqual(decoded.buckets, [
+      {
+        linkId: 'link-1',
+        hour: HOUR,
+        country: 'DE',
+        device: 'mobile',
+        referrer: 'news.example.com',
+        clicks: 2,
+      },
+      { linkId: 'link-2', hour: HOUR, country: 'ZZ', device: 'bot', referrer: '', clicks: 1 },
+    ]);
+    const bytes = new Uint8Array(good);
+    const altered = (change: (copy: Uint8Array) => void) => {
+      const copy = bytes.slice();
+      change(copy);
+      return copy.buffer;
+    };
+    assert.equal(decodeTallyWire(new ArrayBuffer(0)), null);
+    assert.equal(decodeTallyWire(good.slice(0, good.byteLength - 1)), null, 'cut short');
+    assert.equal(decodeTallyWire(altered((copy) => (copy[0] = 9))), null, 'another version');
+    const longer = new Uint8Array(good.byteLength + 1);
+    longer.set(bytes);
+    assert.equal(decodeTallyWire(longer.buffer), null, 'something after the tally');
+    // One click fewer than the run of ids claims: the last bucket's count, 1 → 0.
+    assert.equal(decodeTallyWire(altered((copy) => (copy[copy.length - 4] = 0))), null);
+    for (let index = 0; index < 200; index++) {
+      const noise = altered((copy) => {
+        const at = (index * 31) % copy.length;
+        copy[at] = (copy[at] ?? 0) ^ (1 + (index % 255));
+      });
+      const result = decodeTallyWire(noise);
+      if (result !== null) {
+        const sum = result.buckets.reduce((total, bucket) => total + bucket.clicks, 0);
+        assert.equal(sum, result.toSeq - result.fromSeq + 1);
+      }
+    }
+  });
+});
