@@ -96,8 +96,11 @@ export class TallyWireWriter {
 }
 
 /** The tally the bytes hold, or null when they are not one (never throws). */
-export function decodeTallyWire(buffer: ArrayBuffer): ClickTally | null {
-  const view = new DataView(buffer);
+export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | null {
+  const view =
+    bytes instanceof Uint8Array
+      ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      : new DataView(bytes);
   let at = 0;
   const need = (bytes: number) => {
     if (at + bytes > view.byteLength) throw new WireError();

@@ -6,8 +6,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteClickDatabase } from '../adapters/sqlite/sqlite-click-database.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
-import { encodeTally } from '../domain/click-event-codec.js';
-import { decodeTallyWire } from '../domain/click-tally-wire.js';
 import { systemClock } from '../ports/clock.js';
 import type {
   AggregatorThreadOptions,
@@ -50,9 +48,8 @@ const progress = setInterval(reportProgress, options.reportIntervalMs);
 port.on('message', (message: unknown) => {
   if (isQueueRequest(message)) {
     try {
-      const tally = decodeTallyWire(message.tally);
-      if (tally === null) throw new Error('a flushed batch that is not a tally');
-      store.clickQueue.queueEncoded(encodeTally(tally));
+      // As it came: a fold decodes (and checks) it, and drops what is not a tally.
+      store.clickQueue.queueTally(message.tally);
       report({ kind: 'queued', id: message.id });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
 import type { ClickEvent } from '../../src/domain/click-event.js';
 import { HOUR_MS } from '../../src/domain/click-fold.js';
 import { tallyOfBatch, tallyOfEvent } from '../../src/domain/click-tally.js';
+import { encodeTally } from '../../src/domain/click-event-codec.js';
+import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
+import { CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
+import { FlushTally } from '../../src/clicks/flush-tally.js';
 import { batchOf } from '../support/click-batches.js';
-import { openTempSqliteStore } from '../support/temp-data.js';
+import { openTempSqliteStore, tempDataDir } from '../support/temp-data.js';
 
 const HOUR = Date.UTC(2026, 5, 1, 12);
 
@@ -116,5 +123,48 @@ describe('SqliteClickQueue', () => {
     assert.equal(await queue.next(), null);
     assert.equal(await queue.pendingBatches(), 0);
     assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 15);
+  });
+
+  test('rows of the JSON format an earlier hop queued still fold; a row that is no tally is dropped', async (t) => {
+    const file = join(tempDataDir(t), 'clicks.db');
+    // An earlier hop's clicks.db: the first migration only, a JSON row in its queue.
+    const old = new Database(file);
+    old.exec(readFileSync(new URL('0001_create_click_tables.sql', CLICK_MIGRATIONS), 'utf8'));
+    old.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT; INSERT INTO schema_migrations VALUES (1, '0001_create_click_tables.sql', 0)",
+    );
+    old
+      .prepare('INSERT INTO click_queue (created_at, tally) VALUES (?, ?)')
+      .run(1, encodeTally(tallyOfBatch(batchOf(events(4)))));
+    old.close();
+    const clicks = SqliteClickDatabase.open(file, 10);
+    t.after(() => {
+      clicks.close();
+    });
+    const raw = new Database(file);
+    t.after(() => {
+      raw.close();
+    });
+    const insert = raw.prepare(
+      'INSERT INTO click_queue (created_at, tally, wire) VALUES (?, ?, ?)',
+    );
+    insert.run(2, '', Buffer.from('not a tally'));
+    insert.run(3, '', Buffer.from(new FlushTally().encode(batchOf(events(6, 4)))));
+    const delivery = await clicks.clickQueue.next();
+    assert.ok(delivery !== null);
+    assert.deepEqual(
+      delivery.tallies.map((tally) => [tally.fromSeq, tally.toSeq]),
+      [
+        [0, 3],
+        [4, 9],
+      ],
+    );
+    assert.deepEqual(await clicks.clicks.fold(delivery.tallies, 50), {
+      counted: 10,
+      duplicates: 0,
+    });
+    await delivery.ack();
+    assert.equal(await clicks.clickQueue.next(), null);
+    assert.equal((await clicks.clicks.totals(['link-a'])).get('link-a'), 10);
   });
 });

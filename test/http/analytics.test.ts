@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { decodeTally } from '../../src/domain/click-event-codec.js';
+import { decodeTallyWire } from '../../src/domain/click-tally-wire.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -188,9 +188,9 @@ describe('HOP_ANALYTICS=off', () => {
       assert.equal(await clicks.flusher.flush(), true);
       const db = new Database(server.runtime.config.clicksDatabaseFile, { readonly: true });
       try {
-        const rows = db.prepare('SELECT tally FROM click_queue').pluck().all() as string[];
+        const rows = db.prepare('SELECT wire FROM click_queue').pluck().all() as Uint8Array[];
         assert.equal(rows.length, 1);
-        const tally = decodeTally(rows[0] ?? '');
+        const tally = decodeTallyWire(rows[0] ?? new Uint8Array(0));
         assert.ok(tally !== null);
         assert.equal(tally.toSeq - tally.fromSeq + 1, 7);
         assert.equal(tally.buckets.length, 1);

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { ClickBatch } from '../../domain/click-batch.js';
-import { decodeTally, encodeTally } from '../../domain/click-event-codec.js';
-import { tallyOfBatch } from '../../domain/click-tally.js';
+import { FlushTally } from '../../clicks/flush-tally.js';
+import { decodeTally } from '../../domain/click-event-codec.js';
+import { decodeTallyWire } from '../../domain/click-tally-wire.js';
 import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';
@@ -13,11 +14,15 @@ import { guardSqlite } from './sqlite-errors.js';
  * A second of clicks on a few links costs one small insert, not one per click.
  */
 export class SqliteClickQueue implements ClickSink, ClickSource {
-  readonly #insert: Database.Statement<[number, string]>;
-  readonly #oldest: Database.Statement<[number], { id: number; tally: string }>;
+  readonly #insert: Database.Statement<[number, Uint8Array]>;
+  readonly #oldest: Database.Statement<
+    [number],
+    { id: number; tally: string; wire: Uint8Array | null }
+  >;
   readonly #deleteUpTo: Database.Statement<[number]>;
   readonly #pending: Database.Statement<[], number>;
   readonly #rowsPerDelivery: number;
+  #flushTally: FlushTally | null = null;
 
   /**
    * `rowsPerDelivery`: rows (flushed batches) one delivery merges. Merged rows fold
@@ -25,20 +30,25 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
    */
   constructor(db: Database.Database, rowsPerDelivery = 1) {
     this.#rowsPerDelivery = rowsPerDelivery;
-    this.#insert = db.prepare('INSERT INTO click_queue (created_at, tally) VALUES (?, ?)');
-    this.#oldest = db.prepare('SELECT id, tally FROM click_queue ORDER BY id LIMIT ?');
+    this.#insert = db.prepare(
+      "INSERT INTO click_queue (created_at, tally, wire) VALUES (?, '', ?)",
+    );
+    this.#oldest = db.prepare('SELECT id, tally, wire FROM click_queue ORDER BY id LIMIT ?');
     this.#deleteUpTo = db.prepare('DELETE FROM click_queue WHERE id <= ?');
     this.#pending = db.prepare<[], number>('SELECT count(*) FROM click_queue').pluck();
   }
 
   async send(batch: ClickBatch): Promise<void> {
     if (batch.size === 0) return;
-    this.queueEncoded(encodeTally(tallyOfBatch(batch)));
+    this.queueTally((this.#flushTally ??= new FlushTally()).encode(batch));
   }
 
-  /** Queues a batch already summed and encoded (`encodeTally`), by `hop serve`'s thread. */
-  queueEncoded(encoded: string): void {
-    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), encoded));
+  /**
+   * Queues a batch already summed, in the wire format (`FlushTally`): `hop serve`'s thread
+   * stores what the event loop sends it as it is, without decoding it first.
+   */
+  queueTally(wire: ArrayBuffer): void {
+    guardSqlite('queue clicks', () => this.#insert.run(Date.now(), new Uint8Array(wire)));
   }
 
   /** The oldest queued rows, `rowsPerDelivery` at most: one flushed batch each. */
@@ -47,7 +57,7 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
     const last = rows[rows.length - 1];
     if (last === undefined) return null;
     // A row that is not a tally (written by hand, or corrupt) is dropped, never retried.
-    const tallies = rows.flatMap((row) => decodeTally(row.tally) ?? []);
+    const tallies = rows.flatMap((row) => decodeRow(row.tally, row.wire) ?? []);
     return {
       tallies,
       ack: async () => {
@@ -64,4 +74,9 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
   async close(): Promise<void> {
     // The database is the store's to close.
   }
+}
+
+/** A queue row's tally: bytes in `wire`, or (rows written before there were bytes) JSON. */
+function decodeRow(tally: string, wire: Uint8Array | null) {
+  return wire === null ? decodeTally(tally) : decodeTallyWire(wire);
 }
