@@ -10,10 +10,13 @@ import type { ClickTally } from './click-tally.js';
  * as the flush, and the arrays it is made from more). Layout, little-endian: version (u8);
  * instance; fromSeq, toSeq, oldestAt, newestAt (f64 each); bucket count (u32); per bucket:
  * link id, hour (f64), country, device (u8, its index in DEVICE_CLASSES), referrer, clicks
- * (u32). A string is its length in UTF-16 code units (u16), then the code units (u16 each).
+ * (u32). A string is its length in bytes (u16), then its UTF-8.
  */
 const VERSION = 1;
-const MAX_STRING_LENGTH = 0xffff;
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit: 21,845 units fit a u16 length. */
+const MAX_STRING_LENGTH = Math.floor(0xffff / 3);
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
 const INITIAL_BYTES = 64 * 1024;
 
 const DEVICE_INDEX: ReadonlyMap<string, number> = new Map(
@@ -61,17 +64,11 @@ export class TallyWireWriter {
   }
 
   #string(text: string): void {
-    const length = Math.min(text.length, MAX_STRING_LENGTH);
-    this.#reserve(2 + 2 * length);
-    const view = this.#view;
-    let at = this.#at;
-    view.setUint16(at, length, true);
-    at += 2;
-    for (let index = 0; index < length; index++) {
-      view.setUint16(at, text.charCodeAt(index), true);
-      at += 2;
-    }
-    this.#at = at;
+    const clipped = text.length > MAX_STRING_LENGTH ? text.slice(0, MAX_STRING_LENGTH) : text;
+    this.#reserve(2 + 3 * clipped.length);
+    const { written } = utf8.encodeInto(clipped, this.#bytes.subarray(this.#at + 2));
+    this.#view.setUint16(this.#at, written, true);
+    this.#at += 2 + written;
   }
 
   #float(value: number): void {
@@ -109,12 +106,9 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     need(2);
     const length = view.getUint16(at, true);
     at += 2;
-    need(2 * length);
-    let text = '';
-    for (let index = 0; index < length; index++) {
-      text += String.fromCharCode(view.getUint16(at, true));
-      at += 2;
-    }
+    need(length);
+    const text = fromUtf8.decode(new Uint8Array(view.buffer, view.byteOffset + at, length));
+    at += length;
     return text;
   };
   const float = () => {
@@ -161,7 +155,8 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     if (clicks !== toSeq - fromSeq + 1 || at !== view.byteLength) return null;
     return { instance, fromSeq, toSeq, oldestAt, newestAt, buckets };
   } catch (error) {
-    if (error instanceof WireError) return null;
+    // Cut short, or bytes that are not UTF-8 (the decoder is fatal).
+    if (error instanceof WireError || error instanceof TypeError) return null;
     throw error;
   }
 }
