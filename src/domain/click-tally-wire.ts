@@ -7,12 +7,17 @@ import type { ClickTally } from './click-tally.js';
  * A tally as bytes, for handing one from `hop serve`'s event loop to its aggregator thread.
  * Written into one reused buffer, bucket by bucket, so that summing and sending a flush
  * makes almost nothing on the JavaScript heap (a JSON text of a tally is a string as large
- * as the flush, and the arrays it is made from more). Layout, little-endian: version (u8);
- * instance; fromSeq, toSeq, oldestAt, newestAt (f64 each); bucket count (u32); per bucket:
- * link id, hour (f64), country, device (u8, its index in DEVICE_CLASSES), referrer, clicks
- * (u32). A string is its length in bytes (u16), then its UTF-8.
+ * as the flush, and the arrays it is made from more). Layout, little-endian: version
+ * (u8); instance; fromSeq, toSeq, oldestAt, newestAt (f64 each); bucket count (u32); per
+ * bucket: link id, hour (f64), country (a word), device (u8, its index in DEVICE_CLASSES),
+ * referrer (a word), clicks (u32). A string is its length in bytes (u16), then its UTF-8. A
+ * word is a string said once per tally: where it first comes, NEW_WORD (u32) and the
+ * string; after that, its number (u32), counting from 0 in the order they came. Countries
+ * and referrers repeat across a tally's buckets: each is written and decoded once, and the
+ * decoded buckets share one string for it.
  */
-const VERSION = 1;
+const VERSION = 2;
+const NEW_WORD = 0xffffffff;
 /** UTF-8 takes at most 3 bytes per UTF-16 code unit: 21,845 units fit a u16 length. */
 const MAX_STRING_LENGTH = Math.floor(0xffff / 3);
 const utf8 = new TextEncoder();
@@ -24,6 +29,7 @@ const DEVICE_INDEX: ReadonlyMap<string, number> = new Map(
 );
 
 export class TallyWireWriter {
+  readonly #words = new Map<string, number>();
   #bytes = new Uint8Array(INITIAL_BYTES);
   #view = new DataView(this.#bytes.buffer);
   #at = 0;
@@ -34,6 +40,7 @@ export class TallyWireWriter {
   begin(instance: string, fromSeq: number, toSeq: number, oldestAt: number, newestAt: number) {
     this.#at = 0;
     this.#buckets = 0;
+    this.#words.clear();
     this.#reserve(1);
     this.#bytes[this.#at++] = VERSION;
     this.#string(instance);
@@ -49,10 +56,10 @@ export class TallyWireWriter {
   readonly bucket: BucketVisitor = (linkId, hour, country, device, referrer, clicks) => {
     this.#string(linkId);
     this.#float(hour);
-    this.#string(country);
+    this.#word(country);
     this.#reserve(1);
     this.#bytes[this.#at++] = DEVICE_INDEX.get(device) ?? DEVICE_CLASSES.indexOf('other');
-    this.#string(referrer);
+    this.#word(referrer);
     this.#uint32(clicks);
     this.#buckets++;
   };
@@ -69,6 +76,17 @@ export class TallyWireWriter {
     const { written } = utf8.encodeInto(clipped, this.#bytes.subarray(this.#at + 2));
     this.#view.setUint16(this.#at, written, true);
     this.#at += 2 + written;
+  }
+
+  #word(text: string): void {
+    const known = this.#words.get(text);
+    if (known !== undefined) {
+      this.#uint32(known);
+      return;
+    }
+    this.#words.set(text, this.#words.size);
+    this.#uint32(NEW_WORD);
+    this.#string(text);
   }
 
   #float(value: number): void {
@@ -123,6 +141,18 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     at += 4;
     return value;
   };
+  const words: string[] = [];
+  const word = () => {
+    const number = uint32();
+    if (number !== NEW_WORD) {
+      const known = words[number];
+      if (known === undefined) throw new WireError();
+      return known;
+    }
+    const text = string();
+    words.push(text);
+    return text;
+  };
   const uint8 = () => {
     need(1);
     return view.getUint8(at++);
@@ -143,9 +173,9 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     for (let index = 0; index < count; index++) {
       const linkId = string();
       const hour = float();
-      const country = string();
+      const country = word();
       const device = DEVICE_CLASSES[uint8()];
-      const referrer = string();
+      const referrer = word();
       const bucketClicks = uint32();
       if (device === undefined || bucketClicks === 0 || !Number.isFinite(hour)) return null;
       clicks += bucketClicks;

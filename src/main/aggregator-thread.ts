@@ -51,6 +51,13 @@ export interface AggregatorThread {
 }
 
 /**
+ * A fold makes an object per bucket of every tally it reads, all dead once it commits: a
+ * young generation that holds a whole fold lets them die there, instead of being promoted
+ * and collected by the old generation's (costlier, concurrent) collections.
+ */
+const AGGREGATOR_HEAP = { maxYoungGenerationSizeMb: 64 };
+
+/**
  * Starts the embedded aggregator in a worker thread. Under tsx (tests, `npm start`) the
  * thread loads the TypeScript entry through tsx's API, since a worker does not inherit the
  * loader; compiled, it loads the JavaScript beside this file.
@@ -67,9 +74,9 @@ export function startAggregatorThread(
   const worker = underTsx
     ? new Worker(
         `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}));`,
-        { eval: true, workerData: options },
+        { eval: true, workerData: options, resourceLimits: AGGREGATOR_HEAP },
       )
-    : new Worker(entry, { workerData: options });
+    : new Worker(entry, { workerData: options, resourceLimits: AGGREGATOR_HEAP });
   const state = { folded: 0, duplicates: 0, lagSeconds: 0 };
   let nextId = 0;
   let stopping = false;

@@ -110,4 +110,29 @@ describe('flush tally', () => {
       }
     }
   });
+
+  test('a country or referrer is written once per tally, then referred to by number', () => {
+    const writer = new TallyWireWriter();
+    writer.begin('inst-a', 0, 2, HOUR, HOUR);
+    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 1);
+    writer.bucket('link-2', HOUR, 'DE', 'desktop', 'news.example.com', 1);
+    writer.bucket('link-3', HOUR, 'FR', 'desktop', 'news.example.com', 1);
+    const bytes = writer.finish();
+    const text = Buffer.from(bytes).toString('latin1');
+    assert.equal(text.split('news.example.com').length - 1, 1, 'the referrer once');
+    assert.equal(text.split('DE').length - 1, 1, 'the country once');
+    const decoded = decodeTallyWire(bytes);
+    assert.ok(decoded !== null);
+    const [first, second, third] = decoded.buckets;
+    assert.ok(first !== undefined && second !== undefined && third !== undefined);
+    assert.equal(second.country, 'DE');
+    assert.equal(third.country, 'FR');
+    assert.equal(third.referrer, 'news.example.com');
+    // A word that was never said: the number after link-2's hour points past the table.
+    const view = new DataView(bytes);
+    const secondCountryAt = text.indexOf('link-2') + 'link-2'.length + 8;
+    assert.equal(view.getUint32(secondCountryAt, true), 0, 'the first word, DE');
+    view.setUint32(secondCountryAt, 7, true);
+    assert.equal(decodeTallyWire(bytes), null);
+  });
 });
