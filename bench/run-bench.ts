@@ -14,12 +14,12 @@
  * hop run at the same time on the server core, each in a cpu cgroup of equal weight (half
  * the core each, its threads included), each driven by its own wrk with half the
  * connections: whatever the host does falls on both. The ratio of their throughputs is what
- * analytics costs; it is taken over BENCH_PAIRS process pairs (default 4), started afresh,
- * because V8 settles differently from one start to the next.
+ * analytics costs; it is taken as the median over BENCH_PAIRS process pairs (default 6),
+ * started afresh: single pairs still differ by about ±1.5%.
  *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2),
  * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_PAIRS (analytics-paired,
- * default 4), BENCH_UNIFORM_LINKS (default
+ * default 6), BENCH_UNIFORM_LINKS (default
  * 1000000), BENCH_CONNECTIONS (default 50), BENCH_DRIVER (wrk or autocannon for the
  * closed-loop scenarios; default wrk when installed), BENCH_SEED_DIR (keep the seeded
  * store there and reuse it for the same count; default a temporary folder), BENCH_REPORT
@@ -78,7 +78,7 @@ const CEILING_PORT = 18_581;
 const ANALYTICS_OFF_PORT = 18_582;
 const ANALYTICS_ON_PORT = 18_583;
 /** analytics-paired: process pairs, each started afresh. */
-const PAIRS = Number(process.env['BENCH_PAIRS'] ?? 4);
+const PAIRS = Number(process.env['BENCH_PAIRS'] ?? 6);
 /** analytics: the header a trusted edge puts the country in (HOP_COUNTRY_HEADER). */
 const COUNTRY_HEADER = 'cf-ipcountry';
 /**
