@@ -1,11 +1,11 @@
 import type { Config } from '../config/config.js';
-import { ConfigError } from '../config/load-config.js';
 import { buildApp } from '../http/build-app.js';
 import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
 import { composeRuntime } from './compose.js';
 import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
 import { keepTickObjectShape } from './keep-tick-object-shape.js';
+import { cannotListen } from './listen-error.js';
 
 export interface RunningServer {
   /** The address actually bound, e.g. http://127.0.0.1:8080. */
@@ -25,10 +25,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   } catch (error) {
     await app.close();
     await runtime.close();
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError([
-      `HOP_HOST=${JSON.stringify(config.host)} HOP_PORT=${JSON.stringify(String(config.port))} cannot be listened on: ${reason}`,
-    ]);
+    throw cannotListen(config.host, 'HOP_PORT', config.port, error);
   }
   // After listening, so that a start that fails never prints a key nobody can use.
   const bootstrap = await ensureBootstrapKey(runtime.keyService, config.bootstrapAdminKey);

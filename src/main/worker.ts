@@ -10,6 +10,7 @@ import type { Logger } from '../observability/logger.js';
 import { createWorkerMetrics } from '../observability/metrics.js';
 import { systemClock } from '../ports/clock.js';
 import { makeAggregator } from './click-pipeline.js';
+import { cannotListen } from './listen-error.js';
 
 const NOT_FOUND_BODY = JSON.stringify(
   problemBody('not-found', 'hop worker answers /metrics and /healthz only.', undefined),
@@ -52,10 +53,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   } catch (error) {
     await source.close();
     store.close();
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError([
-      `HOP_HOST=${JSON.stringify(config.host)} HOP_WORKER_PORT=${JSON.stringify(String(config.workerPort))} cannot be listened on: ${reason}`,
-    ]);
+    throw cannotListen(config.host, 'HOP_WORKER_PORT', config.workerPort, error);
   }
   const { port } = server.address() as AddressInfo;
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

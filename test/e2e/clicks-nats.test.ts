@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
@@ -39,6 +40,25 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
     const run = runHop(['worker'], { HOP_DATA_DIR: join(tmpdir(), 'hop-never-created') });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /HOP_NATS_URL is unset/);
+  });
+
+  test('hop worker on a port already taken refuses to start and names the variables', async (t) => {
+    if (!(await requireNats(t))) return;
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    t.after(() => taken.close());
+    const { port } = taken.address() as AddressInfo;
+    const env = {
+      ...scaledOutEnv(tempDataDir(t, 'hop-nats-e2e-'), uniqueStream(t)),
+      HOP_HOST: '127.0.0.1',
+      HOP_WORKER_PORT: String(port),
+    };
+    const run = runHop(['worker'], env);
+    assert.equal(run.status, 2);
+    assert.match(
+      run.stderr,
+      /^hop: HOP_HOST="127\.0\.0\.1" HOP_WORKER_PORT="\d+" cannot be listened on: .*EADDRINUSE.*\n$/,
+    );
   });
 
   test('20,000 concurrent clicks on one link are counted exactly 20,000', async (t) => {
