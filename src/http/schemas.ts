@@ -129,6 +129,15 @@ export const problemJson = {
   },
 } as const;
 
+/**
+ * A problem response as the OpenAPI document declares it, under RFC 9457's own media type
+ * (what `sendProblem` sends). The body is sent already serialized, so this is documentation.
+ */
+export const problemResponse = {
+  description: 'RFC 9457 problem details.',
+  content: { 'application/problem+json': { schema: problemJson } },
+} as const;
+
 export const createKeyBody = {
   type: 'object',
   required: ['owner'],
@@ -154,6 +163,6 @@ export const keyJson = {
 
 /** Error responses documented on every authenticated route. */
 export const authErrors = {
-  401: problemJson,
-  404: problemJson,
+  401: problemResponse,
+  404: problemResponse,
 } as const;

@@ -51,7 +51,14 @@ describe('health, readiness and docs', () => {
     const create = spec.paths['/v1/links'].post;
     assert.ok(create.requestBody.content['application/json'].schema.properties.destination);
     assert.ok(create.responses['201']);
-    assert.ok(create.responses['409']);
+    // Problems under RFC 9457's media type, as they are sent.
+    for (const status of ['401', '409', '422', '429']) {
+      const content = create.responses[status].content;
+      assert.deepEqual(Object.keys(content), ['application/problem+json'], status);
+      assert.ok(content['application/problem+json'].schema.properties.type, status);
+    }
+    const analytics = spec.paths['/v1/links/{id}/analytics'].get;
+    assert.deepEqual(Object.keys(analytics.responses['404'].content), ['application/problem+json']);
   });
 
   test('/metrics counts redirects by outcome and L1 hits', async () => {

@@ -7,7 +7,7 @@ import {
 } from '../../../services/analytics/get-link-analytics.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
-import { authErrors, linkIdParams, problemJson } from '../../schemas.js';
+import { authErrors, linkIdParams, problemResponse } from '../../schemas.js';
 
 interface AnalyticsQueryString {
   from?: string;
@@ -102,7 +102,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
             },
           },
           ...authErrors,
-          422: problemJson,
+          422: problemResponse,
         },
       },
     },

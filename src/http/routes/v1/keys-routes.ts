@@ -8,7 +8,7 @@ import {
 } from '../../../services/keys/manage-keys.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
-import { createKeyBody, keyJson, problemJson } from '../../schemas.js';
+import { createKeyBody, keyJson, problemResponse } from '../../schemas.js';
 
 const security = [{ apiKey: [] }];
 
@@ -36,9 +36,9 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
               created_at: { type: 'string', format: 'date-time' },
             },
           },
-          401: problemJson,
-          403: problemJson,
-          422: problemJson,
+          401: problemResponse,
+          403: problemResponse,
+          422: problemResponse,
         },
       },
     },
@@ -68,8 +68,8 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
             required: ['items'],
             properties: { items: { type: 'array', items: keyJson } },
           },
-          401: problemJson,
-          403: problemJson,
+          401: problemResponse,
+          403: problemResponse,
         },
       },
     },
@@ -93,9 +93,9 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
         response: {
           204: { type: 'null', description: 'Revoked.' },
-          401: problemJson,
-          403: problemJson,
-          404: problemJson,
+          401: problemResponse,
+          403: problemResponse,
+          404: problemResponse,
         },
       },
     },
