@@ -3,8 +3,9 @@ import type { ClickBucket } from './click-fold.js';
 import type { ClickTally } from './click-tally.js';
 
 /**
- * Click events on the wire (one JetStream message each) and tallies in the embedded queue
- * (one row per flushed batch): JSON with short keys.
+ * Click events on the wire (one JetStream message each), and tallies as the embedded queue
+ * held them before the wire format (`click-tally-wire.ts`): JSON with short keys. Only
+ * read now, so that rows an earlier hop queued still fold.
  */
 interface EventJson {
   i: string;
@@ -36,7 +37,7 @@ export function decodeEvent(text: string): ClickEvent | null {
   return eventFromJson(parseOrNull(text));
 }
 
-/** A tally in the embedded queue: `[linkId, hour, country, device, referrer, clicks]` rows. */
+/** A tally as an earlier hop queued it: `[linkId, hour, country, device, referrer, clicks]` rows. */
 interface TallyJson {
   i: string;
   f: number;
@@ -44,18 +45,6 @@ interface TallyJson {
   o: number;
   n: number;
   b: [string, number, string, string, string, number][];
-}
-
-export function encodeTally(tally: ClickTally): string {
-  const json: TallyJson = {
-    i: tally.instance,
-    f: tally.fromSeq,
-    t: tally.toSeq,
-    o: tally.oldestAt,
-    n: tally.newestAt,
-    b: tally.buckets.map((b) => [b.linkId, b.hour, b.country, b.device, b.referrer, b.clicks]),
-  };
-  return JSON.stringify(json);
 }
 
 /** The tally a queue row holds, or null when it is not one (never throws). */

@@ -84,11 +84,6 @@ export class ClickSums {
     }
   }
 
-  /** Buckets of the last batch summed. */
-  get size(): number {
-    return this.#buckets;
-  }
-
   /** Each bucket of the last batch summed, in the order first clicked. */
   forEachBucket(visit: BucketVisitor): void {
     for (let bucket = 0; bucket < this.#buckets; bucket++) {

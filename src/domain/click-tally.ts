@@ -1,7 +1,5 @@
-import type { ClickBatch } from './click-batch.js';
 import type { ClickEvent } from './click-event.js';
 import { hourOf, type ClickBucket } from './click-fold.js';
-import { ClickSums } from './click-sums.js';
 
 /**
  * Clicks of one run of event ids (`instance`, `fromSeq`…`toSeq`), summed per hourly
@@ -35,23 +33,5 @@ export function tallyOfEvent(event: ClickEvent): ClickTally {
         clicks: 1,
       },
     ],
-  };
-}
-
-/** A batch summed per bucket, as objects (tests, the in-process queue, one-off tools). */
-export function tallyOfBatch(batch: ClickBatch): ClickTally {
-  const sums = new ClickSums(Math.max(1, batch.size));
-  sums.sum(batch);
-  const buckets: ClickBucket[] = [];
-  sums.forEachBucket((linkId, hour, country, device, referrer, clicks) => {
-    buckets.push({ linkId, hour, country, device, referrer, clicks });
-  });
-  return {
-    instance: batch.instance,
-    fromSeq: batch.firstSeq,
-    toSeq: batch.firstSeq + batch.size - 1,
-    oldestAt: sums.oldestAt,
-    newestAt: sums.newestAt,
-    buckets,
   };
 }

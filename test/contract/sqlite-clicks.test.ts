@@ -5,8 +5,9 @@ import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
 import type { ClickEvent } from '../../src/domain/click-event.js';
 import { HOUR_MS } from '../../src/domain/click-fold.js';
-import { tallyOfBatch, tallyOfEvent } from '../../src/domain/click-tally.js';
-import { encodeTally } from '../../src/domain/click-event-codec.js';
+import { tallyOfEvent } from '../../src/domain/click-tally.js';
+import { tallyOfBatch } from '../support/click-tallies.js';
+import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
 import { CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { FlushTally } from '../../src/clicks/flush-tally.js';
@@ -135,7 +136,7 @@ describe('SqliteClickQueue', () => {
     );
     old
       .prepare('INSERT INTO click_queue (created_at, tally) VALUES (?, ?)')
-      .run(1, encodeTally(tallyOfBatch(batchOf(events(4)))));
+      .run(1, legacyTallyJson(tallyOfBatch(batchOf(events(4)))));
     old.close();
     const clicks = SqliteClickDatabase.open(file, 10);
     t.after(() => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ClickEvent } from '../../src/domain/click-event.js';
 import { HOUR_MS, linkHourKey, planFold } from '../../src/domain/click-fold.js';
-import { tallyOfBatch, tallyOfEvent } from '../../src/domain/click-tally.js';
+import { tallyOfEvent } from '../../src/domain/click-tally.js';
+import { tallyOfBatch } from '../support/click-tallies.js';
 import { hasSeq, insertRange, overlaps } from '../../src/domain/seq-intervals.js';
 import { batchOf } from '../support/click-batches.js';
 

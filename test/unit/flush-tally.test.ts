@@ -4,7 +4,7 @@ import { FlushTally } from '../../src/clicks/flush-tally.js';
 import type { ClickEvent, DeviceClass } from '../../src/domain/click-event.js';
 import type { ClickBucket } from '../../src/domain/click-fold.js';
 import { decodeTallyWire, TallyWireWriter } from '../../src/domain/click-tally-wire.js';
-import { tallyOfBatch } from '../../src/domain/click-tally.js';
+import { tallyOfBatch } from '../support/click-tallies.js';
 import { batchOf } from '../support/click-batches.js';
 
 const HOUR = Date.UTC(2026, 11, 3, 10);
