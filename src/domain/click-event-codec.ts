@@ -1,4 +1,10 @@
-import { DEVICE_CLASSES, isInstanceId, type ClickEvent, type DeviceClass } from './click-event.js';
+import {
+  DEVICE_CLASSES,
+  isInstanceId,
+  isSeq,
+  type ClickEvent,
+  type DeviceClass,
+} from './click-event.js';
 import type { ClickBucket } from './click-fold.js';
 import type { ClickTally } from './click-tally.js';
 
@@ -95,10 +101,6 @@ function parseOrNull(text: string): unknown {
   } catch {
     return null;
   }
-}
-
-function isSeq(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 const DEVICES: ReadonlySet<string> = new Set(DEVICE_CLASSES);

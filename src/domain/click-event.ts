@@ -34,6 +34,11 @@ export function eventIdOf(event: Pick<ClickEvent, 'instance' | 'seq'>): string {
 
 const INSTANCE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A sequence number (or a count of them): a whole number from 0. */
+export function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 /** Instance ids are made by hop; this says whether one could have been. */
 export function isInstanceId(value: string): boolean {
   return INSTANCE.test(value);

@@ -1,4 +1,4 @@
-import { DEVICE_CLASSES, isInstanceId } from './click-event.js';
+import { DEVICE_CLASSES, isInstanceId, isSeq } from './click-event.js';
 import type { BucketVisitor } from './click-sums.js';
 import type { ClickBucket } from './click-fold.js';
 import type { ClickTally } from './click-tally.js';
@@ -125,7 +125,12 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     const length = view.getUint16(at, true);
     at += 2;
     need(length);
-    const text = fromUtf8.decode(new Uint8Array(view.buffer, view.byteOffset + at, length));
+    let text: string;
+    try {
+      text = fromUtf8.decode(new Uint8Array(view.buffer, view.byteOffset + at, length));
+    } catch {
+      throw new WireError(); // not UTF-8: the decoder is fatal
+    }
     at += length;
     return text;
   };
@@ -185,14 +190,10 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     if (clicks !== toSeq - fromSeq + 1 || at !== view.byteLength) return null;
     return { instance, fromSeq, toSeq, oldestAt, newestAt, buckets };
   } catch (error) {
-    // Cut short, or bytes that are not UTF-8 (the decoder is fatal).
-    if (error instanceof WireError || error instanceof TypeError) return null;
+    if (error instanceof WireError) return null;
     throw error;
   }
 }
 
+/** Bytes cut short, a word never said, or a string that is not UTF-8. */
 class WireError extends Error {}
-
-function isSeq(value: number): boolean {
-  return Number.isSafeInteger(value) && value >= 0;
-}

@@ -122,7 +122,7 @@ export function startAggregatorThread(
   const sink: ClickSink = {
     // Summed in memory kept between flushes and sent as bytes: a flush leaves next to
     // nothing on this thread's heap to outlive a young-generation collection (see
-    // FlushTally). The thread decodes and queues it.
+    // FlushTally). The thread queues the bytes as they are.
     send: (batch) => (batch.size === 0 ? Promise.resolve() : post(flushTally.encode(batch))),
     close: () => Promise.resolve(),
   };

@@ -91,6 +91,8 @@ describe('flush tally', () => {
       return copy.buffer;
     };
     assert.equal(decodeTallyWire(new ArrayBuffer(0)), null);
+    // The instance id's first byte (after the version and its length) made 0xff: not UTF-8.
+    assert.equal(decodeTallyWire(altered((copy) => (copy[3] = 0xff))), null, 'not UTF-8');
     assert.equal(decodeTallyWire(good.slice(0, good.byteLength - 1)), null, 'cut short');
     assert.equal(decodeTallyWire(altered((copy) => (copy[0] = 9))), null, 'another version');
     const longer = new Uint8Array(good.byteLength + 1);
