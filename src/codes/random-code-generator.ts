@@ -15,8 +15,11 @@ export interface RandomCodeOptions {
  * A plain `byte % 62` would favour the first 8 characters (256 = 4·62 + 8).
  */
 export class RandomCodeGenerator implements CodeGenerator {
+  readonly strategy = 'random';
+  /** Random codes never touch the store before their insert. */
+  readonly storeRoundTrips = 0;
   readonly #alphabet: string;
-  readonly #length: number;
+  #length: number;
   readonly #randomBytes: RandomBytes;
   /** Bytes at or above this bound are rejected: it is the largest multiple of the size. */
   readonly #acceptBelow: number;
@@ -41,6 +44,17 @@ export class RandomCodeGenerator implements CodeGenerator {
 
   get length(): number {
     return this.#length;
+  }
+
+  get alphabetSize(): number {
+    return this.#alphabet.length;
+  }
+
+  growTo(length: number): boolean {
+    if (!Number.isInteger(length) || length < 1)
+      throw new RangeError('A code has at least one character.');
+    this.#length = length;
+    return true;
   }
 
   generate(): Promise<string> {

@@ -83,7 +83,7 @@ export async function createLink(
 
   const attempts = alias === null ? deps.maxCodeAttempts : 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const code = alias ?? (await deps.codes.generate());
+    const code = alias ?? (await deps.codes.generate({ destination, attempt }));
     // A generated code may spell a route of ours ("healthz" is 7 base62 characters).
     if (alias === null && isReservedAlias(code)) continue;
     const link: Link = {

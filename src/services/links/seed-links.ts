@@ -31,11 +31,12 @@ export async function seedLinks(deps: LinkServiceDeps, options: SeedOptions): Pr
     const batch: Link[] = [];
     const size = Math.min(SEED_BATCH, options.count - codes.length);
     for (let i = 0; i < size; i++) {
+      const destination = `${options.destinationBase}${codes.length + i}`;
       batch.push({
         id: deps.newId(),
-        code: await deps.codes.generate(),
+        code: await deps.codes.generate({ destination, attempt: 0 }),
         owner: options.owner,
-        destination: `${options.destinationBase}${codes.length + i}`,
+        destination,
         statusCode: 302,
         state: 'active',
         custom: false,
