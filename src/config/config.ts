@@ -3,7 +3,7 @@ import type { RateRule } from './parsers.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export const CODE_STRATEGIES = ['random'] as const;
+export const CODE_STRATEGIES = ['random', 'pool', 'snowflake', 'permutation', 'hash'] as const;
 
 export const CODE_ALPHABETS = ['base62', 'base64url'] as const;
 export type CodeAlphabet = (typeof CODE_ALPHABETS)[number];
@@ -21,12 +21,16 @@ export interface Config {
   readonly clicksDatabaseFile: string;
   readonly bootstrapAdminKey: string | undefined;
   readonly codeStrategy: CodeStrategy;
+  /** Characters in a generated code before the guess bound adds any (hash: 6 unless set). */
   readonly codeLength: number;
+  /** Largest guess probability (active links / code space) before codes grow (SPEC §2). */
+  readonly guessBound: number;
   readonly codeAlphabet: CodeAlphabet;
   readonly workerId: number;
   readonly poolFile: string;
   readonly permutationKey: string | undefined;
-  readonly sweepIntervalMs: number;
+  /** null: the server never sweeps on its own (`hop sweep` still does). */
+  readonly sweepIntervalMs: number | null;
   readonly reclaimGraceMs: number;
   /** null: links never expire by default. */
   readonly defaultTtlMs: number | null;

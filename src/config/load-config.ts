@@ -3,6 +3,11 @@ import type { CodeAlphabet, CodeStrategy, Config, LogLevel } from './config.js';
 import { ENV_SPEC } from './env-spec.js';
 import { ParseError, type RateRule } from './parsers.js';
 
+/** SPEC §2: the hash strategy keeps the first 6 characters of the digest. */
+export const HASH_CODE_LENGTH = 6;
+/** 64^8 < 2^52, the largest domain the keyed permutation takes; 62^9 and 64^9 are not. */
+export const MAX_PERMUTATION_LENGTH = 8;
+
 /** All configuration problems at once, one line each naming the variable. */
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -43,12 +48,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     clicksDatabaseFile: join(dataDir, 'clicks.db'),
     bootstrapAdminKey: get<string | undefined>('HOP_BOOTSTRAP_ADMIN_KEY'),
     codeStrategy: get<CodeStrategy>('HOP_CODE_STRATEGY'),
-    codeLength: get<number>('HOP_CODE_LENGTH'),
+    // The hash strategy is the seed's "first 6 characters of the digest" unless told otherwise.
+    codeLength:
+      get<CodeStrategy>('HOP_CODE_STRATEGY') === 'hash' && (env['HOP_CODE_LENGTH'] ?? '') === ''
+        ? HASH_CODE_LENGTH
+        : get<number>('HOP_CODE_LENGTH'),
+    guessBound: get<number>('HOP_GUESS_BOUND'),
     codeAlphabet: get<CodeAlphabet>('HOP_CODE_ALPHABET'),
     workerId: get<number>('HOP_WORKER_ID'),
     poolFile: get<string | undefined>('HOP_POOL_FILE') ?? join(dataDir, 'pool.codes'),
     permutationKey: get<string | undefined>('HOP_PERMUTATION_KEY'),
-    sweepIntervalMs: get<number>('HOP_SWEEP_INTERVAL'),
+    sweepIntervalMs: get<number | null>('HOP_SWEEP_INTERVAL'),
     reclaimGraceMs: get<number>('HOP_RECLAIM_GRACE'),
     defaultTtlMs: get<number | null>('HOP_DEFAULT_TTL'),
     maxTtlMs: get<number | null>('HOP_MAX_TTL'),
@@ -87,6 +97,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       `HOP_DEFAULT_TTL=${JSON.stringify(env['HOP_DEFAULT_TTL'] ?? '2y')} is invalid: expected a lifetime no longer than HOP_MAX_TTL.`,
     ]);
   }
+  problems.push(...codeStrategyProblems(config));
+  if (problems.length > 0) throw new ConfigError(problems);
   if (config.redisUrl !== undefined && config.redisClusterNodes !== undefined) {
     throw new ConfigError([
       'HOP_REDIS_CLUSTER is invalid: expected either HOP_REDIS_URL or HOP_REDIS_CLUSTER, not both.',
@@ -98,6 +110,25 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ]);
   }
   return Object.freeze(config);
+}
+
+/** What a strategy needs that the rest of the config does not give it. */
+function codeStrategyProblems(config: Config): string[] {
+  if (config.codeStrategy === 'permutation') {
+    const problems: string[] = [];
+    if (config.permutationKey === undefined) {
+      problems.push(
+        'HOP_PERMUTATION_KEY is missing: expected a secret key (20 to 200 characters) for HOP_CODE_STRATEGY=permutation.',
+      );
+    }
+    if (config.codeLength > MAX_PERMUTATION_LENGTH) {
+      problems.push(
+        `HOP_CODE_LENGTH=${config.codeLength} is invalid: expected at most ${MAX_PERMUTATION_LENGTH} for HOP_CODE_STRATEGY=permutation (its counter is a 52-bit number).`,
+      );
+    }
+    return problems;
+  }
+  return [];
 }
 
 /** HOP_* names in `env` that hop does not know: almost always a typo worth a warning. */

@@ -200,3 +200,11 @@ function commaList(raw: string): string[] {
     .map((item) => item.trim())
     .filter((item) => item !== '');
 }
+
+/** A probability strictly between 0 and 1, as a decimal or in e-notation (`1e-6`). */
+export function parseProbability(raw: string): number {
+  const value = /^\d+(\.\d+)?(e-?\d+)?$/i.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value > 0 && value < 1))
+    throw new ParseError('a probability between 0 and 1, such as 1e-6');
+  return value;
+}

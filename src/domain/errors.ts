@@ -17,6 +17,7 @@ export const ERROR_KINDS = [
   'alias-taken',
   'rate-limited',
   'code-space-exhausted',
+  'code-pool-exhausted',
   'store-unavailable',
 ] as const;
 

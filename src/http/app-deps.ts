@@ -3,6 +3,7 @@ import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import type { ServiceStats } from '../services/stats/service-stats.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -27,6 +28,8 @@ export interface AppDeps {
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
   readonly metrics: HttpMetrics;
+  /** `GET /v1/stats`: the code space and what creates cost (admin). */
+  readonly stats: () => ServiceStats;
 }
 
 /**

@@ -15,6 +15,7 @@ import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
+import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
+    registerStatsRoutes(v1, deps);
   });
 
   return app;

@@ -25,6 +25,7 @@ export const PROBLEMS: Readonly<Record<ProblemKind, { status: number; title: str
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'code-space-exhausted': { status: 503, title: 'No free code' },
+  'code-pool-exhausted': { status: 503, title: 'Code pool exhausted' },
   'store-unavailable': { status: 503, title: 'Store unavailable' },
 };
 

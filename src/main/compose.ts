@@ -21,6 +21,11 @@ import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import { KnownCodes } from '../services/redirect/known-codes.js';
 import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import { composeClickPipeline, type ClickPipeline } from './click-pipeline.js';
+import { composeCodes, type CodeParts } from './compose-codes.js';
+import { CreateCounters } from '../services/links/create-counters.js';
+import { readServiceStats, type SweepTotals } from '../services/stats/service-stats.js';
+import type { CodeRecycler } from '../ports/code-recycler.js';
+import type { LinkEvents } from '../ports/link-events.js';
 
 /** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
 const MAX_CODE_ATTEMPTS = 8;
@@ -56,6 +61,11 @@ export interface Runtime {
   readonly knownCodes: KnownCodes;
   /** Null when HOP_ANALYTICS=off. `hop serve` starts it; a closing runtime flushes it. */
   readonly clicks: ClickPipeline | null;
+  /** The code strategy, its guess bound and where reclaimed codes go. */
+  readonly codes: CodeParts;
+  readonly codeRecycler: CodeRecycler;
+  /** The sweeper's totals, kept by whoever runs it (`hop serve`, `hop sweep`). */
+  readonly sweeps: SweepTotals;
   close(): Promise<void>;
 }
 
@@ -79,6 +89,13 @@ export function composeRuntime(
 ): Runtime {
   const clock = options.clock ?? systemClock;
   const store = openSqliteOrThrow(config, options.serving === true ? logger : null);
+  let codes: CodeParts;
+  try {
+    codes = composeCodes(config, store, clock);
+  } catch (error) {
+    void store.close();
+    throw error;
+  }
   const clicks = config.analytics
     ? composeClickPipeline(config, store, clock, logger, options.serving === true)
     : null;
@@ -138,11 +155,7 @@ export function composeRuntime(
   const linkService: LinkServiceDeps = {
     links: store.links,
     clock,
-    codes: new RandomCodeGenerator({
-      alphabet: ALPHABETS[config.codeAlphabet],
-      length: config.codeLength,
-      randomBytes,
-    }),
+    codes: codes.generator,
     newId: () => newId(),
     destinationPolicy: {
       maxLength: config.maxUrlLength,
@@ -153,7 +166,8 @@ export function composeRuntime(
     createLimiter:
       config.createRate === null ? null : new MemoryRateLimiter(config.createRate, clock),
     maxCodeAttempts: MAX_CODE_ATTEMPTS,
-    events: resolver,
+    events: bothLinkEvents(resolver, codes.guessBound),
+    createCounters: new CreateCounters(),
   };
   const keyService: KeyServiceDeps = {
     keys: store.keys,
@@ -161,6 +175,15 @@ export function composeRuntime(
     newId: () => newId(),
     newSecret: () => `hop_${secrets.generateSync()}`,
   };
+  const sweeps: SweepTotals = { runs: 0, failures: 0, expired: 0, reclaimed: 0, lastRunAt: null };
+  const stats = () =>
+    readServiceStats({
+      generator: codes.generator,
+      guessBound: codes.guessBound,
+      createCounters: linkService.createCounters,
+      poolRemaining: () => codes.pool?.remaining ?? null,
+      sweeps,
+    });
   const appDeps: AppDeps = {
     linkService,
     keyService,
@@ -188,7 +211,23 @@ export function composeRuntime(
         breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
       }),
       clicks === null ? null : () => clicks.counters(),
+      () => {
+        const now = stats();
+        return {
+          guessProbability: now.guessProbability,
+          codeLength: now.codeLength,
+          poolRemaining: now.poolRemaining,
+          poolExhaustions: codes.poolExhaustions(),
+          linksCreated: now.linksCreated,
+          createStoreRoundTrips: now.createStoreRoundTrips,
+          sweeps: sweeps.runs,
+          sweepFailures: sweeps.failures,
+          sweptExpired: sweeps.expired,
+          reclaimedCodes: sweeps.reclaimed,
+        };
+      },
     ),
+    stats,
   };
   return {
     config,
@@ -199,11 +238,29 @@ export function composeRuntime(
     shared,
     knownCodes,
     clicks,
+    codes,
+    codeRecycler: codes.recycler,
+    sweeps,
     close: async () => {
       // Buffered clicks go to the sink before the store they may be queued in closes.
       await clicks?.stop();
+      await codes.close();
       await shared?.close();
       await store.close();
+    },
+  };
+}
+
+/** Caches hear of every change first; the guess bound counts creates. */
+function bothLinkEvents(first: LinkEvents, second: LinkEvents): LinkEvents {
+  return {
+    linkCreated: (link) => {
+      first.linkCreated(link);
+      second.linkCreated(link);
+    },
+    linkChanged: (link) => {
+      first.linkChanged(link);
+      second.linkChanged(link);
     },
   };
 }

@@ -31,6 +31,23 @@ export interface ClickCounters {
   readonly lagSeconds: number;
 }
 
+/** Code generation, creates and the sweeper (issue 5); read only when scraped. */
+export interface CodeCounters {
+  /** Active links / code space; null before the first census. */
+  readonly guessProbability: number | null;
+  readonly codeLength: number;
+  /** Codes the pool has left (memory plus file); null for other strategies. */
+  readonly poolRemaining: number | null;
+  readonly poolExhaustions: number;
+  readonly linksCreated: number;
+  /** Inserts tried, idempotency reads and the generator's leases, for every create. */
+  readonly createStoreRoundTrips: number;
+  readonly sweeps: number;
+  readonly sweepFailures: number;
+  readonly sweptExpired: number;
+  readonly reclaimedCodes: number;
+}
+
 export interface Metrics {
   /** Records one redirect: how it ended and when it started (performance.now()). */
   observeRedirect(outcome: string, startedAt: number): void;
@@ -47,10 +64,12 @@ type RedirectOutcomeLabel = (typeof REDIRECT_OUTCOMES)[number];
 export function createMetrics(
   counters: () => RedirectCounters,
   clickCounters: (() => ClickCounters) | null,
+  codeCounters: (() => CodeCounters) | null = null,
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hop_' });
   if (clickCounters !== null) registerClickMetrics(registry, clickCounters);
+  if (codeCounters !== null) registerCodeMetrics(registry, codeCounters);
   const duration = new LeanHistogram<RedirectOutcomeLabel>({
     name: 'hop_redirect_duration_seconds',
     help: 'Time to answer a redirect, by outcome (l1 hit, store read, not found, invalid code).',
@@ -197,6 +216,55 @@ function registerClickMetrics(registry: Registry, counters: () => ClickCounters)
     'hop_click_aggregation_lag_seconds',
     'Age of the oldest click in the last fold; 0 when nothing waits.',
     (c) => c.lagSeconds,
+  );
+}
+
+function registerCodeMetrics(registry: Registry, counters: () => CodeCounters): void {
+  const scraped = scrapeReader(registry, counters);
+  scraped(
+    'gauge',
+    'hop_guess_probability',
+    'Active links / size of the code space: the chance a random guess hits a link (SPEC §2).',
+    (c) => c.guessProbability,
+  );
+  scraped('gauge', 'hop_code_length', 'Characters in codes generated now.', (c) => c.codeLength);
+  scraped(
+    'gauge',
+    'hop_code_pool_remaining',
+    'Codes the pool has left: in this process plus unclaimed in the file at the last claim.',
+    (c) => c.poolRemaining,
+  );
+  scraped(
+    'counter',
+    'hop_code_pool_exhausted_total',
+    'Creates refused because the code pool was used up.',
+    (c) => c.poolExhaustions,
+  );
+  scraped('counter', 'hop_links_created_total', 'Links created.', (c) => c.linksCreated);
+  scraped(
+    'counter',
+    'hop_create_store_round_trips_total',
+    'Store round trips made by creates: inserts tried, idempotency reads, code leases.',
+    (c) => c.createStoreRoundTrips,
+  );
+  scraped('counter', 'hop_sweeps_total', 'Sweeper runs finished.', (c) => c.sweeps);
+  scraped(
+    'counter',
+    'hop_sweep_failures_total',
+    'Sweeper runs that failed.',
+    (c) => c.sweepFailures,
+  );
+  scraped(
+    'counter',
+    'hop_swept_expired_total',
+    'Links the sweeper marked expired.',
+    (c) => c.sweptExpired,
+  );
+  scraped(
+    'counter',
+    'hop_reclaimed_codes_total',
+    'Generated codes of expired or deleted links returned to circulation.',
+    (c) => c.reclaimedCodes,
   );
 }
 

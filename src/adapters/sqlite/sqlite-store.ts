@@ -7,6 +7,8 @@ import type { SqliteClickQueue } from './sqlite-click-queue.js';
 import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { SqliteLinkStore } from './sqlite-link-store.js';
+import { SqliteSequenceStore } from './sqlite-sequence-store.js';
+import { SqliteLinkCensus } from './sqlite-link-census.js';
 import { applyMigrations } from './sqlite-migrations.js';
 import { openDatabaseFile } from './open-database-file.js';
 import {
@@ -36,6 +38,8 @@ export class SqliteStore implements Store {
   readonly links: SqliteLinkStore;
   readonly keys: SqliteApiKeyStore;
   readonly clicks: SqliteClickStore;
+  readonly sequences: SqliteSequenceStore;
+  readonly census: SqliteLinkCensus;
   /** The embedded click sink and the aggregator's source (SPEC §6). */
   readonly clickQueue: SqliteClickQueue;
   /** Versions applied when this store was opened (statements need the current schema). */
@@ -56,6 +60,8 @@ export class SqliteStore implements Store {
     this.migrationsAppliedAtOpen = applied;
     this.links = new SqliteLinkStore(db);
     this.keys = new SqliteApiKeyStore(db);
+    this.sequences = new SqliteSequenceStore(db);
+    this.census = new SqliteLinkCensus(db);
     this.clicks = clickDb.clicks;
     this.clickQueue = clickDb.clickQueue;
   }

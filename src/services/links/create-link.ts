@@ -44,6 +44,7 @@ export async function createLink(
   // neither the rate limit nor an expiry that has since passed may turn it into an error.
   const requestHash = idempotencyKey === undefined ? undefined : fingerprint(input);
   if (idempotencyKey !== undefined && requestHash !== undefined) {
+    deps.createCounters.idempotencyReads++;
     const earlier = await deps.links.findIdempotencyRecord(
       principal.owner,
       idempotencyKey,
@@ -102,9 +103,11 @@ export async function createLink(
       deletedAt: null,
       version: 1,
     };
+    deps.createCounters.insertAttempts++;
     const result = await deps.links.insertLink(link, claim);
     switch (result.kind) {
       case 'inserted':
+        deps.createCounters.created++;
         deps.events.linkCreated(result.link);
         return { link: result.link, replayed: false };
       case 'replayed':

@@ -5,6 +5,7 @@ import type { CodeGenerator } from '../../ports/code-generator.js';
 import type { LinkEvents } from '../../ports/link-events.js';
 import type { LinkStore } from '../../ports/link-store.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
+import type { CreateCounters } from './create-counters.js';
 
 /** What the link use cases need, built once by the composition root. */
 export interface LinkServiceDeps {
@@ -21,4 +22,6 @@ export interface LinkServiceDeps {
   readonly maxCodeAttempts: number;
   /** Told after every committed write, so caches never serve what was changed. */
   readonly events: LinkEvents;
+  /** Store round trips of creates, counted for the metric. */
+  readonly createCounters: CreateCounters;
 }

@@ -1,0 +1,144 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { HopError } from '../domain/errors.js';
+import type { CodeGenerator } from '../ports/code-generator.js';
+import type { SequenceStore } from '../ports/sequence-store.js';
+import { poolCodeCount, poolCodePosition, type PoolHeader } from './pool-file-format.js';
+
+/** SPEC §2: a server takes 10,000 codes at a time ... */
+export const POOL_BATCH = 10_000;
+/** ... and refills in the background when fewer than 2,000 remain. */
+export const POOL_LOW_WATER = 2_000;
+
+/** The shared offset of a pool file, one per pool id (a new file starts at its start). */
+export function poolSequenceName(header: PoolHeader): string {
+  return `pool:${header.id}`;
+}
+
+export interface PoolCodeOptions {
+  readonly file: string;
+  readonly header: PoolHeader;
+  readonly sequences: SequenceStore;
+  readonly alphabetSize: number;
+  readonly batch?: number;
+  readonly lowWater?: number;
+  /** Told when a create found the pool empty (for the metric and a log line). */
+  readonly onExhausted?: () => void;
+}
+
+/**
+ * The `pool` strategy (SPEC §2, seeds 000/004): codes made in advance by `hop pool
+ * generate`, handed out from memory. A batch is claimed by advancing the pool's shared
+ * offset in the store (never past the codes the file holds), then read from the file with
+ * one positioned read. The next batch is claimed in the background when fewer than
+ * `lowWater` codes remain, so a create waits for the file only if the refill is late.
+ * Codes left in memory when a process stops are skipped for good: at most one batch.
+ */
+export class PoolCodeGenerator implements CodeGenerator {
+  readonly strategy = 'pool';
+  readonly alphabetSize: number;
+  readonly length: number;
+  readonly #file: string;
+  readonly #sequence: string;
+  readonly #sequences: SequenceStore;
+  readonly #batch: number;
+  readonly #lowWater: number;
+  readonly #onExhausted: () => void;
+  #codes: string[] = [];
+  #next = 0;
+  #refilling: Promise<void> | null = null;
+  #handle: Promise<FileHandle> | null = null;
+  #roundTrips = 0;
+  /** Codes in the file past the shared offset, as of the last claim. */
+  #unclaimed = 0;
+
+  constructor(options: PoolCodeOptions) {
+    this.#file = options.file;
+    this.length = options.header.width;
+    this.alphabetSize = options.alphabetSize;
+    this.#sequence = poolSequenceName(options.header);
+    this.#sequences = options.sequences;
+    this.#batch = options.batch ?? POOL_BATCH;
+    this.#lowWater = options.lowWater ?? POOL_LOW_WATER;
+    this.#onExhausted = options.onExhausted ?? (() => undefined);
+  }
+
+  get storeRoundTrips(): number {
+    return this.#roundTrips;
+  }
+
+  /** Codes this process holds in memory. */
+  get inMemory(): number {
+    return this.#codes.length - this.#next;
+  }
+
+  /** Codes in memory plus those the file held past the shared offset at the last claim. */
+  get remaining(): number {
+    return this.inMemory + this.#unclaimed;
+  }
+
+  /** A pool's codes are as wide as its file; a longer code needs a new pool. */
+  growTo(length: number): boolean {
+    return length === this.length;
+  }
+
+  async generate(): Promise<string> {
+    if (this.inMemory <= this.#lowWater) void this.#refill().catch(() => undefined);
+    while (this.inMemory === 0) {
+      const before = this.#codes.length;
+      await this.#refill();
+      if (this.inMemory === 0 && this.#codes.length === before) {
+        this.#onExhausted();
+        throw new HopError(
+          'code-pool-exhausted',
+          'The code pool is used up; an operator must run `hop pool generate`.',
+          { retryable: true, retryAfterSeconds: 60 },
+        );
+      }
+    }
+    return this.#codes[this.#next++] as string;
+  }
+
+  /** Claims and reads the next batch, unless a claim is already under way. */
+  #refill(): Promise<void> {
+    this.#refilling ??= this.#claimBatch().finally(() => {
+      this.#refilling = null;
+    });
+    return this.#refilling;
+  }
+
+  async #claimBatch(): Promise<void> {
+    const handle = await this.#openFile();
+    // Codes appended by the sweeper since the last claim count too: the cap is read anew.
+    const inFile = poolCodeCount((await handle.stat()).size, this.length);
+    const block = await this.#sequences.lease(this.#sequence, this.#batch, inFile);
+    this.#roundTrips++;
+    this.#unclaimed = inFile - block.end;
+    const count = block.end - block.first;
+    if (count === 0) return;
+    const bytes = Buffer.allocUnsafe(count * this.length);
+    const position = poolCodePosition(block.first, this.length);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, position);
+    if (bytesRead !== bytes.length) {
+      throw new Error(`pool file ${this.#file} ended early at code ${block.first}`);
+    }
+    const text = bytes.toString('latin1');
+    const fresh = this.#codes.slice(this.#next);
+    for (let at = 0; at < text.length; at += this.length) {
+      fresh.push(text.slice(at, at + this.length));
+    }
+    this.#codes = fresh;
+    this.#next = 0;
+  }
+
+  #openFile(): Promise<FileHandle> {
+    this.#handle ??= open(this.#file, 'r');
+    return this.#handle;
+  }
+
+  async close(): Promise<void> {
+    await this.#refilling?.catch(() => undefined);
+    const handle = await this.#handle?.catch(() => null);
+    await handle?.close();
+    this.#handle = null;
+  }
+}

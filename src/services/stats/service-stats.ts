@@ -1,0 +1,58 @@
+import type { CodeGenerator } from '../../ports/code-generator.js';
+import type { GuessBound } from '../codes/guess-bound.js';
+import type { CreateCounters } from '../links/create-counters.js';
+
+/** The sweeper's running totals since start. */
+export interface SweepTotals {
+  runs: number;
+  failures: number;
+  expired: number;
+  reclaimed: number;
+  /** Epoch ms of the last finished run; null before the first. */
+  lastRunAt: number | null;
+}
+
+/** What `GET /v1/stats` shows an admin (issue 5): the code space and what creates cost. */
+export interface ServiceStats {
+  readonly activeLinks: number | null;
+  readonly strategy: string;
+  readonly codeLength: number;
+  readonly alphabetSize: number;
+  readonly codeSpace: number;
+  readonly guessProbability: number | null;
+  readonly guessBound: number;
+  /** True when the probability is over the bound and the strategy cannot lengthen codes. */
+  readonly overBound: boolean;
+  readonly poolRemaining: number | null;
+  readonly linksCreated: number;
+  readonly createStoreRoundTrips: number;
+  readonly sweeps: Readonly<SweepTotals>;
+}
+
+export interface ServiceStatsSources {
+  readonly generator: CodeGenerator;
+  readonly guessBound: GuessBound;
+  readonly createCounters: CreateCounters;
+  readonly poolRemaining: () => number | null;
+  readonly sweeps: Readonly<SweepTotals>;
+}
+
+/** Reads every source once; cheap enough to call per request or per scrape. */
+export function readServiceStats(sources: ServiceStatsSources): ServiceStats {
+  const { generator, guessBound, createCounters } = sources;
+  return {
+    activeLinks: guessBound.activeLinks,
+    strategy: generator.strategy,
+    codeLength: generator.length,
+    alphabetSize: generator.alphabetSize,
+    codeSpace: guessBound.codeSpace,
+    guessProbability: guessBound.probability,
+    guessBound: guessBound.bound,
+    overBound: guessBound.overBound,
+    poolRemaining: sources.poolRemaining(),
+    linksCreated: createCounters.created,
+    createStoreRoundTrips:
+      createCounters.insertAttempts + createCounters.idempotencyReads + generator.storeRoundTrips,
+    sweeps: { ...sources.sweeps },
+  };
+}
