@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createCipheriv, createHash, type Cipher } from 'node:crypto';
 
 /** Rounds of the Feistel network: four make a pseudorandom permutation (Luby–Rackoff). */
 const ROUNDS = 4;
@@ -7,15 +7,21 @@ const MAX_HALF_BITS = 26;
 
 /**
  * A keyed permutation of `[0, size)` (issue 5's `permutation` strategy): a balanced Feistel
- * network over the smallest even power of two that holds `size`, with HMAC-SHA256 under the
- * key as its round function, and cycle-walking (applying it again while the result falls
+ * network over the smallest even power of two that holds `size`, with AES-128 under a key
+ * derived from the given one as its round function, and cycle-walking (applying it again while the result falls
  * outside `[0, size)`) to land in the domain. Consecutive counters give unrelated values,
  * and without the key the order cannot be told from the values. Each value maps to exactly
  * one other, so a counter that never repeats gives codes that never repeat.
  */
 export class KeyedPermutation {
   readonly size: number;
-  readonly #key: Buffer;
+  /**
+   * One AES-128-ECB cipher for the life of the permutation: each round encrypts one block.
+   * HMAC-SHA256 as the round function made a new HMAC object per round (4.6 µs); the
+   * cipher is made once and a block costs about a microsecond.
+   */
+  readonly #cipher: Cipher;
+  readonly #block = Buffer.alloc(16);
   readonly #halfBits: number;
   readonly #halfMask: number;
 
@@ -31,7 +37,9 @@ export class KeyedPermutation {
       throw new RangeError(`A permutation domain has at most 2^${2 * MAX_HALF_BITS} values.`);
     }
     this.size = size;
-    this.#key = Buffer.from(key);
+    // ECB without padding: every update of one whole block returns its 16 bytes at once.
+    const aesKey = createHash('sha256').update(key).digest().subarray(0, 16);
+    this.#cipher = createCipheriv('aes-128-ecb', aesKey, null).setAutoPadding(false);
     this.#halfBits = halfBits;
     this.#halfMask = 2 ** halfBits - 1;
   }
@@ -60,12 +68,11 @@ export class KeyedPermutation {
     return left * half + right;
   }
 
-  /** HMAC-SHA256(key, round ‖ half), its first four bytes. */
+  /** AES(key, round ‖ half ‖ zeros), its first four bytes: a PRF on distinct inputs. */
   #round(round: number, half: number): number {
-    const input = Buffer.allocUnsafe(5);
-    input.writeUInt8(round, 0);
-    input.writeUInt32BE(half, 1);
-    return createHmac('sha256', this.#key).update(input).digest().readUInt32BE(0);
+    this.#block.writeUInt8(round, 0);
+    this.#block.writeUInt32BE(half, 1);
+    return this.#cipher.update(this.#block).readUInt32BE(0);
   }
 }
 

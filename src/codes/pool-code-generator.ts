@@ -4,10 +4,13 @@ import type { CodeGenerator } from '../ports/code-generator.js';
 import type { SequenceStore } from '../ports/sequence-store.js';
 import { poolCodeCount, poolCodePosition, type PoolHeader } from './pool-file-format.js';
 
-/** SPEC §2: a server takes 10,000 codes at a time ... */
+/** SPEC §2: a server takes 10,000 codes at a time (HOP_POOL_BATCH) ... */
 export const POOL_BATCH = 10_000;
-/** ... and refills in the background when fewer than 2,000 remain. */
-export const POOL_LOW_WATER = 2_000;
+
+/** ... and refills in the background when fewer than 2,000 (a fifth) remain. */
+export function poolLowWater(batch: number): number {
+  return Math.floor(batch / 5);
+}
 
 /** The shared offset of a pool file, one per pool id (a new file starts at its start). */
 export function poolSequenceName(header: PoolHeader): string {
@@ -58,7 +61,7 @@ export class PoolCodeGenerator implements CodeGenerator {
     this.#sequence = poolSequenceName(options.header);
     this.#sequences = options.sequences;
     this.#batch = options.batch ?? POOL_BATCH;
-    this.#lowWater = options.lowWater ?? POOL_LOW_WATER;
+    this.#lowWater = options.lowWater ?? poolLowWater(this.#batch);
     this.#onExhausted = options.onExhausted ?? (() => undefined);
   }
 

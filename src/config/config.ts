@@ -28,6 +28,8 @@ export interface Config {
   readonly codeAlphabet: CodeAlphabet;
   readonly workerId: number;
   readonly poolFile: string;
+  /** Codes claimed from the pool at a time (SPEC §2: 10,000). */
+  readonly poolBatch: number;
   readonly permutationKey: string | undefined;
   /** null: the server never sweeps on its own (`hop sweep` still does). */
   readonly sweepIntervalMs: number | null;

@@ -57,6 +57,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     codeAlphabet: get<CodeAlphabet>('HOP_CODE_ALPHABET'),
     workerId: get<number>('HOP_WORKER_ID'),
     poolFile: get<string | undefined>('HOP_POOL_FILE') ?? join(dataDir, 'pool.codes'),
+    poolBatch: get<number>('HOP_POOL_BATCH'),
     permutationKey: get<string | undefined>('HOP_PERMUTATION_KEY'),
     sweepIntervalMs: get<number | null>('HOP_SWEEP_INTERVAL'),
     reclaimGraceMs: get<number>('HOP_RECLAIM_GRACE'),

@@ -28,6 +28,8 @@ const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', 
 // (bidi overrides, zero-width joiners) that make a URL read differently from what it is.
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
+const FOUR_PART_DECIMAL = /^\d{1,3}(\.\d{1,3}){3}$/;
+
 const FORBIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
 
 export function checkDestination(
@@ -74,7 +76,11 @@ function checkHost(rawHostname: string, options: DestinationPolicyOptions): stri
   // Trailing dots name the same host (FQDN form): judge it without them.
   const hostname = rawHostname.replace(/\.+$/, '');
   if (hostname === '') return 'The destination has no host.';
-  if (ipaddr.IPv4.isValidFourPartDecimal(hostname)) return checkIpLiteral(hostname);
+  // The regex first: ipaddr.js answers "no" for a host name by throwing and catching an
+  // Error inside, and building its stack trace was a tenth of a create's CPU time.
+  if (FOUR_PART_DECIMAL.test(hostname) && ipaddr.IPv4.isValidFourPartDecimal(hostname)) {
+    return checkIpLiteral(hostname);
+  }
 
   if (hostname === 'localhost' || INTERNAL_SUFFIXES.some((s) => hostname.endsWith(s))) {
     return 'The destination points at a local or internal host.';

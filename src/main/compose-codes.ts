@@ -56,6 +56,7 @@ export function composeCodes(config: Config, store: Store, clock: Clock): CodePa
         header,
         sequences: store.sequences,
         alphabetSize: alphabet.length,
+        batch: config.poolBatch,
         onExhausted: () => {
           exhaustions++;
         },

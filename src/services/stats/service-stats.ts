@@ -25,6 +25,8 @@ export interface ServiceStats {
   readonly overBound: boolean;
   readonly poolRemaining: number | null;
   readonly linksCreated: number;
+  /** Conditional inserts tried: more than links created when generated codes were taken. */
+  readonly insertAttempts: number;
   readonly createStoreRoundTrips: number;
   readonly sweeps: Readonly<SweepTotals>;
 }
@@ -51,6 +53,7 @@ export function readServiceStats(sources: ServiceStatsSources): ServiceStats {
     overBound: guessBound.overBound,
     poolRemaining: sources.poolRemaining(),
     linksCreated: createCounters.created,
+    insertAttempts: createCounters.insertAttempts,
     createStoreRoundTrips:
       createCounters.insertAttempts + createCounters.idempotencyReads + generator.storeRoundTrips,
     sweeps: { ...sources.sweeps },

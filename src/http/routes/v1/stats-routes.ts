@@ -56,9 +56,19 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
               },
               creates: {
                 type: 'object',
-                required: ['links_created', 'store_round_trips', 'store_round_trips_per_create'],
+                required: [
+                  'links_created',
+                  'insert_attempts',
+                  'store_round_trips',
+                  'store_round_trips_per_create',
+                ],
                 properties: {
                   links_created: { type: 'integer' },
+                  insert_attempts: {
+                    type: 'integer',
+                    description:
+                      'Conditional inserts tried; above links_created when codes were taken.',
+                  },
                   store_round_trips: { type: 'integer' },
                   store_round_trips_per_create: nullableNumber,
                 },
@@ -100,6 +110,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
         creates: {
           links_created: stats.linksCreated,
+          insert_attempts: stats.insertAttempts,
           store_round_trips: stats.createStoreRoundTrips,
           store_round_trips_per_create:
             stats.linksCreated === 0 ? null : stats.createStoreRoundTrips / stats.linksCreated,
