@@ -6,6 +6,7 @@ import { composeRuntime } from './compose.js';
 import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
 import { keepTickObjectShape } from './keep-tick-object-shape.js';
 import { cannotListen } from './listen-error.js';
+import { tendCodes } from './tend-codes.js';
 
 export interface RunningServer {
   /** The address actually bound, e.g. http://127.0.0.1:8080. */
@@ -39,12 +40,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   // Until it is loaded, every miss reads the store, as without it.
   const stopKnownCodes = keepKnownCodesCurrent(runtime.knownCodes, logger);
   runtime.clicks?.start();
+  const stopTendingCodes = tendCodes(runtime, logger);
   let stopping: Promise<void> | null = null;
   return {
     address,
     stop: () => {
       stopping ??= (async () => {
         stopKnownCodes();
+        await stopTendingCodes();
         // In-flight requests finish (and record their clicks) before the buffer is flushed.
         await app.close();
         await runtime.close();

@@ -6,6 +6,8 @@ import { idempotencyContract } from './idempotency-contract.js';
 import { linkStoreContract } from './link-store-contract.js';
 import { listLinksContract } from './list-links-contract.js';
 import { openFresh, type OpenStore } from './store-factories.js';
+import { sweepContract } from './sweep-contract.js';
+import { sequenceContract } from './sequence-contract.js';
 
 export type { OpenStore } from './store-factories.js';
 
@@ -51,5 +53,7 @@ export function runStoreContract(
     idempotencyContract(open);
     listLinksContract(open);
     apiKeyStoreContract(open);
+    sweepContract(open);
+    sequenceContract(open);
   });
 }

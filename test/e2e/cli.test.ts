@@ -13,7 +13,7 @@ describe('the hop CLI', () => {
 
     const migrated = runHop(['migrate'], env);
     assert.equal(migrated.status, 0, migrated.stderr);
-    assert.match(migrated.stdout, /applied migrations 1, 2, 3 to .*hop\.db/);
+    assert.match(migrated.stdout, /applied migrations 1, 2, 3, 4, 5 to .*hop\.db/);
     assert.match(runHop(['migrate'], env).stdout, /is up to date/);
 
     const created = runHop(['keys', 'create', '--owner', 'cli-team'], env);

@@ -81,6 +81,12 @@ export class SqliteLinkStore implements LinkStore {
   readonly #insertWithClaim: Database.Transaction<
     (link: Link, claim: IdempotencyClaim) => InsertLinkResult
   >;
+  readonly #markExpired: Database.Transaction<(nowMs: number, limit: number) => LinkRow[]>;
+  readonly #reclaimable: Database.Statement<{ older_than: number; limit: number }, LinkRow>;
+  readonly #deleteReclaimed: Database.Transaction<
+    (links: readonly { readonly id: string; readonly version: number }[]) => number
+  >;
+  readonly #purgeClaims: Database.Statement<{ older_than: number; limit: number }>;
   /** List statements by their SQL: the filters combine into a handful of shapes. */
   readonly #listStatements = new Map<
     string,
@@ -119,7 +125,8 @@ export class SqliteLinkStore implements LinkStore {
     // (a tenth of the table: reading the table would push the redirect's index out of the
     // page cache). Rows added since that scan began are found by rowid, which is commit
     // order: SQLite has one writer, and a new row takes max(rowid) + 1. That holds while
-    // rows are never deleted (links leave tombstones; SPEC §3).
+    // max(rowid) never goes down: links leave tombstones (SPEC §3), and the sweeper, which
+    // does delete rows, never deletes the one with the largest rowid (deleteReclaimed).
     this.#codesInOrder = db
       .prepare<[string, number], string>(
         'SELECT code FROM links WHERE code > ? ORDER BY code LIMIT ?',
@@ -164,6 +171,50 @@ export class SqliteLinkStore implements LinkStore {
       );
       return { kind: 'inserted', link } as const;
     });
+
+    // The sweeper's statements (SPEC §7); migration 0005 gives each a partial index, and
+    // each WHERE repeats its index's condition word for word, as SQLite needs to use it.
+    // By rowid: the due-expiry index holds rowids, so the inner SELECT never reads the table.
+    const markExpired = db.prepare<{ now: number; limit: number }, LinkRow>(
+      `UPDATE links SET state = 'expired', updated_at = @now, version = version + 1
+       WHERE rowid IN (
+         SELECT rowid FROM links
+         WHERE state = 'active' AND expires_at IS NOT NULL AND expires_at <= @now
+         ORDER BY expires_at LIMIT @limit)
+       RETURNING ${LINK_COLUMNS}`,
+    );
+    this.#markExpired = db.transaction((nowMs: number, limit: number) =>
+      markExpired.all({ now: nowMs, limit }),
+    );
+    // Never the row with the largest rowid: deleting it would let the next insert take its
+    // rowid again, behind a scanCodes cursor, and the known-codes filter would never learn
+    // of that link (a live link answered 404). It is reclaimed once a newer row exists.
+    this.#reclaimable = db.prepare(
+      `SELECT ${LINK_COLUMNS} FROM links
+       WHERE custom = 0 AND state IN ('expired', 'deleted')
+         AND coalesce(deleted_at, expires_at) <= @older_than
+         AND rowid < (SELECT max(rowid) FROM links)
+       ORDER BY coalesce(deleted_at, expires_at) LIMIT @limit`,
+    );
+    // Everything that made the row reclaimable is checked again, under the write lock: the
+    // version (any change since the read keeps the row), custom, state and the newest row.
+    const deleteOne = db.prepare<[string, number]>(
+      `DELETE FROM links
+       WHERE id = ? AND version = ? AND custom = 0 AND state IN ('expired', 'deleted')
+         AND rowid < (SELECT max(rowid) FROM links)`,
+    );
+    this.#deleteReclaimed = db.transaction(
+      (links: readonly { readonly id: string; readonly version: number }[]) => {
+        let deleted = 0;
+        for (const link of links) deleted += deleteOne.run(link.id, link.version).changes;
+        return deleted;
+      },
+    );
+    this.#purgeClaims = db.prepare(
+      `DELETE FROM idempotency_records WHERE rowid IN (
+         SELECT rowid FROM idempotency_records WHERE created_at < @older_than
+         ORDER BY created_at LIMIT @limit)`,
+    );
   }
 
   async insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult> {
@@ -276,6 +327,32 @@ export class SqliteLinkStore implements LinkStore {
 
   async importLinks(links: readonly Link[]): Promise<number> {
     return guardSqlite('import links', () => this.#importBatch.immediate(links));
+  }
+
+  async markExpired(nowMs: number, limit: number): Promise<readonly Link[]> {
+    return guardSqlite('mark expired links', () =>
+      this.#markExpired.immediate(nowMs, limit).map(fromRow),
+    );
+  }
+
+  async reclaimableLinks(olderThanMs: number, limit: number): Promise<readonly Link[]> {
+    return guardSqlite('find reclaimable links', () =>
+      this.#reclaimable.all({ older_than: olderThanMs, limit }).map(fromRow),
+    );
+  }
+
+  async deleteReclaimed(
+    links: readonly { readonly id: string; readonly version: number }[],
+  ): Promise<number> {
+    if (links.length === 0) return 0;
+    return guardSqlite('delete reclaimed links', () => this.#deleteReclaimed.immediate(links));
+  }
+
+  async purgeIdempotencyRecords(olderThanMs: number, limit: number): Promise<number> {
+    return guardSqlite(
+      'purge idempotency records',
+      () => this.#purgeClaims.run({ older_than: olderThanMs, limit }).changes,
+    );
   }
 
   async replaceLink(next: Link, expectedVersion: number): Promise<boolean> {

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { runSweep } from '../../services/lifecycle/sweeper.js';
+import { withRuntime } from '../with-runtime.js';
+
+export function addSweepCommand(program: Command): void {
+  program
+    .command('sweep')
+    .description('run the sweeper once: mark expired links, reclaim codes, purge old records')
+    .addHelpText(
+      'after',
+      `
+Marks active links whose expiry has passed as expired, returns the generated codes of
+links expired or deleted more than HOP_RECLAIM_GRACE ago to circulation (custom aliases
+never), and deletes idempotency records older than 24 hours. \`hop serve\` does the same
+every HOP_SWEEP_INTERVAL; this runs it now, next to a running server or without one.`,
+    )
+    .action(async () => {
+      await withRuntime(async (runtime) => {
+        const started = performance.now();
+        const nowMs = runtime.linkService.clock.now();
+        const report = await runSweep(
+          {
+            links: runtime.store.links,
+            events: runtime.linkService.events,
+            recycler: runtime.codeRecycler,
+            reclaimGraceMs: runtime.config.reclaimGraceMs,
+          },
+          nowMs,
+        );
+        const { sweeps } = runtime;
+        sweeps.runs++;
+        sweeps.expired += report.expired;
+        sweeps.reclaimed += report.reclaimed;
+        sweeps.lastRunAt = nowMs;
+        const { expire, reclaim, purge } = report.batches;
+        const ms = Math.round(performance.now() - started);
+        process.stdout.write(
+          `hop: swept ${runtime.config.databaseFile}: ${report.expired} expired, ` +
+            `${report.reclaimed} reclaimed, ${report.idempotencyPurged} idempotency records purged ` +
+            `(${expire + reclaim + purge} batches, ${ms} ms)\n`,
+        );
+      });
+    });
+}
