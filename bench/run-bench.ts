@@ -17,6 +17,8 @@
  * analytics costs; it is taken as the median over BENCH_PAIRS process pairs (default 6),
  * started afresh: single pairs still differ by about ±1.5%.
  *
+ * `codes` (alone) is bench/codes-bench.ts: creates/s and store round trips per code strategy.
+ *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2),
  * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_PAIRS (analytics-paired,
  * default 6), BENCH_UNIFORM_LINKS (default
@@ -155,6 +157,10 @@ interface Result {
 }
 
 const requested = process.argv.slice(2);
+if (requested.length === 1 && requested[0] === 'codes') {
+  // Creates, not redirects: a bench of its own (bench/codes-bench.ts), which exits.
+  await import('./codes-bench.js');
+}
 for (const name of requested) {
   if (!(ALL as readonly string[]).includes(name))
     throw new Error(`unknown scenario ${name}; one of ${ALL.join(', ')}`);
