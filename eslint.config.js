@@ -27,7 +27,7 @@ const ALLOWED = {
   config: [],
   observability: [],
 };
-const ADAPTERS = ['sqlite', 'memory', 'memory-cache', 'redis', 'nats'];
+const ADAPTERS = ['sqlite', 'memory', 'memory-cache', 'redis', 'nats', 'pool-file'];
 const DRIVERS = [
   'better-sqlite3',
   'lru-cache',

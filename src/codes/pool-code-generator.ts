@@ -1,8 +1,7 @@
-import { open, type FileHandle } from 'node:fs/promises';
 import { HopError } from '../domain/errors.js';
 import type { CodeGenerator } from '../ports/code-generator.js';
+import type { PoolFile } from '../ports/pool-file.js';
 import type { SequenceStore } from '../ports/sequence-store.js';
-import { poolCodeCount, poolCodePosition, type PoolHeader } from './pool-file-format.js';
 
 /** SPEC §2: a server takes 10,000 codes at a time (HOP_POOL_BATCH) ... */
 export const POOL_BATCH = 10_000;
@@ -13,13 +12,12 @@ export function poolLowWater(batch: number): number {
 }
 
 /** The shared offset of a pool file, one per pool id (a new file starts at its start). */
-export function poolSequenceName(header: PoolHeader): string {
-  return `pool:${header.id}`;
+export function poolSequenceName(pool: { readonly id: string }): string {
+  return `pool:${pool.id}`;
 }
 
 export interface PoolCodeOptions {
-  readonly file: string;
-  readonly header: PoolHeader;
+  readonly file: PoolFile;
   readonly sequences: SequenceStore;
   readonly alphabetSize: number;
   readonly batch?: number;
@@ -40,7 +38,7 @@ export class PoolCodeGenerator implements CodeGenerator {
   readonly strategy = 'pool';
   readonly alphabetSize: number;
   readonly length: number;
-  readonly #file: string;
+  readonly #file: PoolFile;
   readonly #sequence: string;
   readonly #sequences: SequenceStore;
   readonly #batch: number;
@@ -49,16 +47,15 @@ export class PoolCodeGenerator implements CodeGenerator {
   #codes: string[] = [];
   #next = 0;
   #refilling: Promise<void> | null = null;
-  #handle: Promise<FileHandle> | null = null;
   #roundTrips = 0;
   /** Codes in the file past the shared offset, as of the last claim. */
   #unclaimed = 0;
 
   constructor(options: PoolCodeOptions) {
     this.#file = options.file;
-    this.length = options.header.width;
+    this.length = options.file.width;
     this.alphabetSize = options.alphabetSize;
-    this.#sequence = poolSequenceName(options.header);
+    this.#sequence = poolSequenceName(options.file);
     this.#sequences = options.sequences;
     this.#batch = options.batch ?? POOL_BATCH;
     this.#lowWater = options.lowWater ?? poolLowWater(this.#batch);
@@ -110,38 +107,19 @@ export class PoolCodeGenerator implements CodeGenerator {
   }
 
   async #claimBatch(): Promise<void> {
-    const handle = await this.#openFile();
     // Codes appended by the sweeper since the last claim count too: the cap is read anew.
-    const inFile = poolCodeCount((await handle.stat()).size, this.length);
+    const inFile = await this.#file.codeCount();
     const block = await this.#sequences.lease(this.#sequence, this.#batch, inFile);
     this.#roundTrips++;
     this.#unclaimed = inFile - block.end;
-    const count = block.end - block.first;
-    if (count === 0) return;
-    const bytes = Buffer.allocUnsafe(count * this.length);
-    const position = poolCodePosition(block.first, this.length);
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, position);
-    if (bytesRead !== bytes.length) {
-      throw new Error(`pool file ${this.#file} ended early at code ${block.first}`);
-    }
-    const text = bytes.toString('latin1');
-    const fresh = this.#codes.slice(this.#next);
-    for (let at = 0; at < text.length; at += this.length) {
-      fresh.push(text.slice(at, at + this.length));
-    }
-    this.#codes = fresh;
+    if (block.end === block.first) return;
+    const codes = await this.#file.read(block.first, block.end - block.first);
+    this.#codes = this.#codes.slice(this.#next).concat(codes);
     this.#next = 0;
-  }
-
-  #openFile(): Promise<FileHandle> {
-    this.#handle ??= open(this.#file, 'r');
-    return this.#handle;
   }
 
   async close(): Promise<void> {
     await this.#refilling?.catch(() => undefined);
-    const handle = await this.#handle?.catch(() => null);
-    await handle?.close();
-    this.#handle = null;
+    await this.#file.close();
   }
 }

@@ -1,5 +1,3 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-
 /**
  * A pool file (SPEC §2, `pool` strategy): a fixed 64-byte ASCII header, then codes of one
  * fixed width back to back with no separators, so code `i` starts at byte
@@ -47,19 +45,4 @@ export function poolCodeCount(byteLength: number, width: number): number {
 /** Byte position of code `index`. */
 export function poolCodePosition(index: number, width: number): number {
   return POOL_HEADER_BYTES + index * width;
-}
-
-/** Reads the header of the pool file at `path`; throws with a reason if it is not one. */
-export function readPoolFileHeader(path: string): PoolHeader {
-  const fd = openSync(path, 'r');
-  try {
-    const bytes = Buffer.alloc(POOL_HEADER_BYTES);
-    const read = readSync(fd, bytes, 0, POOL_HEADER_BYTES, 0);
-    const header = decodePoolHeader(bytes.subarray(0, read));
-    if (header === null) throw new Error('not a hop pool file (run `hop pool generate`)');
-    if (fstatSync(fd).size < POOL_HEADER_BYTES) throw new Error('truncated pool file');
-    return header;
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,10 +1,10 @@
 import { randomFillSync } from 'node:crypto';
+import { FsPoolFile } from '../adapters/pool-file/fs-pool-file.js';
+import { PoolCodeRecycler } from '../adapters/pool-file/pool-code-recycler.js';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { HashCodeGenerator } from '../codes/hash-code-generator.js';
 import { PermutationCodeGenerator } from '../codes/permutation-code-generator.js';
 import { PoolCodeGenerator } from '../codes/pool-code-generator.js';
-import { PoolCodeRecycler } from '../codes/pool-code-recycler.js';
-import { readPoolFileHeader, type PoolHeader } from '../codes/pool-file-format.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import { SnowflakeCodeGenerator } from '../codes/snowflake-code-generator.js';
 import type { Config } from '../config/config.js';
@@ -50,10 +50,9 @@ export function composeCodes(config: Config, store: Store, clock: Clock): CodePa
       });
       break;
     case 'pool': {
-      const header = readPoolHeaderOrThrow(config.poolFile);
+      const file = openPoolFileOrThrow(config.poolFile);
       pool = new PoolCodeGenerator({
-        file: config.poolFile,
-        header,
+        file,
         sequences: store.sequences,
         alphabetSize: alphabet.length,
         batch: config.poolBatch,
@@ -62,7 +61,7 @@ export function composeCodes(config: Config, store: Store, clock: Clock): CodePa
         },
       });
       generator = pool;
-      recycler = new PoolCodeRecycler(config.poolFile, header.width);
+      recycler = new PoolCodeRecycler(config.poolFile, file.width);
       break;
     }
     case 'snowflake':
@@ -102,9 +101,9 @@ export function composeCodes(config: Config, store: Store, clock: Clock): CodePa
   };
 }
 
-function readPoolHeaderOrThrow(file: string): PoolHeader {
+function openPoolFileOrThrow(file: string): FsPoolFile {
   try {
-    return readPoolFileHeader(file);
+    return FsPoolFile.open(file);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError([

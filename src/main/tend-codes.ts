@@ -30,7 +30,9 @@ export function tendCodes(runtime: Runtime, logger: Logger): () => Promise<void>
           );
         }
       },
-      (error: unknown) => logger.warn({ err: error }, 'active links could not be counted'),
+      (error: unknown) => {
+        logger.warn({ err: error }, 'active links could not be counted');
+      },
     );
   };
   count();

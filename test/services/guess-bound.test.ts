@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { FsPoolFile } from '../../src/adapters/pool-file/fs-pool-file.js';
 import { ALPHABETS } from '../../src/codes/alphabets.js';
 import { PoolCodeGenerator } from '../../src/codes/pool-code-generator.js';
 import { RandomCodeGenerator } from '../../src/codes/random-code-generator.js';
@@ -100,8 +101,7 @@ describe('the guess bound', () => {
     const file = join(dir, 'pool.codes');
     const header = writePoolFile(file, numberedCodes(10, 2, 'a'), 2);
     const pool = new PoolCodeGenerator({
-      file,
-      header,
+      file: new FsPoolFile(file, header),
       sequences: store.sequences,
       alphabetSize: 62,
     });

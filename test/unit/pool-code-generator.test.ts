@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { PoolCodeGenerator } from '../../src/codes/pool-code-generator.js';
-import { PoolCodeRecycler } from '../../src/codes/pool-code-recycler.js';
-import { readPoolFileHeader } from '../../src/codes/pool-file-format.js';
+import { FsPoolFile, readPoolFileHeader } from '../../src/adapters/pool-file/fs-pool-file.js';
+import { PoolCodeRecycler } from '../../src/adapters/pool-file/pool-code-recycler.js';
 import { isHopError } from '../../src/domain/errors.js';
 import { numberedCodes, writePoolFile } from '../support/pool-files.js';
 
@@ -20,8 +20,7 @@ function setUp(t: TestContext, codes: readonly string[]) {
   const generators: PoolCodeGenerator[] = [];
   const pool = (options: { batch?: number; lowWater?: number; onExhausted?: () => void } = {}) => {
     const generator = new PoolCodeGenerator({
-      file,
-      header,
+      file: new FsPoolFile(file, header),
       sequences: store.sequences,
       alphabetSize: 62,
       ...options,
@@ -111,8 +110,7 @@ describe('PoolCodeGenerator', () => {
   test('a newly generated pool (another id) starts from its own first code', async (t) => {
     const { store, file } = setUp(t, numberedCodes(50, WIDTH));
     const first = new PoolCodeGenerator({
-      file,
-      header: readPoolFileHeader(file),
+      file: FsPoolFile.open(file),
       sequences: store.sequences,
       alphabetSize: 62,
       batch: 10,
@@ -122,8 +120,7 @@ describe('PoolCodeGenerator', () => {
     const fresh = numberedCodes(5, WIDTH, 'q');
     const header = writePoolFile(file, fresh, WIDTH);
     const second = new PoolCodeGenerator({
-      file,
-      header,
+      file: new FsPoolFile(file, header),
       sequences: store.sequences,
       alphabetSize: 62,
       batch: 10,

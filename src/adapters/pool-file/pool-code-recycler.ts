@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import type { CodeRecycler } from '../ports/code-recycler.js';
+import type { CodeRecycler } from '../../ports/code-recycler.js';
 
 /**
  * Returns reclaimed codes to a pool file (SPEC §7: "reclaimed codes are appended"). One
