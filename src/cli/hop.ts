@@ -3,14 +3,18 @@ import { Command } from 'commander';
 import { addKeysCommand } from './commands/keys-command.js';
 import { addLinksCommand } from './commands/links-command.js';
 import { addMigrateCommand } from './commands/migrate-command.js';
+import { addPoolCommand } from './commands/pool-command.js';
 import { addServeCommand } from './commands/serve-command.js';
+import { addSweepCommand } from './commands/sweep-command.js';
 import { addWorkerCommand } from './commands/worker-command.js';
 
-/** The `hop` command line: serve (default), worker, migrate, keys, links. */
+/** The `hop` command line: serve (default), worker, migrate, keys, links, pool, sweep. */
 const program = new Command('hop').description('hop, the URL shortener');
 addServeCommand(program);
 addMigrateCommand(program);
 addKeysCommand(program);
 addLinksCommand(program);
+addPoolCommand(program);
+addSweepCommand(program);
 addWorkerCommand(program);
 await program.parseAsync(process.argv);
