@@ -99,7 +99,7 @@ export function composeRuntime(
   const clicks = config.analytics
     ? composeClickPipeline(config, store, clock, logger, options.serving === true)
     : null;
-  const newId = monotonicFactory();
+  const newId = monotonicFactory(bufferedRandomFraction());
   const randomBytes = (buffer: Uint8Array) => {
     randomFillSync(buffer);
   };
@@ -248,6 +248,22 @@ export function composeRuntime(
       await shared?.close();
       await store.close();
     },
+  };
+}
+
+/**
+ * ulid's PRNG, as ulid's own (a CSPRNG byte / 256) but drawn 4 KiB at a time: ulid asks for
+ * one byte per character, and a getRandomValues call per byte was 5% of a create's CPU.
+ */
+function bufferedRandomFraction(): () => number {
+  const bytes = new Uint8Array(4096);
+  let next = bytes.length;
+  return () => {
+    if (next === bytes.length) {
+      randomFillSync(bytes);
+      next = 0;
+    }
+    return (bytes[next++] as number) / 256;
   };
 }
 
