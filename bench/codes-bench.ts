@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseReport, type DriverReport } from './driver-report.js';
 import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
+import { stopProcess } from './stop-process.js';
 import { residentMb } from './process-memory.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -116,7 +117,7 @@ const lengths = new Map<string, number>();
 for (const target of targets) {
   if (target.name !== 'ceiling') lengths.set(target.name, (await fullStats(target.port)).length);
 }
-await Promise.all(targets.map((target) => stop(target.child)));
+await Promise.all(targets.map((target) => stopProcess(target.child)));
 rmSync(dir, { recursive: true, force: true });
 
 const ceilingRps = mean(results.get('ceiling') ?? [], (m) => m.report.rps);
@@ -167,18 +168,6 @@ function start(command: string[], ready: RegExp, env: NodeJS.ProcessEnv): Promis
       if (ready.test(output)) resolvePromise(child);
     });
     child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolvePromise) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolvePromise();
-    });
-    child.kill('SIGTERM');
   });
 }
 

@@ -48,6 +48,7 @@ import {
   type LoadTarget,
 } from './load-drivers.js';
 import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
+import { stopProcess } from './stop-process.js';
 import { readClickCounters, waitUntilDrained, type ClickCounters } from './click-counters.js';
 import { cpuSeconds, residentMb } from './process-memory.js';
 import { copyStore, countLinks, prepareSeededStore } from './seeded-store.js';
@@ -161,6 +162,7 @@ if (requested.length === 1 && requested[0] === 'codes') {
   // Creates, not redirects: a bench of its own (bench/codes-bench.ts), which exits.
   await import('./codes-bench.js');
 }
+if (requested.length === 1 && requested[0] === 'sweep') await import('./sweep-bench.js');
 for (const name of requested) {
   if (!(ALL as readonly string[]).includes(name))
     throw new Error(`unknown scenario ${name}; one of ${ALL.join(', ')}`);
@@ -469,7 +471,7 @@ async function runAnalytics(): Promise<AnalyticsRow> {
   const onRssMb = residentMb(onPid);
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const clicks = await readClickCounters(ANALYTICS_ON_PORT);
-  await Promise.all([stopServer(offHop), stopServer(onHop)]);
+  await Promise.all([stopProcess(offHop), stopProcess(onHop)]);
   return {
     off: mean(offRuns),
     on: mean(onResults),
@@ -532,7 +534,7 @@ async function runAnalyticsPaired(): Promise<PairedRow> {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       clicks.push(await readClickCounters(ANALYTICS_ON_PORT));
       ratios.push(pairRatios.reduce((sum, ratio) => sum + ratio, 0) / pairRatios.length);
-      await Promise.all([stopServer(offHop), stopServer(onHop)]);
+      await Promise.all([stopProcess(offHop), stopProcess(onHop)]);
       process.stderr.write(`analytics-paired: pair ${ratios.length}, on/off ${ratios.at(-1)}\n`);
     }
   } finally {
@@ -640,19 +642,6 @@ function startServer(
     child.on('exit', (code) => {
       reject(new Error(`${command.join(' ')} exited with ${code}`));
     });
-  });
-}
-
-/** SIGTERM, and the exit awaited (SIGKILL after 10 s): a server no later scenario needs. */
-function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
   });
 }
 

@@ -5,8 +5,12 @@ import type { LinkEvents } from '../../ports/link-events.js';
 import type { LinkStore } from '../../ports/link-store.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../links/create-link.js';
 
-/** Rows per store call: one short write transaction each. */
-export const DEFAULT_SWEEP_BATCH_SIZE = 1000;
+/**
+ * Rows per store call: one short write transaction each. At 1,000 a transaction held
+ * SQLite's write lock for 75 ms (p99 117 ms) on this machine's VM, and creates, which wait
+ * for it synchronously, felt it (`npm run bench -- sweep`); 250 keeps a hold near 20 ms.
+ */
+export const DEFAULT_SWEEP_BATCH_SIZE = 250;
 
 export interface SweepDeps {
   readonly links: LinkStore;
@@ -16,7 +20,7 @@ export interface SweepDeps {
   readonly recycler: CodeRecycler;
   /** How long after expiry or deletion a generated code is reclaimed (HOP_RECLAIM_GRACE). */
   readonly reclaimGraceMs: number;
-  /** Rows per store call; default 1000. */
+  /** Rows per store call; default DEFAULT_SWEEP_BATCH_SIZE. */
   readonly batchSize?: number;
   /** Awaited between store calls, so requests run meanwhile; default setImmediate. */
   readonly yieldBetweenBatches?: () => Promise<void>;
