@@ -48,6 +48,8 @@ export class PoolCodeGenerator implements CodeGenerator {
   #next = 0;
   #refilling: Promise<void> | null = null;
   #roundTrips = 0;
+  /** Codes claimed from the file since start. */
+  #claimed = 0;
   /** Codes in the file past the shared offset, as of the last claim. */
   #unclaimed = 0;
 
@@ -84,9 +86,11 @@ export class PoolCodeGenerator implements CodeGenerator {
   async generate(): Promise<string> {
     if (this.inMemory <= this.#lowWater) void this.#refill().catch(() => undefined);
     while (this.inMemory === 0) {
-      const before = this.#codes.length;
+      const claimedBefore = this.#claimed;
       await this.#refill();
-      if (this.inMemory === 0 && this.#codes.length === before) {
+      // Nothing claimed: the pool is empty. (Codes claimed and already taken by concurrent
+      // creates send this one round again.)
+      if (this.inMemory === 0 && this.#claimed === claimedBefore) {
         this.#onExhausted();
         throw new HopError(
           'code-pool-exhausted',
@@ -114,6 +118,7 @@ export class PoolCodeGenerator implements CodeGenerator {
     this.#unclaimed = inFile - block.end;
     if (block.end === block.first) return;
     const codes = await this.#file.read(block.first, block.end - block.first);
+    this.#claimed += codes.length;
     this.#codes = this.#codes.slice(this.#next).concat(codes);
     this.#next = 0;
   }

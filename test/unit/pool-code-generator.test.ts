@@ -100,6 +100,17 @@ describe('PoolCodeGenerator', () => {
     assert.equal(exhausted, 2);
   });
 
+  test('creates that find memory empty together are all served while the file has codes', async (t) => {
+    const codes = numberedCodes(6, WIDTH);
+    const { pool } = setUp(t, codes);
+    const generator = pool({ batch: 2, lowWater: 0 });
+    await take(generator, 2);
+    // Three creates wait for one claim of two codes: the third must claim again, not be
+    // told the pool is empty.
+    const three = await Promise.all([1, 2, 3].map(() => generator.generate()));
+    assert.deepEqual(three.sort(), codes.slice(2, 5));
+  });
+
   test('cannot lengthen its codes (the guess bound must say so)', async (t) => {
     const { pool } = setUp(t, numberedCodes(3, WIDTH));
     const generator = pool();
