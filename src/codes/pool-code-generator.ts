@@ -3,10 +3,10 @@ import type { CodeGenerator } from '../ports/code-generator.js';
 import type { PoolFile } from '../ports/pool-file.js';
 import type { SequenceStore } from '../ports/sequence-store.js';
 
-/** SPEC §2: a server takes 10,000 codes at a time (HOP_POOL_BATCH) ... */
-export const POOL_BATCH = 10_000;
-
-/** ... and refills in the background when fewer than 2,000 (a fifth) remain. */
+/**
+ * A server takes HOP_POOL_BATCH codes at a time (SPEC §2: 10,000) and refills in the
+ * background when fewer than 2,000 (a fifth) remain.
+ */
 export function poolLowWater(batch: number): number {
   return Math.floor(batch / 5);
 }
@@ -20,7 +20,8 @@ export interface PoolCodeOptions {
   readonly file: PoolFile;
   readonly sequences: SequenceStore;
   readonly alphabetSize: number;
-  readonly batch?: number;
+  /** Codes claimed at a time (HOP_POOL_BATCH). */
+  readonly batch: number;
   readonly lowWater?: number;
   /** Told when a create found the pool empty (for the metric and a log line). */
   readonly onExhausted?: () => void;
@@ -59,7 +60,7 @@ export class PoolCodeGenerator implements CodeGenerator {
     this.alphabetSize = options.alphabetSize;
     this.#sequence = poolSequenceName(options.file);
     this.#sequences = options.sequences;
-    this.#batch = options.batch ?? POOL_BATCH;
+    this.#batch = options.batch;
     this.#lowWater = options.lowWater ?? poolLowWater(this.#batch);
     this.#onExhausted = options.onExhausted ?? (() => undefined);
   }

@@ -104,6 +104,7 @@ describe('the guess bound', () => {
       file: new FsPoolFile(file, header),
       sequences: store.sequences,
       alphabetSize: 62,
+      batch: 10_000,
     });
     t.after(() => pool.close());
     const { guess } = bound(store, pool, 1e-3);

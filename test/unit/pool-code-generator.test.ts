@@ -23,6 +23,7 @@ function setUp(t: TestContext, codes: readonly string[]) {
       file: new FsPoolFile(file, header),
       sequences: store.sequences,
       alphabetSize: 62,
+      batch: 10_000,
       ...options,
     });
     generators.push(generator);
