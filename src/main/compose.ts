@@ -24,7 +24,7 @@ import { composeClickPipeline, type ClickPipeline } from './click-pipeline.js';
 import { composeCodes, type CodeParts } from './compose-codes.js';
 import { CreateCounters } from '../services/links/create-counters.js';
 import { readServiceStats, type SweepTotals } from '../services/stats/service-stats.js';
-import type { CodeRecycler } from '../ports/code-recycler.js';
+import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import type { LinkEvents } from '../ports/link-events.js';
 
 /** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
@@ -63,7 +63,8 @@ export interface Runtime {
   readonly clicks: ClickPipeline | null;
   /** The code strategy, its guess bound and where reclaimed codes go. */
   readonly codes: CodeParts;
-  readonly codeRecycler: CodeRecycler;
+  /** What a sweep needs (SPEC §7): `hop serve`'s timer and `hop sweep` run it alike. */
+  readonly sweepDeps: SweepDeps;
   /** The sweeper's totals, kept by whoever runs it (`hop serve`, `hop sweep`). */
   readonly sweeps: SweepTotals;
   close(): Promise<void>;
@@ -239,7 +240,12 @@ export function composeRuntime(
     knownCodes,
     clicks,
     codes,
-    codeRecycler: codes.recycler,
+    sweepDeps: {
+      links: store.links,
+      events: linkService.events,
+      recycler: codes.recycler,
+      reclaimGraceMs: config.reclaimGraceMs,
+    },
     sweeps,
     close: async () => {
       // Buffered clicks go to the sink before the store they may be queued in closes.

@@ -1,5 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import { Sweeper } from '../services/lifecycle/periodic-sweeper.js';
+import { addSweepReport } from '../services/stats/service-stats.js';
 import type { Runtime } from './compose.js';
 
 /** The census runs this often when the sweeper is off (HOP_SWEEP_INTERVAL=0). */
@@ -38,22 +39,14 @@ export function tendCodes(runtime: Runtime, logger: Logger): () => Promise<void>
   count();
 
   const sweeper = new Sweeper({
-    deps: {
-      links: runtime.store.links,
-      events: runtime.linkService.events,
-      recycler: runtime.codeRecycler,
-      reclaimGraceMs: config.reclaimGraceMs,
-    },
+    deps: runtime.sweepDeps,
     clock: runtime.linkService.clock,
     onError: (error) => {
       sweeps.failures++;
       logger.warn({ err: error }, 'sweep failed; retrying at the next interval');
     },
     onReport: (report, durationMs) => {
-      sweeps.runs++;
-      sweeps.expired += report.expired;
-      sweeps.reclaimed += report.reclaimed;
-      sweeps.lastRunAt = runtime.linkService.clock.now();
+      addSweepReport(sweeps, report, runtime.linkService.clock.now());
       logger.info({ ...report, ms: Math.round(durationMs) }, 'sweep finished');
       count();
     },

@@ -25,15 +25,7 @@ async function create(server: TestServer, body: Record<string, unknown>) {
 
 function sweep(server: TestServer) {
   const { runtime } = server;
-  return runSweep(
-    {
-      links: runtime.store.links,
-      events: runtime.linkService.events,
-      recycler: runtime.codeRecycler,
-      reclaimGraceMs: runtime.config.reclaimGraceMs,
-    },
-    server.clock.now(),
-  );
+  return runSweep(runtime.sweepDeps, server.clock.now());
 }
 
 describe('code strategies over HTTP', () => {

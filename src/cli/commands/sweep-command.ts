@@ -18,20 +18,7 @@ every HOP_SWEEP_INTERVAL; this runs it now, next to a running server or without 
       await withRuntime(async (runtime) => {
         const started = performance.now();
         const nowMs = runtime.linkService.clock.now();
-        const report = await runSweep(
-          {
-            links: runtime.store.links,
-            events: runtime.linkService.events,
-            recycler: runtime.codeRecycler,
-            reclaimGraceMs: runtime.config.reclaimGraceMs,
-          },
-          nowMs,
-        );
-        const { sweeps } = runtime;
-        sweeps.runs++;
-        sweeps.expired += report.expired;
-        sweeps.reclaimed += report.reclaimed;
-        sweeps.lastRunAt = nowMs;
+        const report = await runSweep(runtime.sweepDeps, nowMs);
         const { expire, reclaim, purge } = report.batches;
         const ms = Math.round(performance.now() - started);
         process.stdout.write(

@@ -12,6 +12,18 @@ export interface SweepTotals {
   lastRunAt: number | null;
 }
 
+/** Adds one finished sweep to the totals. */
+export function addSweepReport(
+  totals: SweepTotals,
+  report: { readonly expired: number; readonly reclaimed: number },
+  atMs: number,
+): void {
+  totals.runs++;
+  totals.expired += report.expired;
+  totals.reclaimed += report.reclaimed;
+  totals.lastRunAt = atMs;
+}
+
 /** What `GET /v1/stats` shows an admin (issue 5): the code space and what creates cost. */
 export interface ServiceStats {
   readonly activeLinks: number | null;
