@@ -27,7 +27,7 @@ const ALLOWED = {
   config: [],
   observability: [],
 };
-const ADAPTERS = ['sqlite', 'memory', 'memory-cache', 'redis', 'nats', 'pool-file'];
+const ADAPTERS = ['sqlite', 'postgres', 'memory', 'memory-cache', 'redis', 'nats', 'pool-file'];
 const DRIVERS = [
   'better-sqlite3',
   'lru-cache',
@@ -59,6 +59,15 @@ const boundaries = [
       ...ADAPTERS.filter((other) => other !== adapter).map((other) => `../${other}/**`),
     ],
   })),
+  // What the SQL stores share (row mapping, migration files): no driver, no single adapter.
+  {
+    folder: 'src/adapters/sql',
+    forbid: [
+      ...['services', 'http', 'cli', 'main', 'config'].map((other) => `**/${other}/**`),
+      ...ADAPTERS.map((other) => `../${other}/**`),
+      ...DRIVERS.filter((driver) => driver !== 'node:fs'),
+    ],
+  },
 ];
 
 export default tseslint.config(

@@ -3,9 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
-import type { ClickEvent } from '../../src/domain/click-event.js';
-import { HOUR_MS } from '../../src/domain/click-fold.js';
-import { tallyOfEvent } from '../../src/domain/click-tally.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
@@ -13,87 +10,9 @@ import { CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js
 import { FlushTally } from '../../src/clicks/flush-tally.js';
 import { batchOf } from '../support/click-batches.js';
 import { openTempSqliteStore, tempDataDir } from '../support/temp-data.js';
+import { events, runClickStoreContract } from './click-store-contract.js';
 
-const HOUR = Date.UTC(2026, 5, 1, 12);
-
-function events(count: number, from = 0, overrides: Partial<ClickEvent> = {}): ClickEvent[] {
-  return Array.from({ length: count }, (_, index) => ({
-    instance: 'inst1',
-    seq: from + index,
-    linkId: 'link-a',
-    code: 'abc1234',
-    at: HOUR + (from + index) * 1000,
-    country: index % 2 === 0 ? 'DE' : 'FR',
-    device: 'mobile' as const,
-    referrer: '',
-    ...overrides,
-  }));
-}
-
-describe('SqliteClickStore', () => {
-  test('folds into hourly buckets; summarize, totals and freshness read them back', async (t) => {
-    const store = openTempSqliteStore(t);
-    assert.equal(await store.clicks.freshness(), null);
-    await store.clicks.fold(
-      [
-        tallyOfBatch(
-          batchOf([...events(4), ...events(2, 4, { at: HOUR + HOUR_MS, referrer: 'x.example' })]),
-        ),
-      ],
-      50,
-    );
-    const summary = await store.clicks.summarize('link-a', HOUR, HOUR + 2 * HOUR_MS);
-    assert.deepEqual(summary.hours, [
-      { hour: HOUR, clicks: 4 },
-      { hour: HOUR + HOUR_MS, clicks: 2 },
-    ]);
-    assert.deepEqual(summary.countries, [
-      { value: 'DE', clicks: 3 },
-      { value: 'FR', clicks: 3 },
-    ]);
-    assert.deepEqual(summary.devices, [{ value: 'mobile', clicks: 6 }]);
-    assert.deepEqual(summary.referrers, [
-      { value: '', clicks: 4 },
-      { value: 'x.example', clicks: 2 },
-    ]);
-    const firstHourOnly = await store.clicks.summarize('link-a', HOUR, HOUR + HOUR_MS);
-    assert.deepEqual(firstHourOnly.hours, [{ hour: HOUR, clicks: 4 }]);
-    assert.deepEqual(
-      [...(await store.clicks.totals(['link-a', 'link-b']))],
-      [
-        ['link-a', 6],
-        ['link-b', 0],
-      ],
-    );
-    assert.equal(await store.clicks.freshness(), HOUR + HOUR_MS);
-  });
-
-  test('the same batch folded twice, or overlapping batches, count each event once', async (t) => {
-    const store = openTempSqliteStore(t);
-    const batch = [tallyOfBatch(batchOf(events(100)))];
-    assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 100, duplicates: 0 });
-    assert.deepEqual(await store.clicks.fold(batch, 50), { counted: 0, duplicates: 100 });
-    // One event a tally (as JetStream delivers them): the overlap is skipped event by event.
-    const overlapping = events(100, 50).map(tallyOfEvent);
-    assert.deepEqual(await store.clicks.fold(overlapping, 50), { counted: 50, duplicates: 50 });
-    assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 150);
-  });
-
-  test('the referrer bound holds across folds', async (t) => {
-    const store = openTempSqliteStore(t);
-    for (let round = 0; round < 4; round++) {
-      const batch = Array.from({ length: 10 }, (_, index) => ({
-        ...events(1, round * 10 + index)[0]!,
-        at: HOUR,
-        referrer: `r${round * 10 + index}.example`,
-      }));
-      await store.clicks.fold([tallyOfBatch(batchOf(batch))], 15);
-    }
-    const summary = await store.clicks.summarize('link-a', HOUR, HOUR + HOUR_MS);
-    assert.equal(summary.referrers.length, 16, '15 hosts and other');
-    assert.deepEqual(summary.referrers[0], { value: 'other', clicks: 25 });
-  });
-});
+runClickStoreContract('SqliteClickStore', async (t) => openTempSqliteStore(t).clicks);
 
 describe('SqliteClickQueue', () => {
   test('a batch stays queued until acknowledged; folding it again after a crash counts nothing twice', async (t) => {

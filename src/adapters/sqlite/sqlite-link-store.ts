@@ -10,6 +10,7 @@ import type {
   LinkStore,
 } from '../../ports/link-store.js';
 import { guardSqlite } from './sqlite-errors.js';
+import { recordFromRow, stateCondition, type IdempotencyRow } from '../sql/link-sql.js';
 
 interface LinkRow {
   id: string;
@@ -52,14 +53,6 @@ function parseScanCursor(cursor: string): ScanPosition {
 
 /** id, code, version, state, expires_at, status_code, destination. */
 type RedirectRow = [string, string, number, string, number | null, number, string];
-
-interface IdempotencyRow {
-  owner: string;
-  key: string;
-  request_hash: string;
-  response: string;
-  created_at: number;
-}
 
 const LINK_COLUMNS =
   'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version';
@@ -285,7 +278,7 @@ export class SqliteLinkStore implements LinkStore {
         where.push('EXISTS (SELECT 1 FROM json_each(links.tags) WHERE json_each.value = @tag)');
         params['tag'] = query.tag;
       }
-      where.push(stateCondition(query.state));
+      where.push(stateCondition(query.state, () => '@now'));
       const sql = `SELECT ${LINK_COLUMNS} FROM links WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
       let statement = this.#listStatements.get(sql);
       if (statement === undefined) {
@@ -376,24 +369,6 @@ export class SqliteLinkStore implements LinkStore {
   }
 }
 
-/** The effective-state filter: expiry is read against the clock, not only the stored state. */
-function stateCondition(state: LinkQuery['state']): string {
-  switch (state) {
-    case undefined:
-      return "state <> 'deleted'";
-    case 'active':
-      return "state = 'active' AND (expires_at IS NULL OR expires_at > @now)";
-    case 'expired':
-      return "(state = 'expired' OR (state = 'active' AND expires_at IS NOT NULL AND expires_at <= @now))";
-    case 'disabled':
-      return "state = 'disabled'";
-    case 'deleted':
-      return "state = 'deleted'";
-    default:
-      throw new RangeError(`unknown link state ${String(state)}`);
-  }
-}
-
 function toRow(link: Link): LinkRow {
   return {
     id: link.id,
@@ -429,16 +404,6 @@ function fromRow(row: LinkRow): Link {
     expiresAt: row.expires_at,
     deletedAt: row.deleted_at,
     version: row.version,
-  };
-}
-
-function recordFromRow(row: IdempotencyRow): IdempotencyRecord {
-  return {
-    owner: row.owner,
-    key: row.key,
-    requestHash: row.request_hash,
-    link: JSON.parse(row.response) as Link,
-    createdAt: row.created_at,
   };
 }
 

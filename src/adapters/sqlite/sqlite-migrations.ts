@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadMigrationFiles, type MigrationFile } from '../sql/migration-files.js';
 import type Database from 'better-sqlite3';
 
 /** hop.db: links, idempotency records, API keys. */
@@ -6,22 +6,9 @@ export const LINK_MIGRATIONS = new URL('./migrations/', import.meta.url);
 /** clicks.db: the click queue and the aggregates. */
 export const CLICK_MIGRATIONS = new URL('./click-migrations/', import.meta.url);
 
-interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
-
 /** `0001_create_links.sql` → version 1. Files are applied in version order, once each. */
-export function loadMigrations(dir: URL = LINK_MIGRATIONS): readonly Migration[] {
-  return readdirSync(dir)
-    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number(file.slice(0, 4)),
-      name: file.slice(5, -4),
-      sql: readFileSync(new URL(file, dir), 'utf8'),
-    }));
+export function loadMigrations(dir: URL = LINK_MIGRATIONS): readonly MigrationFile[] {
+  return loadMigrationFiles(dir);
 }
 
 /**

@@ -1,0 +1,89 @@
+import type pg from 'pg';
+import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
+import { guardPg } from './pg-errors.js';
+
+interface ApiKeyRow {
+  id: string;
+  owner: string;
+  admin: boolean;
+  key_hash: string;
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const COLUMNS = 'id, owner, admin, key_hash, prefix, created_at, revoked_at';
+
+export class PgApiKeyStore implements ApiKeyStore {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async insertKey(record: ApiKeyRecord): Promise<boolean> {
+    return guardPg('store the key', async () => {
+      const result = await this.#pool.query(
+        `INSERT INTO api_keys (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [
+          record.id,
+          record.owner,
+          record.admin,
+          record.keyHash,
+          record.prefix,
+          record.createdAt,
+          record.revokedAt,
+        ],
+      );
+      return result.rowCount === 1;
+    });
+  }
+
+  async findActiveKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return guardPg('read the key', async () => {
+      const { rows } = await this.#pool.query<ApiKeyRow>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+        [keyHash],
+      );
+      return rows[0] === undefined ? null : fromRow(rows[0]);
+    });
+  }
+
+  async listKeys(): Promise<readonly ApiKeyRecord[]> {
+    return guardPg('list keys', async () => {
+      const { rows } = await this.#pool.query<ApiKeyRow>(
+        `SELECT ${COLUMNS} FROM api_keys ORDER BY id`,
+      );
+      return rows.map(fromRow);
+    });
+  }
+
+  async revokeKey(id: string, nowMs: number): Promise<boolean> {
+    return guardPg('revoke the key', async () => {
+      const result = await this.#pool.query(
+        'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
+        [nowMs, id],
+      );
+      return result.rowCount === 1;
+    });
+  }
+
+  async countKeys(): Promise<number> {
+    return guardPg('count keys', async () => {
+      const { rows } = await this.#pool.query<{ n: number }>('SELECT count(*) AS n FROM api_keys');
+      return rows[0]?.n ?? 0;
+    });
+  }
+}
+
+function fromRow(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    owner: row.owner,
+    admin: row.admin,
+    keyHash: row.key_hash,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}

@@ -1,0 +1,176 @@
+import type pg from 'pg';
+import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
+import { linkHourKey, planFold } from '../../domain/click-fold.js';
+import type { ClickTally } from '../../domain/click-tally.js';
+import type { SeqIntervals } from '../../domain/seq-intervals.js';
+import type {
+  ClickStore,
+  ClickSummary,
+  DimensionCount,
+  FoldResult,
+} from '../../ports/click-store.js';
+import { guardPg } from './pg-errors.js';
+import { inTransaction } from './pg-transaction.js';
+
+/** As on SQLite: a long-gone instance's folded ids are forgotten after a week. */
+const SEEN_RETENTION_MS = 7 * 24 * 3_600_000;
+/** The advisory lock folds take turns under ("hopf"): each sees the ids the other folded. */
+const FOLD_LOCK = 0x686f7066;
+
+const DIMENSIONS = ['country', 'device_class', 'referrer_host'] as const;
+
+/** `click_hourly` and its companions on PostgreSQL; several workers may fold at once. */
+export class PgClickStore implements ClickStore {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
+    const instances = new Set<string>();
+    // Only hours whose clicks name a referrer host need the hosts already stored.
+    const linkHours = new Map<string, [string, number]>();
+    for (const tally of tallies) {
+      instances.add(tally.instance);
+      for (const { linkId, hour, referrer } of tally.buckets) {
+        if (referrer !== NO_REFERRER && referrer !== OTHER_REFERRER) {
+          linkHours.set(linkHourKey(linkId, hour), [linkId, hour]);
+        }
+      }
+    }
+    return guardPg('fold clicks', () =>
+      inTransaction(this.#pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [FOLD_LOCK]);
+        const seen = new Map<string, SeqIntervals>();
+        const seenRows = await client.query<{ instance: string; intervals: SeqIntervals }>(
+          'SELECT instance, intervals FROM click_seen WHERE instance = ANY($1::text[])',
+          [[...instances]],
+        );
+        for (const row of seenRows.rows) seen.set(row.instance, row.intervals);
+        const referrers = new Map<string, Set<string>>();
+        if (linkHours.size > 0) {
+          const pairs = [...linkHours.values()];
+          const hostRows = await client.query<{
+            link_id: string;
+            hour: number;
+            referrer_host: string;
+          }>(
+            `SELECT DISTINCT h.link_id, h.hour, h.referrer_host
+             FROM unnest($1::text[], $2::bigint[]) AS p(link_id, hour)
+             JOIN click_hourly AS h ON h.link_id = p.link_id AND h.hour = p.hour`,
+            [pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1])],
+          );
+          for (const row of hostRows.rows) {
+            const key = linkHourKey(row.link_id, row.hour);
+            let hosts = referrers.get(key);
+            if (hosts === undefined) {
+              hosts = new Set();
+              referrers.set(key, hosts);
+            }
+            hosts.add(row.referrer_host);
+          }
+        }
+        const plan = planFold(tallies, { seen, referrers }, maxReferrers);
+        if (plan.buckets.length > 0) {
+          const b = plan.buckets;
+          await client.query(
+            `INSERT INTO click_hourly (link_id, hour, country, device_class, referrer_host, clicks)
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+             ON CONFLICT (link_id, hour, country, device_class, referrer_host)
+             DO UPDATE SET clicks = click_hourly.clicks + excluded.clicks`,
+            [
+              b.map((x) => x.linkId),
+              b.map((x) => x.hour),
+              b.map((x) => x.country),
+              b.map((x) => x.device),
+              b.map((x) => x.referrer),
+              b.map((x) => x.clicks),
+            ],
+          );
+          const totals = [...plan.totals];
+          await client.query(
+            `INSERT INTO click_totals (link_id, clicks)
+             SELECT * FROM unnest($1::text[], $2::bigint[])
+             ON CONFLICT (link_id) DO UPDATE SET clicks = click_totals.clicks + excluded.clicks`,
+            [totals.map((x) => x[0]), totals.map((x) => x[1])],
+          );
+        }
+        const now = Date.now();
+        if (plan.seen.size > 0) {
+          const seenNow = [...plan.seen];
+          await client.query(
+            `INSERT INTO click_seen (instance, intervals, updated_at)
+             SELECT instance, intervals::jsonb, $3 FROM unnest($1::text[], $2::text[]) AS s(instance, intervals)
+             ON CONFLICT (instance) DO UPDATE SET intervals = excluded.intervals, updated_at = excluded.updated_at`,
+            [seenNow.map((x) => x[0]), seenNow.map((x) => JSON.stringify(x[1])), now],
+          );
+        }
+        await client.query('DELETE FROM click_seen WHERE updated_at < $1', [
+          now - SEEN_RETENTION_MS,
+        ]);
+        if (plan.newestAt !== null) {
+          await client.query(
+            `INSERT INTO click_freshness (id, newest_at) VALUES (1, $1)
+             ON CONFLICT (id) DO UPDATE SET newest_at = greatest(click_freshness.newest_at, excluded.newest_at)`,
+            [plan.newestAt],
+          );
+        }
+        return { counted: plan.counted, duplicates: plan.duplicates };
+      }),
+    );
+  }
+
+  async summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary> {
+    return guardPg('read clicks', async () => {
+      // One statement, one snapshot: the hours and the breakdowns agree.
+      const { rows } = await this.#pool.query<{ kind: string; value: string; clicks: number }>(
+        `WITH h AS (SELECT * FROM click_hourly WHERE link_id = $1 AND hour >= $2 AND hour < $3)
+         SELECT 'hour' AS kind, hour::text AS value, sum(clicks)::bigint AS clicks FROM h GROUP BY hour
+         ${DIMENSIONS.map(
+           (d) => `UNION ALL SELECT '${d}', ${d}, sum(clicks)::bigint FROM h GROUP BY ${d}`,
+         ).join('\n')}`,
+        [linkId, fromHour, toHour],
+      );
+      const hours: { hour: number; clicks: number }[] = [];
+      const byDimension = new Map<string, DimensionCount[]>(DIMENSIONS.map((d) => [d, []]));
+      for (const row of rows) {
+        if (row.kind === 'hour') hours.push({ hour: Number(row.value), clicks: row.clicks });
+        else byDimension.get(row.kind)?.push({ value: row.value, clicks: row.clicks });
+      }
+      hours.sort((a, b) => a.hour - b.hour);
+      const ranked = (d: (typeof DIMENSIONS)[number]) =>
+        (byDimension.get(d) ?? []).sort((a, b) =>
+          b.clicks !== a.clicks ? b.clicks - a.clicks : a.value < b.value ? -1 : 1,
+        );
+      return {
+        hours,
+        countries: ranked('country'),
+        devices: ranked('device_class'),
+        referrers: ranked('referrer_host'),
+      };
+    });
+  }
+
+  async totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>> {
+    const totals = new Map<string, number>(linkIds.map((id) => [id, 0]));
+    if (linkIds.length === 0) return totals;
+    return guardPg('read clicks', async () => {
+      const { rows } = await this.#pool.query<{ link_id: string; clicks: number }>(
+        'SELECT link_id, clicks FROM click_totals WHERE link_id = ANY($1::text[])',
+        [linkIds],
+      );
+      for (const row of rows) totals.set(row.link_id, row.clicks);
+      return totals;
+    });
+  }
+
+  async freshness(): Promise<number | null> {
+    return guardPg('read clicks', async () => {
+      const { rows } = await this.#pool.query<{ newest_at: number }>(
+        'SELECT newest_at FROM click_freshness WHERE id = 1',
+      );
+      return rows[0]?.newest_at ?? null;
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import pg from 'pg';
+
+/** bigint (int8): epoch milliseconds and counts, all well inside 2^53. */
+const INT8_OID = 20;
+
+export interface PgPoolOptions {
+  readonly url: string;
+  /** Every connection's search_path: hop's tables live in this schema. */
+  readonly schema: string;
+  readonly maxConnections: number;
+  /** Server-side limit of each statement (`statement_timeout`); 0 for none. */
+  readonly statementTimeoutMs: number;
+  /** How long a query waits for a free (or new) connection before it fails. */
+  readonly connectTimeoutMs: number;
+  /** Called for errors of idle connections (a server restart): logged, never thrown. */
+  readonly onIdleError: (error: Error) => void;
+  readonly applicationName: string;
+}
+
+type TypeParser = (oid: number, format?: 'text' | 'binary') => (value: string) => unknown;
+const builtInParser = pg.types.getTypeParser as unknown as TypeParser;
+
+/** Every type as pg parses it, but int8 as a number instead of a string. */
+const types = {
+  getTypeParser: ((oid, format) =>
+    oid === INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : builtInParser(oid, format)) as TypeParser,
+};
+
+/**
+ * A pool of connections to one server. An idle connection the server drops (restart,
+ * failover) emits an error on the pool; without a listener that error would end the
+ * process, so it is reported and the pool opens a new connection on next use.
+ */
+export function openPgPool(options: PgPoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    // Statement timeouts are set at connect, not per statement: no extra round trip.
+    options: `-c search_path=${options.schema} -c statement_timeout=${options.statementTimeoutMs}`,
+    application_name: options.applicationName,
+    types,
+  });
+  pool.on('error', options.onIdleError);
+  return pool;
+}

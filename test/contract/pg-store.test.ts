@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { describe, test, type TestContext } from 'node:test';
+import pg from 'pg';
+import { PgStore, type PgStoreOptions } from '../../src/adapters/postgres/pg-store.js';
+import { loadPgMigrations } from '../../src/adapters/postgres/pg-migrations.js';
+import { runClickStoreContract } from './click-store-contract.js';
+import { runStoreContract } from './store-contract.js';
+import { makeClaim, makeLink, makeOwner } from './store-factories.js';
+import {
+  dropSchema,
+  POSTGRES_URL,
+  uniqueSchema,
+  whenPostgres,
+} from '../support/require-postgres.js';
+
+function options(schema: string, overrides: Partial<PgStoreOptions> = {}): PgStoreOptions {
+  return {
+    url: POSTGRES_URL,
+    schema,
+    poolSize: 4,
+    redirectReadTimeoutMs: 1000,
+    statementTimeoutMs: 5000,
+    connectTimeoutMs: 2000,
+    onIdleError: () => undefined,
+    ...overrides,
+  };
+}
+
+/** A store on a fresh schema, closed and dropped after the test. */
+async function openSchemaStore(t: TestContext, schema = uniqueSchema()): Promise<PgStore> {
+  const store = await PgStore.open(options(schema));
+  t.after(async () => {
+    await store.close();
+    await dropSchema(schema);
+  });
+  return store;
+}
+
+await whenPostgres('PgStore (needs PostgreSQL)', () => {
+  runStoreContract('PgStore', async () => {
+    const schema = uniqueSchema();
+    const store = await PgStore.open(options(schema));
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        await dropSchema(schema);
+      },
+    };
+  });
+
+  runClickStoreContract('PgClickStore', async (t) => (await openSchemaStore(t)).clicks);
+
+  describe('PgStore specifics', () => {
+    const allVersions = loadPgMigrations().map((migration) => migration.version);
+
+    test('a fresh schema gets every migration; a second store on it applies none', async (t) => {
+      const schema = uniqueSchema();
+      const first = await openSchemaStore(t, schema);
+      assert.deepEqual(first.migrationsAppliedAtOpen, allVersions);
+      const second = await PgStore.open(options(schema));
+      t.after(() => second.close());
+      assert.deepEqual(second.migrationsAppliedAtOpen, []);
+    });
+
+    test('instances starting together apply the migrations once', async (t) => {
+      const schema = uniqueSchema();
+      const stores = await Promise.all(
+        Array.from({ length: 4 }, () => PgStore.open(options(schema))),
+      );
+      t.after(async () => {
+        await Promise.all(stores.map((store) => store.close()));
+        await dropSchema(schema);
+      });
+      const applied = stores.map((store) => store.migrationsAppliedAtOpen);
+      assert.equal(applied.filter((versions) => versions.length > 0).length, 1);
+      assert.deepEqual(applied.flat(), allVersions);
+    });
+
+    test('two stores on one schema see each other: one code, one link', async (t) => {
+      const schema = uniqueSchema();
+      const server = await openSchemaStore(t, schema);
+      const cli = await PgStore.open(options(schema));
+      t.after(() => cli.close());
+      const link = makeLink();
+      assert.equal((await cli.links.insertLink(link)).kind, 'inserted');
+      assert.deepEqual(await server.links.findLinkByCode(link.code), link);
+      assert.deepEqual(await server.links.insertLink(makeLink({ code: link.code })), {
+        kind: 'code-taken',
+      });
+    });
+
+    test('20 concurrent creates with one idempotency key: one link, 19 replays of it', async (t) => {
+      const store = await openSchemaStore(t);
+      const owner = makeOwner();
+      const claim = makeClaim({ owner });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store.links.insertLink(makeLink({ owner }), claim)),
+      );
+      const inserted = results.filter((result) => result.kind === 'inserted');
+      assert.equal(inserted.length, 1);
+      const winner = inserted[0]?.kind === 'inserted' ? inserted[0].link : null;
+      for (const result of results) {
+        if (result.kind === 'replayed') assert.deepEqual(result.record.link, winner);
+      }
+      assert.equal(results.filter((result) => result.kind === 'replayed').length, 19);
+      const listed = await store.links.listLinks({ owner, limit: 100, nowMs: 0 });
+      assert.deepEqual(
+        listed.map((link) => link.id),
+        [winner?.id],
+      );
+    });
+
+    test('a link committed by a transaction that began before the scan is still found', async (t) => {
+      const schema = uniqueSchema();
+      const store = await openSchemaStore(t, schema);
+      // A transaction that takes its id first and commits last: its row sorts before rows
+      // already scanned, and must still be found by the next pass.
+      const slow = new pg.Client({ connectionString: POSTGRES_URL });
+      await slow.connect();
+      t.after(() => slow.end());
+      await slow.query(`SET search_path = ${schema}`);
+      await slow.query('BEGIN');
+      const late = makeLink();
+      await slow.query(
+        `INSERT INTO links (id, code, owner, destination, status_code, state, custom, tags,
+           created_at, updated_at, version)
+         VALUES ($1, $2, $3, $4, 302, 'active', false, '[]', 0, 0, 1)`,
+        [late.id, late.code, late.owner, late.destination],
+      );
+      const early = makeLink();
+      await store.links.insertLink(early);
+      const seen = new Set<string>();
+      let scan = await store.links.scanCodes(null, 100);
+      for (const code of scan.codes) seen.add(code);
+      assert.ok(seen.has(early.code));
+      assert.ok(!seen.has(late.code));
+      await slow.query('COMMIT');
+      scan = await store.links.scanCodes(scan.cursor, 100);
+      for (const code of scan.codes) seen.add(code);
+      assert.ok(seen.has(late.code), 'the late commit is found by the next pass');
+    });
+
+    test('a statement past the redirect read timeout is store-unavailable, not "absent"', async (t) => {
+      const schema = uniqueSchema();
+      const store = await PgStore.open(options(schema, { redirectReadTimeoutMs: 50 }));
+      t.after(async () => {
+        await store.close();
+        await dropSchema(schema);
+      });
+      const link = makeLink();
+      await store.links.insertLink(link);
+      // Hold the row's lock? Reads never wait on locks; hold the table's instead.
+      const locker = new pg.Client({ connectionString: POSTGRES_URL });
+      await locker.connect();
+      t.after(() => locker.end());
+      await locker.query(`SET search_path = ${schema}`);
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE links IN ACCESS EXCLUSIVE MODE');
+      await assert.rejects(store.links.findRedirectByCode(link.code), {
+        name: 'HopError',
+        kind: 'store-unavailable',
+      });
+      await locker.query('ROLLBACK');
+      assert.equal((await store.links.findRedirectByCode(link.code))?.location, link.destination);
+    });
+
+    test('an unreachable server: open rejects; ping of a closed store rejects', async (t) => {
+      await assert.rejects(
+        PgStore.open(
+          options(uniqueSchema(), {
+            url: 'postgres://postgres@127.0.0.1:1/test',
+            connectTimeoutMs: 500,
+          }),
+        ),
+      );
+      const store = await openSchemaStore(t);
+      await store.close();
+      await assert.rejects(store.ping());
+    });
+  });
+});

@@ -1,0 +1,55 @@
+import { connect } from 'node:net';
+import { test } from 'node:test';
+import pg from 'pg';
+
+export const POSTGRES_URL =
+  process.env['HOP_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Whether the shared PostgreSQL accepts connections on its port. */
+export async function postgresReachable(url: string = POSTGRES_URL): Promise<boolean> {
+  const parsed = new URL(url);
+  return new Promise<boolean>((resolve) => {
+    const socket = connect(Number(parsed.port || 5432), parsed.hostname, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * Registers the suites of `register` when PostgreSQL answers. Under CI=true an unreachable
+ * server is a failing test (never a silent skip in CI); elsewhere one skipped test says why.
+ */
+export async function whenPostgres(name: string, register: () => void): Promise<void> {
+  if (await postgresReachable()) {
+    register();
+    return;
+  }
+  const why = `PostgreSQL at ${POSTGRES_URL} is unreachable`;
+  if (process.env['CI'] === 'true') {
+    test(name, () => {
+      throw new Error(why);
+    });
+  } else {
+    test(name, (t) => {
+      t.skip(`${why}; start it to run these tests`);
+    });
+  }
+}
+
+/** A schema name no other run uses. */
+export function uniqueSchema(): string {
+  return `hop_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Drops a test's schema and everything in it. */
+export async function dropSchema(schema: string, url: string = POSTGRES_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
