@@ -8,7 +8,7 @@ export async function withRuntime(action: (runtime: Runtime) => Promise<void>): 
   const config = loadCliConfig();
   let runtime: Runtime;
   try {
-    runtime = composeRuntime(config, createLogger('warn'));
+    runtime = await composeRuntime(config, createLogger('warn'));
   } catch (error) {
     exitOnConfigError(error);
   }

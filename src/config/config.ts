@@ -19,6 +19,8 @@ export interface Config {
   readonly databaseFile: string;
   /** The embedded click queue and aggregates, beside hop.db. */
   readonly clicksDatabaseFile: string;
+  /** PostgreSQL instead of the embedded files, when set (scaled out). */
+  readonly postgres: PostgresConfig | undefined;
   readonly bootstrapAdminKey: string | undefined;
   readonly codeStrategy: CodeStrategy;
   /** Characters in a generated code before the guess bound adds any (hash: 6 unless set). */
@@ -69,4 +71,13 @@ export interface Config {
   readonly clickFlushIntervalMs: number;
   readonly clickBatchSize: number;
   readonly clickMaxReferrers: number;
+}
+
+export interface PostgresConfig {
+  readonly url: string;
+  readonly replicaUrl: string | undefined;
+  readonly schema: string;
+  readonly poolSize: number;
+  readonly redirectReadTimeoutMs: number;
+  readonly statementTimeoutMs: number;
 }

@@ -1,6 +1,5 @@
 import { CODE_ALPHABETS, CODE_STRATEGIES, LOG_LEVELS } from './config.js';
 import {
-  ParseError,
   parseBaseUrl,
   parseDuration,
   parseDurationOrNever,
@@ -17,6 +16,8 @@ import {
   parseHeaderName,
   parseStreamName,
   parseSwitch,
+  parsePostgresUrl,
+  parseSqlIdentifier,
 } from './parsers.js';
 
 export interface EnvEntry {
@@ -27,16 +28,6 @@ export interface EnvEntry {
   readonly parse: (raw: string) => unknown;
   /** Never echo the value: it is, or may carry, a credential. */
   readonly secret?: boolean;
-}
-
-/**
- * Refuses a variable that names a part of hop this build does not have yet, so that an
- * operator who asked for PostgreSQL never silently gets SQLite.
- */
-function notYetSupported(what: string): (raw: string) => never {
-  return () => {
-    throw new ParseError(`nothing yet: ${what} is not in this build (unset it to run embedded)`);
-  };
 }
 
 /** Every HOP_* variable hop reads (SPEC §8). The README's table is made from it. */
@@ -68,16 +59,40 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_DATABASE_URL',
     default: undefined,
-    doc: 'PostgreSQL (not in this build yet).',
-    parse: notYetSupported('PostgreSQL'),
+    doc: 'PostgreSQL for many instances, e.g. postgres://hop@db:5432/hop (unset: embedded SQLite in HOP_DATA_DIR).',
+    parse: parsePostgresUrl,
     secret: true,
   },
   {
     name: 'HOP_DATABASE_REPLICA_URL',
     default: undefined,
-    doc: 'PostgreSQL read replica (not in this build yet).',
-    parse: notYetSupported('PostgreSQL'),
+    doc: 'A PostgreSQL streaming replica for redirect reads; a code it lacks is read again from the primary.',
+    parse: parsePostgresUrl,
     secret: true,
+  },
+  {
+    name: 'HOP_DATABASE_SCHEMA',
+    default: 'public',
+    doc: "PostgreSQL schema of hop's tables; created by the migrations if missing.",
+    parse: parseSqlIdentifier,
+  },
+  {
+    name: 'HOP_DATABASE_POOL_SIZE',
+    default: '10',
+    doc: 'PostgreSQL connections per pool; an instance has two (writes and other reads, and redirect reads).',
+    parse: parseInteger(1, 1000),
+  },
+  {
+    name: 'HOP_STORE_TIMEOUT',
+    default: '30ms',
+    doc: "Longest a redirect's PostgreSQL read may run (statement_timeout); past it the redirect is a 503, never a guess.",
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_STATEMENT_TIMEOUT',
+    default: '5s',
+    doc: 'Longest any other PostgreSQL statement may run (creates, edits, sweeps, click folds).',
+    parse: parseDuration,
   },
   {
     name: 'HOP_REDIS_URL',

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { CodeAlphabet, CodeStrategy, Config, LogLevel } from './config.js';
+import type { CodeAlphabet, CodeStrategy, Config, LogLevel, PostgresConfig } from './config.js';
 import { ENV_SPEC } from './env-spec.js';
 import { ParseError, type RateRule } from './parsers.js';
 
@@ -46,6 +46,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     dataDir,
     databaseFile: join(dataDir, 'hop.db'),
     clicksDatabaseFile: join(dataDir, 'clicks.db'),
+    postgres: postgresConfig(get),
     bootstrapAdminKey: get<string | undefined>('HOP_BOOTSTRAP_ADMIN_KEY'),
     codeStrategy: get<CodeStrategy>('HOP_CODE_STRATEGY'),
     // The hash strategy is the seed's "first 6 characters of the digest" unless told otherwise.
@@ -100,6 +101,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   problems.push(...codeStrategyProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
+  if (
+    config.postgres === undefined &&
+    get<string | undefined>('HOP_DATABASE_REPLICA_URL') !== undefined
+  ) {
+    throw new ConfigError([
+      'HOP_DATABASE_REPLICA_URL is invalid: expected HOP_DATABASE_URL too (a replica serves redirect reads of a primary).',
+    ]);
+  }
   if (config.redisUrl !== undefined && config.redisClusterNodes !== undefined) {
     throw new ConfigError([
       'HOP_REDIS_CLUSTER is invalid: expected either HOP_REDIS_URL or HOP_REDIS_CLUSTER, not both.',
@@ -111,6 +120,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ]);
   }
   return Object.freeze(config);
+}
+
+function postgresConfig(get: <T>(name: string) => T): PostgresConfig | undefined {
+  const url = get<string | undefined>('HOP_DATABASE_URL');
+  if (url === undefined) return undefined;
+  return {
+    url,
+    replicaUrl: get<string | undefined>('HOP_DATABASE_REPLICA_URL'),
+    schema: get<string>('HOP_DATABASE_SCHEMA'),
+    poolSize: get<number>('HOP_DATABASE_POOL_SIZE'),
+    redirectReadTimeoutMs: get<number>('HOP_STORE_TIMEOUT'),
+    statementTimeoutMs: get<number>('HOP_STATEMENT_TIMEOUT'),
+  };
 }
 
 /** What a strategy needs that the rest of the config does not give it. */

@@ -127,6 +127,27 @@ export function parseRedisUrl(raw: string): string {
   throw new ParseError('a Redis URL such as redis://127.0.0.1:6379');
 }
 
+export function parsePostgresUrl(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    if ((url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '') {
+      return raw.trim();
+    }
+  } catch {
+    // fall through
+  }
+  throw new ParseError('a PostgreSQL URL such as postgres://hop@127.0.0.1:5432/hop');
+}
+
+/** A lower-case SQL name that needs no quoting: hop puts it into statements as it is. */
+export function parseSqlIdentifier(raw: string): string {
+  const name = raw.trim();
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+    throw new ParseError('a schema name of lower-case letters, digits and _ (at most 63)');
+  }
+  return name;
+}
+
 /** An IP address or a DNS host name to listen on. */
 export function parseHost(raw: string): string {
   const host = raw.trim();

@@ -1,10 +1,11 @@
 import { randomFillSync } from 'node:crypto';
 import { JetStreamClicks } from '../adapters/nats/jetstream-clicks.js';
-import type { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import type { SqliteClickQueue } from '../adapters/sqlite/sqlite-click-queue.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
 import { ClickBuffer } from '../clicks/click-buffer.js';
 import { ClickFlusher } from '../clicks/click-flusher.js';
 import { ClickDimensions } from '../clicks/click-dimensions.js';
+import { StoreFoldingClickSink } from '../clicks/store-folding-click-sink.js';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import type { Config } from '../config/config.js';
@@ -59,21 +60,30 @@ function newInstanceId(): string {
   }).generateSync();
 }
 
+/** Where clicks end up: the store's aggregates, and SQLite's queue when embedded. */
+export interface ClickStores {
+  readonly clicks: ClickStore;
+  /** clicks.db's queue on the embedded store; null on PostgreSQL. */
+  readonly embeddedQueue: SqliteClickQueue | null;
+}
+
 /**
- * Embedded (no HOP_NATS_URL): the sink is the `click_queue` table of clicks.db, folded in
- * this process: by a thread of its own when serving (which also writes the queue, so the
- * event loop never waits on clicks.db), in process otherwise (CLI, tests). Scaled out: the
- * sink is JetStream and `hop worker` folds.
+ * Embedded (SQLite, no HOP_NATS_URL): the sink is the `click_queue` table of clicks.db,
+ * folded in this process: by a thread of its own when serving (which also writes the
+ * queue, so the event loop never waits on clicks.db), in process otherwise (CLI, tests).
+ * With NATS: the sink is JetStream and `hop worker` folds. On PostgreSQL without NATS,
+ * each flush is folded straight into the shared aggregates.
  */
 export function composeClickPipeline(
   config: Config,
-  store: SqliteStore,
+  stores: ClickStores,
   clock: Clock,
   logger: Logger,
   serving: boolean,
 ): ClickPipeline {
   const instance = newInstanceId();
-  const embedded = config.natsServers === undefined;
+  const queue = config.natsServers === undefined ? stores.embeddedQueue : null;
+  const embedded = queue !== null;
   // Embedded, a flush is one send: its clicks summed into one queue row, so a bucket
   // clicked throughout the second is encoded, queued, decoded and folded once, not once
   // per HOP_CLICK_BATCH clicks. JetStream carries events: HOP_CLICK_BATCH per send.
@@ -81,19 +91,21 @@ export function composeClickPipeline(
   const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
   const aggregator =
-    embedded && !serving
-      ? makeAggregator(store.clickQueue, store.clicks, clock, config, logger)
+    queue !== null && !serving ? makeAggregator(queue, stores.clicks, clock, config, logger) : null;
+  const direct =
+    config.natsServers === undefined && queue === null
+      ? new StoreFoldingClickSink(stores.clicks, config.clickMaxReferrers)
       : null;
   const sink: ClickSink =
-    config.natsServers === undefined
-      ? (thread?.sink ?? store.clickQueue)
-      : new JetStreamClicks({
+    config.natsServers !== undefined
+      ? new JetStreamClicks({
           servers: config.natsServers,
           stream: config.natsStream,
           onStatus: (status) => {
             logger.info({ stream: config.natsStream }, status);
           },
-        });
+        })
+      : (direct ?? thread?.sink ?? (queue as SqliteClickQueue));
   const flusher = new ClickFlusher({
     buffer,
     sink,
@@ -116,7 +128,7 @@ export function composeClickPipeline(
       );
     },
   });
-  const folding = thread ?? aggregator;
+  const folding = thread ?? aggregator ?? direct;
   return {
     buffer,
     flusher,

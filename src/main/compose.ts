@@ -1,7 +1,6 @@
 import { randomFillSync, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { monotonicFactory } from 'ulid';
-import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
 import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
 import { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
@@ -21,6 +20,7 @@ import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import { KnownCodes } from '../services/redirect/known-codes.js';
 import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import { composeClickPipeline, type ClickPipeline } from './click-pipeline.js';
+import { openStore } from './open-store.js';
 import { composeCodes, type CodeParts } from './compose-codes.js';
 import { CreateCounters } from '../services/links/create-counters.js';
 import { readServiceStats, type SweepTotals } from '../services/stats/service-stats.js';
@@ -44,8 +44,6 @@ const KNOWN_CODES_INITIAL_CAPACITY = 1 << 20;
 const KNOWN_CODES_FALSE_POSITIVE_RATE = 0.005;
 /** Codes per read while loading: a few milliseconds of the event loop each. */
 const KNOWN_CODES_BATCH = 10_000;
-/** How often the WAL is copied back into the database file while serving. */
-const CHECKPOINT_INTERVAL_MS = 1000;
 /** Breaker states in the order the metric reports them. */
 const BREAKER_STATES = ['closed', 'half-open', 'open'];
 
@@ -83,13 +81,14 @@ export interface ComposeOptions {
  * The composition root: the only place that picks adapters from config. Every service and
  * the HTTP app receive what they need from here, built once.
  */
-export function composeRuntime(
+export async function composeRuntime(
   config: Config,
   logger: Logger,
   options: ComposeOptions = {},
-): Runtime {
+): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
-  const store = openSqliteOrThrow(config, options.serving === true ? logger : null);
+  const opened = await openStore(config, logger, options.serving === true);
+  const store: Store = opened.store;
   let codes: CodeParts;
   try {
     codes = composeCodes(config, store, clock);
@@ -98,7 +97,16 @@ export function composeRuntime(
     throw error;
   }
   const clicks = config.analytics
-    ? composeClickPipeline(config, store, clock, logger, options.serving === true)
+    ? composeClickPipeline(
+        config,
+        {
+          clicks: store.clicks,
+          embeddedQueue: opened.kind === 'sqlite' ? opened.store.clickQueue : null,
+        },
+        clock,
+        logger,
+        options.serving === true,
+      )
     : null;
   const newId = monotonicFactory(bufferedRandomFraction());
   const randomBytes = (buffer: Uint8Array) => {
@@ -285,37 +293,6 @@ function bothLinkEvents(first: LinkEvents, second: LinkEvents): LinkEvents {
       second.linkChanged(link);
     },
   };
-}
-
-/** With a logger, the WAL is checkpointed in the background and failures are logged. */
-function openSqliteOrThrow(config: Config, servingLogger: Logger | null): SqliteStore {
-  try {
-    if (servingLogger === null) {
-      return SqliteStore.open({
-        file: config.databaseFile,
-        clicksFile: config.clicksDatabaseFile,
-      });
-    }
-    let failing = false;
-    return SqliteStore.open({
-      file: config.databaseFile,
-      clicksFile: config.clicksDatabaseFile,
-      backgroundCheckpoints: {
-        intervalMs: CHECKPOINT_INTERVAL_MS,
-        onResult: (result) => {
-          if (result.kind === 'failed' && !failing) {
-            servingLogger.warn({ reason: result.reason }, 'WAL checkpoint failed');
-          }
-          failing = result.kind === 'failed';
-        },
-      },
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError([
-      `HOP_DATA_DIR=${JSON.stringify(config.dataDir)} cannot be used: ${reason}`,
-    ]);
-  }
 }
 
 /** One domain a line; blank lines and `#` comments ignored; subdomains are blocked too. */

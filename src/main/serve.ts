@@ -3,6 +3,7 @@ import { buildApp } from '../http/build-app.js';
 import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
 import { composeRuntime } from './compose.js';
+import { describeStore } from './open-store.js';
 import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
 import { keepTickObjectShape } from './keep-tick-object-shape.js';
 import { cannotListen } from './listen-error.js';
@@ -18,7 +19,7 @@ export interface RunningServer {
 /** `hop serve`: compose, make sure an admin can get in, listen. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   keepTickObjectShape();
-  const runtime = composeRuntime(config, logger, { serving: true });
+  const runtime = await composeRuntime(config, logger, { serving: true });
   const app = await buildApp(runtime.appDeps);
   let address: string;
   try {
@@ -36,7 +37,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       `\nhop: no API keys existed, so an admin key was created. It is shown only this once:\n\n    ${bootstrap.key}\n\n`,
     );
   }
-  logger.info({ address, publicUrl: config.publicUrl, data: config.databaseFile }, 'hop listening');
+  logger.info(
+    { address, publicUrl: config.publicUrl, data: describeStore(config) },
+    'hop listening',
+  );
   // Until it is loaded, every miss reads the store, as without it.
   const stopKnownCodes = keepKnownCodesCurrent(runtime.knownCodes, logger);
   runtime.clicks?.start();

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JetStreamClicks } from '../adapters/nats/jetstream-clicks.js';
 import { SqliteClickDatabase } from '../adapters/sqlite/sqlite-click-database.js';
+import type { ClickStore } from '../ports/click-store.js';
+import { describeStore, openStore } from './open-store.js';
 import type { ClickAggregator } from '../clicks/click-aggregator.js';
 import type { Config } from '../config/config.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
@@ -37,7 +39,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       'HOP_NATS_URL is unset: `hop worker` folds clicks from NATS JetStream (without NATS, `hop serve` folds its own).',
     ]);
   }
-  const store = SqliteClickDatabase.open(config.clicksDatabaseFile);
+  const store = await openClickStore(config, logger);
   const source = new JetStreamClicks({
     servers: config.natsServers,
     stream: config.natsStream,
@@ -52,14 +54,18 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     server = await listenForScrapes(config, aggregator);
   } catch (error) {
     await source.close();
-    store.close();
+    await store.close();
     throw cannotListen(config.host, 'HOP_WORKER_PORT', config.workerPort, error);
   }
   const { port } = server.address() as AddressInfo;
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   aggregator.start();
   logger.info(
-    { stream: config.natsStream, data: config.clicksDatabaseFile, address },
+    {
+      stream: config.natsStream,
+      data: config.postgres === undefined ? config.clicksDatabaseFile : describeStore(config),
+      address,
+    },
     'hop worker folding clicks',
   );
   const progress = setInterval(() => {
@@ -82,10 +88,23 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         await new Promise((resolve) => server.close(resolve));
         await aggregator.stop();
         await source.close();
-        store.close();
+        await store.close();
       })();
       return stopping;
     },
+  };
+}
+
+/** The aggregates a worker folds into: PostgreSQL's when configured, else clicks.db. */
+async function openClickStore(
+  config: Config,
+  logger: Logger,
+): Promise<{ readonly clicks: ClickStore; close(): Promise<void> | void }> {
+  if (config.postgres === undefined) return SqliteClickDatabase.open(config.clicksDatabaseFile);
+  const opened = await openStore(config, logger, false);
+  return {
+    clicks: opened.store.clicks,
+    close: () => opened.store.close(),
   };
 }
 

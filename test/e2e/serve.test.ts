@@ -171,8 +171,17 @@ describe('hop serve as a process', () => {
     assert.match(lines[1]!, /^hop: HOP_LOG_LEVEL="loud" is invalid: expected one of: fatal, error/);
     assert.ok(!existsSync(join(dir, 'hop.db')), 'nothing was created');
 
-    const pg = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_DATABASE_URL: 'postgres://x' });
+    const pg = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_DATABASE_URL: 'mysql://x' });
     assert.equal(pg.status, 2);
     assert.match(pg.stderr, /^hop: HOP_DATABASE_URL=.* is invalid: /);
+
+    // A PostgreSQL that refuses: no start, one line naming the variable, no SQLite fallback.
+    const refused = runHop(['serve'], {
+      HOP_DATA_DIR: dir,
+      HOP_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
+    });
+    assert.equal(refused.status, 2, refused.stderr);
+    assert.match(refused.stderr, /^hop: HOP_DATABASE_URL cannot be used: /);
+    assert.ok(!existsSync(join(dir, 'hop.db')), 'nothing was created');
   });
 });

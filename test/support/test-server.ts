@@ -61,7 +61,7 @@ export async function startTestServer(
     ...env,
   });
   const clock = new ManualClock(Date.parse('2026-06-01T12:00:00Z'));
-  const runtime = composeRuntime(config, createLogger(config.logLevel), { clock });
+  const runtime = await composeRuntime(config, createLogger(config.logLevel), { clock });
   await ensureBootstrapKey(runtime.keyService, config.bootstrapAdminKey);
   const app = await buildApp(runtime.appDeps);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

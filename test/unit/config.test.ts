@@ -218,12 +218,49 @@ describe('loadConfig: bad variables', () => {
     assert.ok(problems[0]!.startsWith('HOP_LOG_LEVEL='));
   });
 
-  test('HOP_DATABASE_URL set is refused, naming it (no silent fallback to SQLite)', () => {
-    assertOneProblemFor({ HOP_DATABASE_URL: 'postgres://db.example/hop' }, 'HOP_DATABASE_URL');
+  test('HOP_DATABASE_URL: a PostgreSQL URL selects PostgreSQL, with its settings', () => {
+    const config = loadConfig({
+      HOP_DATABASE_URL: 'postgres://hop:secret@db.example:5432/hop',
+      HOP_DATABASE_REPLICA_URL: 'postgresql://hop@replica.example/hop',
+      HOP_DATABASE_SCHEMA: 'links_v1',
+      HOP_DATABASE_POOL_SIZE: '25',
+      HOP_STORE_TIMEOUT: '50ms',
+    });
+    assert.deepEqual(config.postgres, {
+      url: 'postgres://hop:secret@db.example:5432/hop',
+      replicaUrl: 'postgresql://hop@replica.example/hop',
+      schema: 'links_v1',
+      poolSize: 25,
+      redirectReadTimeoutMs: 50,
+      statementTimeoutMs: 5000,
+    });
+    assert.equal(loadConfig({}).postgres, undefined, 'unset: embedded SQLite');
+  });
+
+  test('bad PostgreSQL settings are refused, naming them, without echoing credentials', () => {
+    const line = assertOneProblemFor(
+      { HOP_DATABASE_URL: 'mysql://hop:secret@db.example/hop' },
+      'HOP_DATABASE_URL',
+    );
+    assert.ok(!line.includes('secret'), line);
+    assertOneProblemFor(
+      { HOP_DATABASE_URL: 'postgres://db/hop', HOP_DATABASE_SCHEMA: 'Robert"; DROP' },
+      'HOP_DATABASE_SCHEMA',
+    );
+    assertOneProblemFor(
+      { HOP_DATABASE_URL: 'postgres://db/hop', HOP_DATABASE_POOL_SIZE: '0' },
+      'HOP_DATABASE_POOL_SIZE',
+    );
+    const problems = configProblems({ HOP_DATABASE_REPLICA_URL: 'postgres://replica/hop' });
+    assert.equal(problems.length, 1);
+    assert.match(
+      problems[0]!,
+      /^HOP_DATABASE_REPLICA_URL is invalid: expected HOP_DATABASE_URL too/,
+    );
   });
 
   test('the other scaled-out backends this build lacks are refused too', () => {
-    for (const name of ['HOP_DATABASE_REPLICA_URL', 'HOP_NATS_URL']) {
+    for (const name of ['HOP_NATS_URL']) {
       assertOneProblemFor({ [name]: 'x://y' }, name);
     }
   });

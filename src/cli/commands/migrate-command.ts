@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { composeRuntime } from '../../main/compose.js';
+import { describeStore } from '../../main/open-store.js';
 import { createLogger } from '../../observability/logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
 
@@ -9,7 +10,7 @@ export function addMigrateCommand(program: Command): void {
     .description('apply pending database migrations and exit')
     .action(async () => {
       const config = loadCliConfig();
-      const runtime = composeRuntime(config, createLogger(config.logLevel));
+      const runtime = await composeRuntime(config, createLogger(config.logLevel));
       const applied = [
         ...runtime.store.migrationsAppliedAtOpen,
         ...(await runtime.store.migrate()),
@@ -17,8 +18,8 @@ export function addMigrateCommand(program: Command): void {
       await runtime.close();
       process.stdout.write(
         applied.length === 0
-          ? `hop: ${config.databaseFile} is up to date\n`
-          : `hop: applied migrations ${applied.join(', ')} to ${config.databaseFile}\n`,
+          ? `hop: ${describeStore(config)} is up to date\n`
+          : `hop: applied migrations ${applied.join(', ')} to ${describeStore(config)}\n`,
       );
     });
 }
