@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import pg from 'pg';
 
 export const POSTGRES_URL =
@@ -49,6 +49,41 @@ export async function dropSchema(schema: string, url: string = POSTGRES_URL): Pr
   await client.connect();
   try {
     await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Whether the shared PostgreSQL answers, for one test. Under CI=true an unreachable server
+ * fails the test; elsewhere the test is skipped with a message.
+ */
+export async function requirePostgres(t: TestContext): Promise<boolean> {
+  if (await postgresReachable()) return true;
+  const why = `PostgreSQL at ${POSTGRES_URL} is unreachable`;
+  if (process.env['CI'] === 'true') throw new Error(why);
+  t.skip(`${why}; start it to run this test`);
+  return false;
+}
+
+/** A schema for this test alone, dropped after it (and after its processes have stopped). */
+export function testSchema(t: TestContext): string {
+  const schema = uniqueSchema();
+  t.after(() => dropSchema(schema));
+  return schema;
+}
+
+/** Runs one query on the shared PostgreSQL with `schema` on the search path. */
+export async function queryPostgres<R extends pg.QueryResultRow>(
+  schema: string,
+  sql: string,
+  values: unknown[] = [],
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`SET search_path = ${schema}`);
+    return (await client.query<R>(sql, values)).rows;
   } finally {
     await client.end();
   }

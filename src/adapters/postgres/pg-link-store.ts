@@ -142,11 +142,13 @@ export class PgLinkStore implements LinkStore {
 
   async findRedirectByCode(code: string): Promise<CachedLink | null> {
     return guardPg('read the link', async () => {
-      const found = await readRedirect(this.#redirectReads, code);
+      if (!this.#replica) return readRedirect(this.#redirectReads, code);
+      // A replica that fails (down, lagging past the timeout) is no reason to fail a
+      // redirect while the primary answers: no single database node stops redirects.
+      const found = await readRedirect(this.#redirectReads, code).catch(() => null);
       // Read-your-writes across instances: a link created a moment ago on another instance
       // may not have reached the replica; "not found" is only believed from the primary.
-      if (found !== null || !this.#replica) return found;
-      return readRedirect(this.#primary, code);
+      return found ?? readRedirect(this.#primary, code);
     });
   }
 
