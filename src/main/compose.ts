@@ -4,6 +4,10 @@ import { monotonicFactory } from 'ulid';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
 import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
 import { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
+import { connectRedis, type RedisTarget } from '../adapters/redis/redis-connection.js';
+import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { Cluster, Redis } from 'ioredis';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import { ScalableBloomFilter } from '../codes/scalable-bloom-filter.js';
@@ -118,7 +122,7 @@ export async function composeRuntime(
     randomBytes,
   });
 
-  const redisTarget =
+  const redisTarget: RedisTarget | null =
     config.redisClusterNodes !== undefined
       ? { clusterNodes: config.redisClusterNodes }
       : config.redisUrl !== undefined
@@ -137,6 +141,7 @@ export async function composeRuntime(
           timeoutMs: config.cacheTimeoutMs,
           logger,
         });
+  const createLimiter = composeCreateLimiter(config, redisTarget, clock, logger);
   const knownCodes = new KnownCodes({
     links: store.links,
     batchSize: KNOWN_CODES_BATCH,
@@ -172,8 +177,7 @@ export async function composeRuntime(
       blockedDomains: readBlocklist(config.blocklistFile),
     },
     expiryPolicy: { defaultTtlMs: config.defaultTtlMs, maxTtlMs: config.maxTtlMs },
-    createLimiter:
-      config.createRate === null ? null : new MemoryRateLimiter(config.createRate, clock),
+    createLimiter: createLimiter?.limiter ?? null,
     maxCodeAttempts: MAX_CODE_ATTEMPTS,
     events: bothLinkEvents(resolver, codes.guessBound),
     createCounters: new CreateCounters(),
@@ -260,9 +264,45 @@ export async function composeRuntime(
       await clicks?.stop();
       await codes.close();
       await shared?.close();
+      createLimiter?.client?.disconnect();
       await store.close();
     },
   };
+}
+
+/** Longest a create waits for the shared rate limit before asking this process's instead. */
+const RATE_LIMIT_TIMEOUT_MS = 50;
+
+/**
+ * HOP_CREATE_RATE per API key: shared by every instance through Redis when configured
+ * (one bucket per key, whichever instance the request reaches), else in this process.
+ */
+function composeCreateLimiter(
+  config: Config,
+  redisTarget: RedisTarget | null,
+  clock: Clock,
+  logger: Logger,
+): { limiter: RateLimiter; client: Redis | Cluster | null } | null {
+  if (config.createRate === null) return null;
+  const local = new MemoryRateLimiter(config.createRate, clock);
+  if (redisTarget === null) return { limiter: local, client: null };
+  const client = connectRedis(redisTarget, {
+    commandTimeout: RATE_LIMIT_TIMEOUT_MS,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
+  });
+  client.on('error', (error: Error) => {
+    logger.debug({ err: error }, 'redis error (rate limits)');
+  });
+  const limiter = new RedisRateLimiter({
+    client,
+    keyPrefix: `${config.redisPrefix}ratelimit:create:`,
+    rule: config.createRate,
+    clock,
+    fallback: local,
+  });
+  return { limiter, client };
 }
 
 /**
