@@ -74,6 +74,21 @@ export function linkStoreContract(openStore: OpenStore): void {
       assert.equal(await store.links.findLinkByCode(makeCode()), null);
     });
 
+    test('lookups holding U+0000 (a hostile path) find nothing and never fail', async (t) => {
+      const store = await openFresh(t, openStore);
+      const link = makeLink();
+      await store.links.insertLink(link);
+      const nul = `${link.code}\u0000`;
+      assert.equal(await store.links.findLinkById(`${link.id}\u0000`), null);
+      assert.equal(await store.links.findLinkByCode(nul), null);
+      assert.equal(await store.links.findRedirectByCode(nul), null);
+      assert.equal(await store.links.findIdempotencyRecord(link.owner, '\u0000', 0), null);
+      for (const filter of ['owner', 'search', 'tag'] as const) {
+        const found = await store.links.listLinks({ [filter]: nul, limit: 10, nowMs: 0 });
+        assert.deepEqual(found, [], filter);
+      }
+    });
+
     test('codes are case-sensitive: codes differing only in case are two links', async (t) => {
       const store = await openFresh(t, openStore);
       const lower = makeLink({ code: 'casecode' });

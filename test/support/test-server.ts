@@ -8,6 +8,7 @@ import { composeRuntime, type Runtime } from '../../src/main/compose.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { ensureBootstrapKey } from '../../src/services/keys/manage-keys.js';
 import { ManualClock } from './manual-clock.js';
+import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
 
 export const TEST_ADMIN_KEY = 'hop_test_admin_key_0123456789abcdef';
 export const TEST_PUBLIC_URL = 'http://hop.test';
@@ -43,15 +44,32 @@ export interface TestResponse {
 }
 
 /**
- * A real hop app on real SQLite in a temp dir, listening on a free loopback port, with a
- * clock the test moves by hand. Each call makes its own data dir; `close` removes it.
+ * Which store the HTTP tests run on: SQLite (the default), or the shared PostgreSQL when
+ * HOP_TEST_STORE=postgres (test/http/on-postgres.test.ts runs API suites that way), each
+ * server on a schema of its own, dropped by `close`.
+ */
+function storeEnv(): { env: Record<string, string>; schema: string | null } {
+  if (process.env['HOP_TEST_STORE'] !== 'postgres') return { env: {}, schema: null };
+  const schema = uniqueSchema();
+  return {
+    env: { HOP_DATABASE_URL: POSTGRES_URL, HOP_DATABASE_SCHEMA: schema, HOP_STORE_TIMEOUT: '2s' },
+    schema,
+  };
+}
+
+/**
+ * A real hop app on real SQLite in a temp dir (or PostgreSQL: see storeEnv), listening on
+ * a free loopback port, with a clock the test moves by hand. Each call makes its own data
+ * dir; `close` removes it.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
   options: { dataDir?: string } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hop-http-'));
+  const store = storeEnv();
   const config = loadConfig({
+    ...store.env,
     HOP_DATA_DIR: dataDir,
     HOP_HOST: '127.0.0.1',
     HOP_PORT: '0',
@@ -112,6 +130,7 @@ export async function startTestServer(
       await app.close();
       await runtime.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (store.schema !== null) await dropSchema(store.schema);
     },
   };
 }

@@ -37,6 +37,12 @@ const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
   ON CONFLICT (code) DO NOTHING`;
 
+/**
+ * PostgreSQL's text cannot hold U+0000, and a parameter holding it is an error, not a
+ * miss; no stored value holds it either, so a lookup for one finds nothing.
+ */
+const NUL = '\u0000';
+
 /** Links per statement when importing: one round trip each. */
 const IMPORT_CHUNK = 1000;
 
@@ -110,6 +116,7 @@ export class PgLinkStore implements LinkStore {
     key: string,
     notBefore: number,
   ): Promise<IdempotencyRecord | null> {
+    if (owner.includes(NUL) || key.includes(NUL)) return null;
     return guardPg('read the idempotency record', async () => {
       const { rows } = await this.#primary.query<IdempotencyRow>(
         'SELECT owner, key, request_hash, response, created_at FROM idempotency_records WHERE owner = $1 AND key = $2',
@@ -121,6 +128,7 @@ export class PgLinkStore implements LinkStore {
   }
 
   async findLinkById(id: string): Promise<Link | null> {
+    if (id.includes(NUL)) return null;
     return guardPg('read the link', async () => {
       const { rows } = await this.#primary.query<LinkRow>(
         `SELECT ${LINK_COLUMNS} FROM links WHERE id = $1`,
@@ -131,6 +139,7 @@ export class PgLinkStore implements LinkStore {
   }
 
   async findLinkByCode(code: string): Promise<Link | null> {
+    if (code.includes(NUL)) return null;
     return guardPg('read the link', async () => {
       const { rows } = await this.#primary.query<LinkRow>(
         `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1`,
@@ -141,6 +150,7 @@ export class PgLinkStore implements LinkStore {
   }
 
   async findRedirectByCode(code: string): Promise<CachedLink | null> {
+    if (code.includes(NUL)) return null;
     return guardPg('read the link', async () => {
       if (!this.#replica) return readRedirect(this.#redirectReads, code);
       // A replica that fails (down, lagging past the timeout) is no reason to fail a
@@ -153,6 +163,8 @@ export class PgLinkStore implements LinkStore {
   }
 
   async listLinks(query: LinkQuery): Promise<readonly Link[]> {
+    const filters = [query.owner, query.search, query.tag];
+    if (filters.some((value) => value?.includes(NUL) === true)) return [];
     return guardPg('list links', async () => {
       const params: unknown[] = [];
       const param = (value: unknown) => {

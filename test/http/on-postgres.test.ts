@@ -1,0 +1,22 @@
+/**
+ * The API suites again, on PostgreSQL instead of SQLite (SPEC §4: one contract, two
+ * stores): every server these files start gets a schema of its own on the shared
+ * PostgreSQL (test/support/test-server.ts). Analytics are left out: their tests drain the
+ * embedded aggregator, which PostgreSQL does not have (clicks on PostgreSQL are tested in
+ * test/e2e/scale-out.test.ts and by the click-store contract).
+ */
+import { postgresReachable, whenPostgres } from '../support/require-postgres.js';
+
+if (await postgresReachable()) {
+  process.env['HOP_TEST_STORE'] = 'postgres';
+  await import('./links-happy.test.js');
+  await import('./links-errors.test.js');
+  await import('./redirect.test.js');
+  await import('./keys.test.js');
+  await import('./hostile-input.test.js');
+  await import('./concurrency.test.js');
+  await import('./code-strategies.test.js');
+} else {
+  // Registers the failure (CI) or the skip with its reason.
+  await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);
+}
