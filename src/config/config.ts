@@ -51,6 +51,8 @@ export interface Config {
   readonly l1MaxBytes: number;
   readonly l1TtlMs: number;
   readonly l1NegativeTtlMs: number;
+  /** Load and keep the known-codes filter (each instance reads every code at start). */
+  readonly knownCodes: boolean;
   /** L2: Redis, when configured (SPEC §5). */
   readonly redisUrl: string | undefined;
   readonly redisClusterNodes: readonly string[] | undefined;

@@ -212,6 +212,12 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     parse: parseDuration,
   },
   {
+    name: 'HOP_KNOWN_CODES',
+    default: 'on',
+    doc: 'Keep every code in a Bloom filter so unknown codes are 404 without a store read (~1.2 bytes a code; off beyond a few hundred million links).',
+    parse: parseSwitch,
+  },
+  {
     name: 'HOP_POOL_FILE',
     default: undefined,
     doc: 'Code pool file of the pool strategy (made by `hop pool generate`); default <data dir>/pool.codes.',

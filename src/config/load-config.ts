@@ -73,6 +73,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     l1MaxBytes: get<number>('HOP_L1_MAX_MB') * 1024 * 1024,
     l1TtlMs: get<number>('HOP_L1_TTL'),
     l1NegativeTtlMs: get<number>('HOP_L1_NEGATIVE_TTL'),
+    knownCodes: get<boolean>('HOP_KNOWN_CODES'),
     redisUrl: get<string | undefined>('HOP_REDIS_URL'),
     redisClusterNodes: get<readonly string[] | undefined>('HOP_REDIS_CLUSTER'),
     redisPrefix: get<string>('HOP_REDIS_PREFIX'),

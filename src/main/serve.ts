@@ -42,7 +42,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     'hop listening',
   );
   // Until it is loaded, every miss reads the store, as without it.
-  const stopKnownCodes = keepKnownCodesCurrent(runtime.knownCodes, logger);
+  // Off, the filter is never loaded and says "maybe" for every code: misses read L2 or the
+  // store, as they would before it loads.
+  const stopKnownCodes = config.knownCodes
+    ? keepKnownCodesCurrent(runtime.knownCodes, logger)
+    : () => undefined;
   runtime.clicks?.start();
   const stopTendingCodes = tendCodes(runtime, logger);
   let stopping: Promise<void> | null = null;

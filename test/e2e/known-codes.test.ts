@@ -53,3 +53,32 @@ test('unknown codes skip the store; a link the CLI creates beside hop serve is f
   assert.equal(await hop.exited, 0, hop.output());
   assert.doesNotMatch(hop.output(), /could not catch up/);
 });
+
+test('HOP_KNOWN_CODES=off: no filter is loaded, and every miss asks the store', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-known-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const env = {
+    HOP_DATA_DIR: dir,
+    HOP_BOOTSTRAP_ADMIN_KEY: 'hop_known_codes_e2e_key_012345',
+    HOP_KNOWN_CODES: 'off',
+  };
+  const hop = await startHop(env);
+  t.after(() => hop.child.kill('SIGKILL'));
+  const metrics = async () => (await fetch(`${hop.url}/metrics`)).text();
+  const unknown = await fetch(`${hop.url}/NoSuchCode1`, { redirect: 'manual' });
+  assert.equal(unknown.status, 404);
+  const text = await metrics();
+  assert.equal(metric(text, 'hop_known_codes_ready'), 0);
+  assert.equal(metric(text, 'hop_redirect_reads_skipped_total'), 0);
+  // Without a filter to catch up, a link made by another process redirects at once.
+  const beside = runHop(
+    ['links', 'create', 'https://example.com/beside', '--alias', 'made-beside'],
+    env,
+  );
+  assert.equal(beside.status, 0, beside.stderr);
+  const found = await fetch(`${hop.url}/made-beside`, { redirect: 'manual' });
+  assert.equal(found.status, 302);
+  hop.child.kill('SIGTERM');
+  assert.equal(await hop.exited, 0, hop.output());
+  assert.doesNotMatch(hop.output(), /known codes loaded/);
+});
