@@ -67,9 +67,13 @@ export interface LinkStore {
   findLinkByCode(code: string): Promise<Link | null>;
   /**
    * What a redirect needs of the link holding this code (any state), as L1 keeps it, or
-   * null: the redirect's store read, which reads no more than it must.
+   * null: the redirect's store read, which reads no more than it must. `primary`: read
+   * where writes go, never a replica that may not have replayed the latest change.
    */
-  findRedirectByCode(code: string): Promise<CachedLink | null>;
+  findRedirectByCode(
+    code: string,
+    options?: { readonly primary?: boolean },
+  ): Promise<CachedLink | null>;
   /** Links matching `query`, newest first (descending id), at most `limit`. */
   listLinks(query: LinkQuery): Promise<readonly Link[]>;
   /**

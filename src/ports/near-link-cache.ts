@@ -8,9 +8,10 @@ export interface NearLinkCache {
   get(code: string): CacheEntry | undefined;
   /**
    * Keeps `entry` unless this cache already knows a newer version of the code (a held entry
-   * or an invalidation), so a slow read can never overwrite a fresher one (SPEC §5).
+   * or an invalidation), so a slow read can never overwrite a fresher one (SPEC §5). False
+   * when it refused `entry` for that reason: the entry is stale and must not be served.
    */
-  set(code: string, entry: CacheEntry): void;
+  set(code: string, entry: CacheEntry): boolean;
   /**
    * Drops the entry if it is older than `version` (an entry already at that version is the
    * change itself) and remembers `version`: older fills are refused from now on.

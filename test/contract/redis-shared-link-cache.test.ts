@@ -7,6 +7,7 @@ import { ABSENT_ENTRY } from '../../src/domain/cache-entry.js';
 import type { CacheEntry, CachedLink } from '../../src/ports/near-link-cache.js';
 import { startRedisCluster, type RedisClusterHandle } from '../support/redis-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { requireRedisServer, startOwnRedis } from '../support/own-redis.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
 
 function entry(
@@ -29,7 +30,7 @@ function entry(
 
 type Target = { url: string } | { clusterNodes: readonly string[] };
 
-async function openCache(t: TestContext, prefix: string, target: Target) {
+async function openCache(t: TestContext, prefix: string, target: Target, maxPending?: number) {
   const cache = new RedisSharedLinkCache({
     target,
     prefix,
@@ -38,6 +39,7 @@ async function openCache(t: TestContext, prefix: string, target: Target) {
     floorTtlMs: 60_000,
     jitter: 0.1,
     timeoutMs: 50,
+    ...(maxPending === undefined ? {} : { maxPending }),
     logger: createLogger('silent'),
   });
   t.after(() => cache.close());
@@ -167,5 +169,136 @@ describe('RedisSharedLinkCache when Redis is unreachable', () => {
     cache.set('any0001', entry(1));
     cache.invalidate('any0001', 2);
     assert.equal(await cache.get('any0001'), undefined);
+  });
+});
+
+/** Generous poll budgets (10 ms apart): the breaker waits 2 s before a trial, ticks are 1 s. */
+const RECOVERY_POLLS = 1500;
+
+/** Reads against the frozen server until the breaker opens: from then on, writes are skipped. */
+async function openBreaker(cache: RedisSharedLinkCache): Promise<void> {
+  await eventually(async () => {
+    await cache.get('stall01');
+    return cache.breakerState === 'open';
+  }, 'the breaker opening');
+}
+
+/**
+ * Whether `cache` reads `marker` and none of `gone`, in one pipeline: the marker shows Redis
+ * answered, since an open breaker or a timeout reads as a miss too.
+ */
+async function readsOnly(
+  cache: RedisSharedLinkCache,
+  marker: string,
+  gone: readonly string[],
+): Promise<boolean> {
+  const [seen, ...others] = await Promise.all([marker, ...gone].map((code) => cache.get(code)));
+  return seen !== undefined && others.every((other) => other === undefined);
+}
+
+describe('RedisSharedLinkCache when Redis stalls, then comes back with its data', () => {
+  test('an invalidation and a create that missed it reach Redis and every instance after', async (t) => {
+    if (!requireRedisServer(t)) return;
+    const redis = await startOwnRedis(t);
+    if (redis === null) return;
+    const prefix = uniquePrefix();
+    const first = await openCache(t, prefix, { url: redis.url });
+    const second = await openCache(t, prefix, { url: redis.url });
+    await Promise.all([first.ready(), second.ready()]);
+    const heard: string[] = [];
+    second.onInvalidation((code, version) => heard.push(`${code}@${version}`));
+    await eventually(async () => {
+      first.broadcast('probe01', 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return heard.includes('probe01@1');
+    }, 'the subscription');
+    first.set('stale01', entry(1));
+    await eventually(async () => (await second.get('stale01'))?.version === 1);
+
+    redis.freeze();
+    await openBreaker(first);
+    first.invalidate('stale01', 2); // an edit, while nothing reaches Redis
+    first.broadcast('fresh01', 1); // a create
+    redis.thaw();
+
+    await eventually(
+      async () => heard.includes('stale01@2') && heard.includes('fresh01@1'),
+      'the missed invalidation and create reaching the other instance',
+      RECOVERY_POLLS,
+    );
+    second.set('marker1', entry(1, undefined, 'marker1'));
+    await eventually(() => readsOnly(second, 'marker1', ['stale01']), 'the floor in Redis');
+    second.set('stale01', entry(1)); // a slow reader with the old version
+    second.set('marker2', entry(1, undefined, 'marker2')); // once it is there, so is the above
+    await eventually(() => readsOnly(second, 'marker2', ['stale01']), 'version 1 refused');
+  });
+
+  test('more changes than it keeps: the recovery flushes L2 for every instance', async (t) => {
+    if (!requireRedisServer(t)) return;
+    const redis = await startOwnRedis(t);
+    if (redis === null) return;
+    const prefix = uniquePrefix();
+    const first = await openCache(t, prefix, { url: redis.url }, 2);
+    const second = await openCache(t, prefix, { url: redis.url });
+    await Promise.all([first.ready(), second.ready()]);
+    const codes = ['keep001', 'chg0001', 'chg0002', 'chg0003'];
+    for (const code of codes) first.set(code, entry(1, undefined, code));
+    await eventually(async () => {
+      const held = await Promise.all(codes.map((code) => second.get(code)));
+      return held.every((one) => one?.version === 1);
+    }, 'the entries in L2');
+
+    redis.freeze();
+    await openBreaker(first);
+    for (const code of codes.slice(1)) first.invalidate(code, 2); // one more than it keeps
+    redis.thaw();
+
+    // The marker, written after the flush, is in the new generation; the others are not.
+    await eventually(
+      async () => {
+        first.set('after01', entry(1, undefined, 'after01'));
+        return (await readsOnly(first, 'after01', codes)) && readsOnly(second, 'after01', codes);
+      },
+      'the flush reaching both instances',
+      RECOVERY_POLLS,
+    );
+    const third = await openCache(t, prefix, { url: redis.url });
+    await third.ready();
+    assert.ok(await readsOnly(third, 'after01', codes), 'an instance opened now');
+  });
+
+  test('a Redis restarted empty is given its generation back: instances keep sharing keys', async (t) => {
+    if (!requireRedisServer(t)) return;
+    const redis = await startOwnRedis(t);
+    if (redis === null) return;
+    const prefix = uniquePrefix();
+    const first = await openCache(t, prefix, { url: redis.url }, 0); // keeps nothing: flushes
+    await first.ready();
+    first.set('old0001', entry(1, undefined, 'old0001'));
+    await eventually(async () => (await first.get('old0001')) !== undefined);
+    redis.freeze();
+    await openBreaker(first);
+    first.invalidate('gone001', 2);
+    redis.thaw();
+    await eventually(
+      async () => {
+        first.set('mark001', entry(1, undefined, 'mark001'));
+        return readsOnly(first, 'mark001', ['old0001']);
+      },
+      'the flush',
+      RECOVERY_POLLS,
+    );
+
+    await redis.restart();
+    const late = await openCache(t, prefix, { url: redis.url });
+    await late.ready();
+    await eventually(
+      async () => {
+        first.set('again01', entry(1, undefined, 'again01'));
+        return (await late.get('again01'))?.version === 1;
+      },
+      'the instance started after the restart on the same generation',
+      RECOVERY_POLLS,
+    );
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { deferrer, startKilledAfter } from '../support/deferred-cleanups.js';
 import { eventually } from '../support/eventually.js';
-import { stopHop, type ServeProcess } from '../support/hop-process.js';
+import { stopHop, type ServeProcess, metric, logLines } from '../support/hop-process.js';
 import { requirePostgresBinaries, startOwnPostgres } from '../support/own-postgres.js';
 
 const ADMIN_KEY = 'hop_e2e_pg_failure_admin_key_012345';
@@ -57,35 +57,8 @@ async function redirect(hop: ServeProcess, link: Link): Promise<'redirected' | '
   return 'unavailable';
 }
 
-/** The value of one sample of hop's /metrics, e.g. `hop_known_codes_ready`. */
-async function metric(hop: ServeProcess, sample: string): Promise<number> {
-  const text = await (await fetch(`${hop.url}/metrics`)).text();
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${sample} `));
-  if (line === undefined) throw new Error(`${sample} is not in /metrics:\n${text}`);
-  return Number(line.slice(sample.length + 1));
-}
-
 const L1_REDIRECTS = 'hop_redirect_duration_seconds_count{outcome="l1"}';
 const ERROR_REDIRECTS = 'hop_redirect_duration_seconds_count{outcome="error"}';
-
-interface LogLine {
-  readonly level: number;
-  readonly msg?: string;
-}
-
-function logLines(hop: ServeProcess): LogLine[] {
-  return hop
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as LogLine];
-      } catch {
-        return [];
-      }
-    });
-}
 
 function assertAlive(hop: ServeProcess, when: string): void {
   assert.equal(hop.child.exitCode, null, `hop exited ${when}:\n${hop.output()}`);

@@ -3,13 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
+import { Redis } from 'ioredis';
 import { monotonicFactory } from 'ulid';
 import { LruNearLinkCache } from '../../src/adapters/memory-cache/lru-near-link-cache.js';
+import { RedisSharedLinkCache } from '../../src/adapters/redis/redis-shared-link-cache.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { cachedLinkOf } from '../../src/domain/cache-entry.js';
 import type { Link } from '../../src/domain/link.js';
 import type { LinkStore } from '../../src/ports/link-store.js';
+import type { SharedLinkCache } from '../../src/ports/shared-link-cache.js';
 import type { RedirectOutcome } from '../../src/domain/redirect-outcome.js';
 import { ScalableBloomFilter } from '../../src/codes/scalable-bloom-filter.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { KnownCodes } from '../../src/services/redirect/known-codes.js';
 import {
   RedirectResolver,
@@ -22,7 +27,9 @@ async function outcomeOf(
 ): Promise<RedirectOutcome> {
   return result instanceof Promise ? (await result).outcome : result;
 }
+import { eventually } from '../support/eventually.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
 
 const newId = monotonicFactory();
 const START = Date.parse('2026-06-01T12:00:00Z');
@@ -66,7 +73,11 @@ function makeLink(overrides: Partial<Link> = {}): Link {
   };
 }
 
-function setup(t: TestContext, cacheOptions: { maxEntries?: number } = {}) {
+function setup(
+  t: TestContext,
+  cacheOptions: { maxEntries?: number } = {},
+  shared: SharedLinkCache | null = null,
+) {
   const { store, links, reads } = countingStore(t);
   const clock = new ManualClock(START);
   const cache = new LruNearLinkCache({
@@ -78,7 +89,7 @@ function setup(t: TestContext, cacheOptions: { maxEntries?: number } = {}) {
   });
   // Never loaded here: it says "maybe" for every code, as before the first load.
   const knownCodes = makeKnownCodes(links);
-  const resolver = new RedirectResolver({ links, clock, cache, shared: null, knownCodes });
+  const resolver = new RedirectResolver({ links, clock, cache, shared, knownCodes });
   return { store, links, reads, clock, cache, resolver, knownCodes };
 }
 
@@ -301,5 +312,102 @@ describe('RedirectResolver with the known codes loaded', () => {
     assert.equal((await outcomeOf(resolver.resolve(`Fp${probe}x`))).kind, 'not-found');
     assert.equal(reads.count, 1);
     assert.equal(resolver.filterFalsePositives, 1);
+  });
+});
+
+/** L2 on the shared Redis, under a prefix of this test's own, removed after it. */
+async function openSharedCache(
+  t: TestContext,
+): Promise<{ shared: RedisSharedLinkCache; admin: Redis; prefix: string }> {
+  const prefix = uniquePrefix();
+  const shared = new RedisSharedLinkCache({
+    target: { url: REDIS_URL },
+    prefix,
+    positiveTtlMs: 60_000,
+    negativeTtlMs: 10_000,
+    floorTtlMs: 60_000,
+    jitter: 0.1,
+    timeoutMs: 50,
+    logger: createLogger('silent'),
+  });
+  const admin = new Redis(REDIS_URL);
+  t.after(async () => {
+    await shared.close();
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length > 0) await admin.del(...keys);
+    admin.disconnect();
+  });
+  await shared.ready();
+  return { shared, admin, prefix };
+}
+
+function entryOf(link: Link) {
+  return cachedLinkOf(
+    link.id,
+    link.code,
+    link.version,
+    link.state,
+    link.expiresAt,
+    link.statusCode,
+    link.destination,
+  );
+}
+
+function locationOf(outcome: RedirectOutcome): string | null {
+  return outcome.kind === 'redirect' ? outcome.location : null;
+}
+
+describe('RedirectResolver over L1, a real Redis L2 and a real SQLite store', () => {
+  test('an L2 entry older than an invalidation seen here is a miss: the store answers', async (t) => {
+    if (!(await requireRedis(t))) return;
+    const { shared, admin, prefix } = await openSharedCache(t);
+    const { store, reads, resolver } = setup(t, {}, shared);
+    const v1 = makeLink({ destination: 'https://example.com/old' });
+    await store.links.insertLink(v1);
+    assert.equal(locationOf(await outcomeOf(resolver.resolve(v1.code))), v1.destination);
+    await eventually(async () => (await shared.get(v1.code))?.version === 1, 'the L2 fill');
+    const [key] = await admin.keys(`${prefix}*${v1.code}`);
+    assert.ok(key !== undefined);
+    const before = await admin.get(key);
+    assert.ok(before !== null);
+
+    const v2: Link = { ...v1, destination: 'https://example.com/new', version: 2 };
+    await store.links.replaceLink(v2, 1);
+    resolver.linkChanged(v2);
+    await eventually(async () => (await admin.get(key)) === '~2', 'the floor in Redis');
+    // Redis comes back with its data from before the edit (a stall that outlasted the
+    // write, a replica promoted without it, an AOF restore).
+    await admin.set(key, before, 'PX', 60_000);
+
+    const readsBefore = reads.count;
+    const outcome = await outcomeOf(resolver.resolve(v1.code));
+    assert.equal(locationOf(outcome), v2.destination, 'never the old destination');
+    assert.equal(reads.count, readsBefore + 1, 'the store answered');
+    assert.equal(resolver.l2Stale, 1);
+    assert.equal(resolver.l2Hits, 0);
+    assert.equal(resolver.l2Misses, 2, 'the first fill and the stale entry');
+    await eventually(
+      async () => (await shared.get(v1.code))?.version === 2,
+      'the store read repairing L2',
+    );
+  });
+
+  test('an L2 read in flight when an invalidation lands here is not served', async (t) => {
+    if (!(await requireRedis(t))) return;
+    const { shared } = await openSharedCache(t);
+    const { store, resolver } = setup(t, {}, shared);
+    const v1 = makeLink({ destination: 'https://example.com/old' });
+    await store.links.insertLink(v1);
+    shared.set(v1.code, entryOf(v1)); // in L2, not in this L1
+    await eventually(async () => (await shared.get(v1.code))?.version === 1, 'the L2 fill');
+
+    const v2: Link = { ...v1, state: 'disabled', version: 2 };
+    await store.links.replaceLink(v2, 1);
+    // The GET is on the connection before the floor, so it comes back with version 1.
+    const pending = resolver.resolve(v1.code);
+    assert.ok(pending instanceof Promise);
+    resolver.linkChanged(v2);
+    assert.equal((await pending).outcome.kind, 'not-found', 'the disable is not undone');
+    assert.equal(resolver.l2Stale, 1);
   });
 });

@@ -84,3 +84,31 @@ function startHopCommand(
     );
   });
 }
+
+/** The value of one sample of a hop's /metrics, e.g. `hop_l2_requests_total{result="hit"}`. */
+export async function metric(hop: ServeProcess, sample: string): Promise<number> {
+  const text = await (await fetch(`${hop.url}/metrics`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${sample} `));
+  if (line === undefined) throw new Error(`${sample} is not in /metrics:\n${text}`);
+  return Number(line.slice(sample.length + 1));
+}
+
+export interface LogLine {
+  readonly level: number;
+  readonly msg?: string;
+}
+
+/** The JSON lines a hop process has logged so far. */
+export function logLines(hop: ServeProcess): LogLine[] {
+  return hop
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LogLine];
+      } catch {
+        return [];
+      }
+    });
+}

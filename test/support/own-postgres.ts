@@ -11,12 +11,12 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { eventually } from './eventually.js';
+import { freePort } from './free-port.js';
 
 /** The programs a private server and its replica need, all from one installation. */
 const PROGRAMS = ['initdb', 'pg_ctl', 'pg_basebackup'] as const;
@@ -301,18 +301,4 @@ class Node implements OwnPostgresNode {
       return '(no log)';
     }
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address !== null && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no port'));
-      });
-    });
-  });
 }

@@ -38,7 +38,7 @@ export class LruNearLinkCache implements NearLinkCache {
     });
     this.#floors = new LRUCache<string, number>({
       max: options.maxEntries,
-      ttl: options.positiveTtlMs * (1 + options.jitter),
+      ttl: Math.ceil(options.positiveTtlMs * (1 + options.jitter)),
     });
   }
 
@@ -50,15 +50,16 @@ export class LruNearLinkCache implements NearLinkCache {
     return this.#entries.get(code);
   }
 
-  set(code: string, entry: CacheEntry): void {
+  set(code: string, entry: CacheEntry): boolean {
     const floor = this.#floors.get(code);
-    if (floor !== undefined && entry.version < floor) return;
+    if (floor !== undefined && entry.version < floor) return false;
     const held = this.#entries.get(code);
-    if (held !== undefined && held.version > entry.version) return;
+    if (held !== undefined && held.version > entry.version) return false;
     const ttl = entry.found
       ? this.#jittered(this.#options.positiveTtlMs)
       : this.#options.negativeTtlMs;
     this.#entries.set(code, entry, { ttl });
+    return true;
   }
 
   invalidate(code: string, version: number): void {

@@ -149,10 +149,14 @@ export class PgLinkStore implements LinkStore {
     });
   }
 
-  async findRedirectByCode(code: string): Promise<CachedLink | null> {
+  async findRedirectByCode(
+    code: string,
+    options?: { readonly primary?: boolean },
+  ): Promise<CachedLink | null> {
     if (code.includes(NUL)) return null;
     return guardPg('read the link', async () => {
       if (!this.#replica) return readRedirect(this.#redirectReads, code);
+      if (options?.primary === true) return readRedirect(this.#primary, code);
       // A replica that fails (down, lagging past the timeout) is no reason to fail a
       // redirect while the primary answers: no single database node stops redirects.
       const found = await readRedirect(this.#redirectReads, code).catch(() => null);

@@ -1,13 +1,16 @@
-import { Cluster, Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
 import type { CacheEntry } from '../../ports/near-link-cache.js';
 import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
 import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
+import { KeyGeneration } from './key-generation.js';
+import { PendingVersions } from './pending-versions.js';
+import { connectRedis, type RedisConnectionOptions, type RedisTarget } from './redis-connection.js';
 
 export interface RedisSharedLinkCacheOptions {
   /** A standalone server (`redis://…`), or Redis Cluster seed nodes. */
-  readonly target: { readonly url: string } | { readonly clusterNodes: readonly string[] };
+  readonly target: RedisTarget;
   /** Prepended to every key and to the channel, so deployments and test runs never meet. */
   readonly prefix: string;
   readonly positiveTtlMs: number;
@@ -17,8 +20,19 @@ export interface RedisSharedLinkCacheOptions {
   readonly jitter: number;
   /** SPEC §5: 8 ms. A slower answer counts as a miss and a failure. */
   readonly timeoutMs: number;
+  /**
+   * Codes kept, per kind (changes, creates), whose invalidation or announcement could not
+   * reach Redis; default DEFAULT_MAX_PENDING. Past it a change makes the recovery flush L2.
+   */
+  readonly maxPending?: number;
   readonly logger: Logger;
 }
+
+const DEFAULT_MAX_PENDING = 10_000;
+/** How often the key generation is re-read and what Redis missed is retried. */
+const TEND_MS = 1000;
+/** Invalidations replayed at once: small enough to answer within the command timeout. */
+const REPLAY_BATCH = 100;
 
 // Stores ARGV[1] unless the held value (an entry or a ~floor) has a newer version than
 // ARGV[2]: an older version never overwrites a newer one (SPEC §5).
@@ -31,68 +45,71 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return 1`;
 
-/** The few connection settings hop uses (ioredis' own type trips exactOptionalPropertyTypes). */
-interface ConnectionOptions {
-  readonly commandTimeout?: number;
-  readonly enableOfflineQueue: boolean;
-  readonly maxRetriesPerRequest: number | null;
-  readonly retryStrategy: (attempt: number) => number;
-}
-
-function connect(
-  target: RedisSharedLinkCacheOptions['target'],
-  options: ConnectionOptions,
-): Redis | Cluster {
-  if ('url' in target) return new Redis(target.url, options);
-  const nodes = target.clusterNodes.map((node) => {
-    const [host, port] = node.split(':');
-    return { host: host ?? '127.0.0.1', port: Number(port ?? 6379) };
-  });
-  // Cluster-wide PUBLISH reaches subscribers on every node, so one channel serves all.
-  return new Cluster(nodes, {
-    redisOptions: options,
-    enableOfflineQueue: options.enableOfflineQueue,
-    clusterRetryStrategy: options.retryStrategy,
-  });
-}
-
-/** L2 on Redis (ioredis): timeouts and a circuit breaker make any failure a plain miss. */
+/**
+ * L2 on Redis (ioredis): timeouts and a circuit breaker make any failure a plain miss.
+ *
+ * An invalidation or a create announcement that cannot reach Redis (breaker open, error,
+ * timeout) is kept, one slot per code, and replayed once Redis answers again: otherwise a
+ * Redis that comes back with its data (frozen, cut off, restarted from its AOF, failed over)
+ * would serve the version before an edit or a disable until the L2 TTL. More changes than
+ * the bound make the recovery flush L2 instead: every key carries a generation, and a flush
+ * moves every instance to a new one, leaving the old keys to their TTLs.
+ */
 export class RedisSharedLinkCache implements SharedLinkCache {
   readonly #redis: Redis | Cluster;
   readonly #subscriber: Redis | Cluster;
   readonly #options: RedisSharedLinkCacheOptions;
   readonly #breaker: CircuitBreaker;
   readonly #channel: string;
+  /** No key is read or written before Redis has said which generation is in use. */
+  readonly #generation: KeyGeneration;
   readonly #listeners: ((code: string, version: number) => void)[] = [];
+  /** Edits, disables, deletes, expiries Redis missed: each must reach it, or L2 be flushed. */
+  readonly #changes: PendingVersions;
+  /**
+   * Creates whose announcement missed the other instances. One only matters while a negative
+   * entry may hide the code (SPEC §5: 10 s), so past the bound they are dropped, not flushed.
+   */
+  readonly #creates: PendingVersions;
+  readonly #tendTimer: NodeJS.Timeout;
+  #flushNeeded = false;
+  #tending = false;
 
   constructor(options: RedisSharedLinkCacheOptions) {
     this.#options = options;
     this.#channel = `${options.prefix}invalidations`;
+    this.#generation = new KeyGeneration(options.prefix);
+    this.#changes = new PendingVersions(options.maxPending ?? DEFAULT_MAX_PENDING);
+    this.#creates = new PendingVersions(options.maxPending ?? DEFAULT_MAX_PENDING);
     this.#breaker = new CircuitBreaker({
       failureThreshold: 5,
       openMs: 2000,
       now: () => Date.now(),
     });
     const retryStrategy = (attempt: number) => Math.min(50 * attempt, 1000);
-    const commands: ConnectionOptions = {
+    const commands: RedisConnectionOptions = {
       commandTimeout: options.timeoutMs,
       // Fail fast while disconnected instead of queueing behind a dead connection.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       retryStrategy,
     };
-    const subscriptions: ConnectionOptions = {
+    const subscriptions: RedisConnectionOptions = {
       retryStrategy,
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
     };
-    this.#redis = connect(options.target, commands);
-    this.#subscriber = connect(options.target, subscriptions);
+    this.#redis = connectRedis(options.target, commands);
+    this.#subscriber = connectRedis(options.target, subscriptions);
     for (const client of [this.#redis, this.#subscriber]) {
       client.on('error', (error: Error) => {
         options.logger.debug({ err: error }, 'redis error');
       });
     }
+    this.#redis.on('ready', () => void this.#tend());
+    // Also without traffic: a frozen Redis that thaws never reconnects, so no 'ready' says so.
+    this.#tendTimer = setInterval(() => void this.#tend(), TEND_MS);
+    this.#tendTimer.unref();
     this.#subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.#channel) return;
       const [code, version] = message.split(' ');
@@ -108,22 +125,22 @@ export class RedisSharedLinkCache implements SharedLinkCache {
     return this.#breaker.state;
   }
 
-  /** Resolves once the command connection is ready (for start-up and tests). */
-  async ready(): Promise<void> {
-    if (this.#redis.status === 'ready') return;
-    await new Promise<void>((resolve) =>
-      this.#redis.once('ready', () => {
-        resolve();
-      }),
-    );
+  /** Resolves once Redis has answered with the key generation (for start-up and tests). */
+  ready(): Promise<void> {
+    return this.#generation.known();
   }
 
   get(code: string): Promise<CacheEntry | undefined> {
     if (!this.#breaker.allows()) return Promise.resolve(undefined);
-    return this.#redis.get(this.#options.prefix + code).then(
-      (value) => {
-        this.#breaker.succeeded();
-        return decodeEntry(value, code);
+    const keyPrefix = this.#generation.keyPrefix;
+    const value =
+      keyPrefix === null
+        ? this.#generation.read(this.#redis).then((read) => this.#redis.get(read + code))
+        : this.#redis.get(keyPrefix + code);
+    return value.then(
+      (held) => {
+        this.#succeeded();
+        return decodeEntry(held, code);
       },
       () => {
         this.#breaker.failed();
@@ -136,26 +153,29 @@ export class RedisSharedLinkCache implements SharedLinkCache {
     const ttl = entry.found
       ? this.#jittered(this.#options.positiveTtlMs)
       : this.#options.negativeTtlMs;
-    this.#write(code, encodeEntry(entry), entry.version, ttl);
+    // A fill that misses Redis is only a later miss: nothing to keep.
+    this.#send((keyPrefix) =>
+      this.#setIfNotOlder(keyPrefix + code, encodeEntry(entry), entry.version, ttl),
+    );
   }
 
   invalidate(code: string, version: number): void {
-    this.#write(code, `~${version}`, version, this.#options.floorTtlMs);
-    this.broadcast(code, version);
+    this.#send(
+      (keyPrefix) => this.#invalidateIn(keyPrefix, code, version),
+      () => {
+        this.#keepChange(code, version);
+      },
+    );
   }
 
   broadcast(code: string, version: number): void {
     // Every instance, this one included, drops its L1 entry.
-    if (this.#breaker.allows()) {
-      this.#redis.publish(this.#channel, `${code} ${version}`).then(
-        () => {
-          this.#breaker.succeeded();
-        },
-        () => {
-          this.#breaker.failed();
-        },
-      );
-    }
+    this.#send(
+      () => this.#publish(code, version),
+      () => {
+        this.#creates.add(code, version);
+      },
+    );
   }
 
   onInvalidation(listener: (code: string, version: number) => void): void {
@@ -163,22 +183,113 @@ export class RedisSharedLinkCache implements SharedLinkCache {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#tendTimer);
     this.#redis.disconnect();
     this.#subscriber.disconnect();
   }
 
-  #write(code: string, value: string, version: number, ttlMs: number): void {
-    if (!this.#breaker.allows()) return;
-    this.#redis
-      .eval(SET_IF_NOT_OLDER, 1, this.#options.prefix + code, value, String(version), String(ttlMs))
-      .then(
-        () => {
-          this.#breaker.succeeded();
-        },
-        () => {
-          this.#breaker.failed();
-        },
+  /** Runs `command` if the breaker allows; `keep` if it did not, or if the command failed. */
+  #send(command: (keyPrefix: string) => Promise<unknown>, keep?: () => void): void {
+    if (!this.#breaker.allows()) {
+      keep?.();
+      return;
+    }
+    const keyPrefix = this.#generation.keyPrefix;
+    const sent =
+      keyPrefix === null ? this.#generation.read(this.#redis).then(command) : command(keyPrefix);
+    sent.then(
+      () => {
+        this.#succeeded();
+      },
+      () => {
+        this.#breaker.failed();
+        keep?.();
+      },
+    );
+  }
+
+  #succeeded(): void {
+    this.#breaker.succeeded();
+    // Redis answers again: tell it what it missed now rather than at the next tick.
+    if (this.#flushNeeded || this.#changes.size > 0 || this.#creates.size > 0) void this.#tend();
+  }
+
+  #keepChange(code: string, version: number): void {
+    if (this.#changes.add(code, version)) return;
+    // Forgetting one would let Redis serve its old version for a day: flush L2 instead,
+    // which covers every change kept so far.
+    this.#changes.clear();
+    this.#flushNeeded = true;
+  }
+
+  /**
+   * Re-reads the key generation (flushing, if changes were lost), then replays what Redis
+   * missed. Every TEND_MS, when the connection is ready, and when Redis answers again with
+   * something pending; one at a time, through the breaker like any other call.
+   */
+  async #tend(): Promise<void> {
+    if (this.#tending || !this.#breaker.allows()) return;
+    this.#tending = true;
+    let flush = this.#flushNeeded;
+    this.#flushNeeded = false;
+    try {
+      const keyPrefix = await this.#generation.raise(this.#redis, flush ? 1 : 0);
+      if (flush) {
+        flush = false;
+        this.#options.logger.warn(
+          { generation: this.#generation.number },
+          'more changes missed Redis than hop keeps: L2 flushed to a new key generation',
+        );
+      }
+      const replayed =
+        (await this.#replay(this.#changes, (code, version) =>
+          this.#invalidateIn(keyPrefix, code, version),
+        )) + (await this.#replay(this.#creates, (code, version) => this.#publish(code, version)));
+      this.#breaker.succeeded();
+      if (replayed > 0)
+        this.#options.logger.info({ replayed }, 'replayed invalidations Redis missed');
+    } catch (error) {
+      if (flush) this.#flushNeeded = true;
+      this.#breaker.failed();
+      this.#options.logger.debug({ err: error }, 'redis tend failed; retrying');
+    } finally {
+      this.#tending = false;
+    }
+  }
+
+  /** Delivers every pending code, a batch at a time, and says how many; rejects on a failure. */
+  async #replay(
+    pending: PendingVersions,
+    deliver: (code: string, version: number) => Promise<unknown>,
+  ): Promise<number> {
+    let delivered = 0;
+    while (pending.size > 0) {
+      const batch = pending.oldest(REPLAY_BATCH);
+      await Promise.all(
+        batch.map(async ([code, version]) => {
+          await deliver(code, version);
+          pending.delivered(code, version);
+        }),
       );
+      delivered += batch.length;
+    }
+    return delivered;
+  }
+
+  /** Leaves a floor that refuses older fills, and drops the code from every L1. */
+  #invalidateIn(keyPrefix: string, code: string, version: number): Promise<unknown> {
+    return Promise.all([
+      this.#setIfNotOlder(keyPrefix + code, `~${version}`, version, this.#options.floorTtlMs),
+      this.#publish(code, version),
+    ]);
+  }
+
+  #publish(code: string, version: number): Promise<unknown> {
+    return this.#redis.publish(this.#channel, `${code} ${version}`);
+  }
+
+  #setIfNotOlder(key: string, value: string, version: number, ttlMs: number): Promise<unknown> {
+    return this.#redis.eval(SET_IF_NOT_OLDER, 1, key, value, String(version), String(ttlMs));
   }
 
   #jittered(ttlMs: number): number {

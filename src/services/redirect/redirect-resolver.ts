@@ -46,8 +46,13 @@ export class RedirectResolver implements LinkEvents {
   l1Hits = 0;
   l1Misses = 0;
   l2Hits = 0;
+  /** L2 misses, failures included. */
   l2Misses = 0;
+  /** L2 entries older than a version known here: counted as misses too, and read from the store. */
+  l2Stale = 0;
   coalescedReads = 0;
+  /** Store reads older than a version known here (a lagging replica): read again from the primary. */
+  staleStoreReads = 0;
   /** Misses the known codes ruled out: answered 404 without asking L2 or the store. */
   readsSkipped = 0;
   /** Misses the known codes let through that the store then did not have. */
@@ -72,7 +77,8 @@ export class RedirectResolver implements LinkEvents {
    * 2. Reject a path that cannot be a code, or is a reserved word, without any I/O.
    * 3. Miss on a code that certainly does not exist (scanners, typos): 404 at once.
    * 4. Other misses: join the read already in flight for this code, or start one: L2
-   *    (when configured, with its timeout), then the store.
+   *    (when configured, with its timeout; an entry older than L1 knows is a miss), then
+   *    the store.
    */
   resolve(code: string): RedirectOutcome | Promise<ResolvedMiss> {
     const entry = this.#cache.get(code);
@@ -98,13 +104,15 @@ export class RedirectResolver implements LinkEvents {
       this.#shared === null
         ? this.#readStore(code)
         : this.#shared.get(code).then((shared) => {
-            if (shared === undefined) {
-              this.l2Misses++;
-              return this.#readStore(code);
+            // L1 refuses an entry older than a version it knows, e.g. an invalidation made
+            // here while Redis was unreachable, which Redis may still not have: a miss.
+            if (shared !== undefined && this.#cache.set(code, shared)) {
+              this.l2Hits++;
+              return { outcome: this.#outcomeOf(shared), source: 'l2' } as const;
             }
-            this.l2Hits++;
-            this.#cache.set(code, shared);
-            return { outcome: this.#outcomeOf(shared), source: 'l2' } as const;
+            if (shared !== undefined) this.l2Stale++;
+            this.l2Misses++;
+            return this.#readStore(code);
           });
     this.#inflight.set(code, read);
     const settle = () => {
@@ -143,13 +151,24 @@ export class RedirectResolver implements LinkEvents {
 
   #readStore(code: string): Promise<ResolvedMiss> {
     return this.#links.findRedirectByCode(code).then((found) => {
-      if (found === null && this.#known.ready) this.filterFalsePositives++;
-      const fresh = found ?? ABSENT_ENTRY;
+      const entry = found ?? ABSENT_ENTRY;
       // A store error never gets here, so it is never cached as "not found" (SPEC §5).
-      this.#cache.set(code, fresh);
-      this.#shared?.set(code, fresh);
-      return { outcome: this.#outcomeOf(fresh), source: 'store' } as const;
+      if (this.#cache.set(code, entry)) return this.#stored(code, found, entry);
+      // Older than a change this instance made or was told of (a replica that has not
+      // replayed it yet): never served (SPEC §5). The primary has the change.
+      this.staleStoreReads++;
+      return this.#links.findRedirectByCode(code, { primary: true }).then((latest) => {
+        const fresh = latest ?? ABSENT_ENTRY;
+        this.#cache.set(code, fresh);
+        return this.#stored(code, latest, fresh);
+      });
     });
+  }
+
+  #stored(code: string, found: CacheEntry | null, entry: CacheEntry): ResolvedMiss {
+    if (found === null && this.#known.ready) this.filterFalsePositives++;
+    this.#shared?.set(code, entry);
+    return { outcome: this.#outcomeOf(entry), source: 'store' };
   }
 
   #outcomeOf(entry: CacheEntry): RedirectOutcome {
