@@ -218,6 +218,8 @@ export async function composeRuntime(
         l2Misses: resolver.l2Misses,
         readsSkipped: resolver.readsSkipped,
         filterFalsePositives: resolver.filterFalsePositives,
+        l2Stale: resolver.l2Stale,
+        staleStoreReads: resolver.staleStoreReads,
         knownCodes: knownCodes.count,
         knownCodesBytes: knownCodes.byteLength,
         knownCodesReady: knownCodes.ready,

@@ -11,6 +11,10 @@ export interface RedirectCounters {
   readonly l2Misses: number;
   readonly readsSkipped: number;
   readonly filterFalsePositives: number;
+  /** L2 entries older than a version known here (read from the store instead). */
+  readonly l2Stale: number;
+  /** Store reads older than a version known here (a lagging replica), read again from the primary. */
+  readonly staleStoreReads: number;
   readonly knownCodes: number;
   readonly knownCodesBytes: number;
   readonly knownCodesReady: boolean;
@@ -116,6 +120,18 @@ export function createMetrics(
     'Redirect misses for codes the known-codes filter rules out: 404 without asking L2 or the store.',
     (c) => c.readsSkipped,
   );
+  new Counter({
+    name: 'hop_stale_reads_total',
+    help: 'Redirect reads refused for being older than a change this instance knows of: from L2 (tier="l2": read from the store instead) or from a lagging replica (tier="store": read again from the primary).',
+    labelNames: ['tier'],
+    registers: [registry],
+    collect() {
+      const c = counters();
+      this.reset();
+      this.labels('l2').inc(c.l2Stale);
+      this.labels('store').inc(c.staleStoreReads);
+    },
+  });
   readAtScrape(
     'counter',
     'hop_known_codes_false_positives_total',

@@ -361,6 +361,11 @@ describe('hop serve with a PostgreSQL streaming replica (SPEC §4, §9)', () => 
       },
       'the edited link goes to its new destination and the disabled one nowhere, whatever the lagging replica still holds',
     );
+    assert.equal(
+      await metric(hop, 'hop_stale_reads_total{tier="store"}'),
+      2,
+      'both replica reads were refused as stale and read again from the primary',
+    );
     await resumeReplay(db);
     await stopHop(hop);
   });
