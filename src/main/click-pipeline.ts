@@ -84,10 +84,12 @@ export function composeClickPipeline(
   const instance = newInstanceId();
   const queue = config.natsServers === undefined ? stores.embeddedQueue : null;
   const embedded = queue !== null;
-  // Embedded, a flush is one send: its clicks summed into one queue row, so a bucket
-  // clicked throughout the second is encoded, queued, decoded and folded once, not once
-  // per HOP_CLICK_BATCH clicks. JetStream carries events: HOP_CLICK_BATCH per send.
-  const clicksPerSend = embedded ? config.clickBufferSize : config.clickBatchSize;
+  // Embedded, and folding straight into PostgreSQL, a flush is one send: its clicks summed
+  // once, so a bucket clicked throughout the second is encoded and folded once, not once
+  // per HOP_CLICK_BATCH clicks (each fold a transaction under the fold lock). JetStream
+  // carries events: HOP_CLICK_BATCH per send.
+  const clicksPerSend =
+    config.natsServers === undefined ? config.clickBufferSize : config.clickBatchSize;
   const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
   const aggregator =

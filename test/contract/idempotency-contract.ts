@@ -6,6 +6,7 @@ import {
   BASE_MS,
   HOUR_MS,
   makeClaim,
+  makeCode,
   makeLink,
   makeOwner,
   openFresh,
@@ -163,6 +164,22 @@ export function idempotencyContract(openStore: OpenStore): void {
         link: second,
         createdAt: later,
       });
+    });
+
+    test('8 concurrent inserts with one claim and one alias: one inserted, seven replay it, none is refused for the code', async (t) => {
+      const store = await openFresh(t, openStore);
+      const owner = makeOwner();
+      const claim = makeClaim({ owner });
+      const code = makeCode();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          store.links.insertLink(makeLink({ owner, code, custom: true }), claim),
+        ),
+      );
+      assert.deepEqual(results.map((result) => result.kind).sort(), [
+        'inserted',
+        ...Array.from({ length: 7 }, () => 'replayed'),
+      ]);
     });
 
     test('8 concurrent inserts with one claim: one inserted, seven replay it', async (t) => {

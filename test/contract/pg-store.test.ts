@@ -141,6 +141,18 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       assert.ok(seen.has(late.code), 'the late commit is found by the next pass');
     });
 
+    test("a cursor past the server's transaction ids (a failover, a restore) starts over", async (t) => {
+      const store = await openSchemaStore(t);
+      const links = [makeLink(), makeLink()];
+      for (const link of links) await store.links.insertLink(link);
+      const future = 'pg:99999999999999:x:99999999999999:x:-';
+      const scan = await store.links.scanCodes(future, 100);
+      assert.deepEqual([...scan.codes].sort(), links.map((link) => link.code).sort());
+      const later = makeLink();
+      await store.links.insertLink(later);
+      assert.deepEqual((await store.links.scanCodes(scan.cursor, 100)).codes, [later.code]);
+    });
+
     test('a statement past the redirect read timeout is store-unavailable, not "absent"', async (t) => {
       const schema = uniqueSchema();
       const store = await PgStore.open(options(schema, { redirectReadTimeoutMs: 50 }));

@@ -23,6 +23,7 @@ const POLLS = 6000;
 const LOST_CONNECTION = 'a PostgreSQL connection was lost; reconnecting on next use';
 /** application_name of hop's pool of redirect reads (src/adapters/postgres/pg-store.ts). */
 const REDIRECT_POOL = 'hop-redirects';
+const PRIMARY_REDIRECT_POOL = 'hop-redirects-primary';
 
 interface Link {
   readonly id: string;
@@ -91,7 +92,8 @@ async function redirectSessions(node: OwnPostgresNode): Promise<number> {
 
 /**
  * Who read `code` by code on this server, from its statement log: the application_name
- * of each session ('hop-redirects' for hop's redirect pool, 'hop' for its primary pool).
+ * of each session ('hop-redirects' for hop's redirect pool, 'hop-redirects-primary' for its redirect reads on
+ * the primary, 'hop' for its other primary pool).
  */
 function readersOf(node: OwnPostgresNode, code: string): string[] {
   const lines = node.log().split('\n');
@@ -285,7 +287,7 @@ describe('hop serve with a PostgreSQL streaming replica (SPEC §4, §9)', () => 
     assert.equal(await holds(replica, theirs.code), false, 'so the primary answered it');
     // Both reads in the servers' logs: the miss on the replica, then the read on the primary.
     await readBy(replica, theirs.code, REDIRECT_POOL);
-    await readBy(db.primary, theirs.code, 'hop');
+    await readBy(db.primary, theirs.code, PRIMARY_REDIRECT_POOL);
     await resumeReplay(db);
     await replicaCaughtUp(db);
     assert.equal(await holds(replica, theirs.code), true);
@@ -293,7 +295,7 @@ describe('hop serve with a PostgreSQL streaming replica (SPEC §4, §9)', () => 
     // (c) The replica stops: misses are read on the primary instead, never a 503.
     await replica.stop('fast');
     for (const link of second) await assertRedirects(hop, link, 'replica stopped');
-    for (const link of second) await readBy(db.primary, link.code, 'hop');
+    for (const link of second) await readBy(db.primary, link.code, PRIMARY_REDIRECT_POOL);
     await eventually(
       async () => logLines(hop).some((line) => line.level === 40 && line.msg === LOST_CONNECTION),
       `a warning for the replica connections the stop cut\n${logs()}`,

@@ -65,6 +65,14 @@ interface ScanKey {
 
 const SCAN_START: ScanKey = { xid: '0', id: '' };
 
+interface ScanPage {
+  readonly rows: readonly { readonly xid: string; readonly id: string; readonly code: string }[];
+  /** The oldest transaction still running when the page was read: none older can appear. */
+  readonly xmin: string;
+  /** The next transaction id to be handed out then. */
+  readonly xmax: string;
+}
+
 export interface PgLinkStoreOptions {
   readonly primary: pg.Pool;
   /**
@@ -73,14 +81,18 @@ export interface PgLinkStoreOptions {
    */
   readonly redirectReads: pg.Pool;
   readonly redirectReadsAreReplica: boolean;
+  /** The primary, with the redirect reads' timeout: where a replica's miss is read again. */
+  readonly primaryRedirectReads: pg.Pool;
 }
 
 export class PgLinkStore implements LinkStore {
   readonly #primary: pg.Pool;
   readonly #redirectReads: pg.Pool;
   readonly #replica: boolean;
+  readonly #primaryRedirectReads: pg.Pool;
 
   constructor(options: PgLinkStoreOptions) {
+    this.#primaryRedirectReads = options.primaryRedirectReads;
     this.#primary = options.primary;
     this.#redirectReads = options.redirectReads;
     this.#replica = options.redirectReadsAreReplica;
@@ -95,6 +107,7 @@ export class PgLinkStore implements LinkStore {
       const outcome = await inTransaction(this.#primary, (client) =>
         insertWithClaim(client, link, idempotency),
       ).catch((error: unknown) => {
+        if (error instanceof CodeTaken) return { kind: 'code-taken' } as const;
         if (error instanceof ClaimTakenMeanwhile) return null;
         throw error;
       });
@@ -156,13 +169,13 @@ export class PgLinkStore implements LinkStore {
     if (code.includes(NUL)) return null;
     return guardPg('read the link', async () => {
       if (!this.#replica) return readRedirect(this.#redirectReads, code);
-      if (options?.primary === true) return readRedirect(this.#primary, code);
+      if (options?.primary === true) return readRedirect(this.#primaryRedirectReads, code);
       // A replica that fails (down, lagging past the timeout) is no reason to fail a
       // redirect while the primary answers: no single database node stops redirects.
       const found = await readRedirect(this.#redirectReads, code).catch(() => null);
       // Read-your-writes across instances: a link created a moment ago on another instance
       // may not have reached the replica; "not found" is only believed from the primary.
-      return found ?? readRedirect(this.#primary, code);
+      return found ?? readRedirect(this.#primaryRedirectReads, code);
     });
   }
 
@@ -252,25 +265,19 @@ export class PgLinkStore implements LinkStore {
    */
   async scanCodes(cursor: string | null, limit: number): Promise<CodeScan> {
     return guardPg('scan codes', async () => {
-      const position =
+      let position: ScanPosition =
         cursor === null
           ? { safe: SCAN_START, after: SCAN_START, passXmin: null }
           : parseScanCursor(cursor);
-      const { rows } = await this.#primary.query<{ xid: string; id: string; code: string }>(
-        `SELECT created_xid::text AS xid, id, code, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin
-         FROM links WHERE (created_xid, id) > ($1::xid8, $2)
-         ORDER BY created_xid, id LIMIT $3`,
-        [position.after.xid, position.after.id, limit],
-      );
-      // The xmin of this statement's snapshot; with no rows, one more short query.
-      const xmin =
-        (rows[0] as { xmin?: string } | undefined)?.xmin ??
-        (
-          await this.#primary.query<{ xmin: string }>(
-            'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
-          )
-        ).rows[0]?.xmin ??
-        '0';
+      let page = await this.#scanPage(position.after, limit);
+      // Transaction ids went back (a failover to a replica that had not received the last
+      // transactions, a restore into another cluster): the cursor points past ids this
+      // server will hand out again. Start over; codes already read may come again.
+      if (compareXid(position.safe.xid, page.xmax) > 0) {
+        position = { safe: SCAN_START, after: SCAN_START, passXmin: null };
+        page = await this.#scanPage(SCAN_START, limit);
+      }
+      const { rows, xmin } = page;
       const passXmin =
         position.passXmin === null || compareXid(xmin, position.passXmin) < 0
           ? xmin
@@ -292,6 +299,39 @@ export class PgLinkStore implements LinkStore {
       const reached = maxKey(position.safe, { xid: passXmin, id: '' });
       return { codes, cursor: formatScanCursor({ safe: reached, after: reached, passXmin: null }) };
     });
+  }
+
+  /**
+   * Up to `limit` rows after `after`, with the xmin and xmax of the very snapshot that read
+   * them (one statement: a second query's snapshot could be newer than the rows'). The
+   * single-row subquery keeps the snapshot's bounds when no row follows `after`.
+   */
+  async #scanPage(after: ScanKey, limit: number): Promise<ScanPage> {
+    const { rows } = await this.#primary.query<{
+      xmin: string;
+      xmax: string;
+      xid: string | null;
+      id: string | null;
+      code: string | null;
+    }>(
+      `SELECT s.xmin, s.xmax, l.created_xid::text AS xid, l.id, l.code
+       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+                    pg_snapshot_xmax(pg_current_snapshot())::text AS xmax) AS s
+       LEFT JOIN LATERAL (
+         SELECT created_xid, id, code FROM links WHERE (created_xid, id) > ($1::xid8, $2)
+         ORDER BY created_xid, id LIMIT $3) AS l ON true
+       ORDER BY l.created_xid, l.id`,
+      [after.xid, after.id, limit],
+    );
+    const first = rows[0];
+    if (first === undefined) throw new Error('the snapshot bounds are missing');
+    const found: { xid: string; id: string; code: string }[] = [];
+    for (const row of rows) {
+      if (row.xid !== null && row.id !== null && row.code !== null) {
+        found.push({ xid: row.xid, id: row.id, code: row.code });
+      }
+    }
+    return { rows: found, xmin: first.xmin, xmax: first.xmax };
   }
 
   async markExpired(nowMs: number, limit: number): Promise<readonly Link[]> {
@@ -358,7 +398,14 @@ export class PgLinkStore implements LinkStore {
 
 /** Thrown inside the claim's transaction to roll it back when another request won the key. */
 class ClaimTakenMeanwhile extends Error {}
+/** Thrown inside the claim's transaction to roll the claim back when the code is taken. */
+class CodeTaken extends Error {}
 
+/**
+ * The claim is written before the link: a concurrent request with the same key waits on
+ * it (the primary key's lock) and then replays the winner, even when both asked for the
+ * same alias, as SQLite's single writer does. A taken code rolls the claim back with it.
+ */
 async function insertWithClaim(
   client: pg.PoolClient,
   link: Link,
@@ -379,14 +426,14 @@ async function insertWithClaim(
       claim.key,
     ]);
   }
-  const inserted = await client.query(INSERT_LINK, linkParams(link));
-  if (inserted.rowCount === 0) return { kind: 'code-taken' };
   const claimed = await client.query(
     `INSERT INTO idempotency_records (owner, key, request_hash, link_id, response, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (owner, key) DO NOTHING`,
     [claim.owner, claim.key, claim.requestHash, link.id, JSON.stringify(link), link.createdAt],
   );
   if (claimed.rowCount === 0) throw new ClaimTakenMeanwhile();
+  const inserted = await client.query(INSERT_LINK, linkParams(link));
+  if (inserted.rowCount === 0) throw new CodeTaken();
   return { kind: 'inserted', link };
 }
 

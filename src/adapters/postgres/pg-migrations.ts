@@ -28,7 +28,13 @@ export async function applyPgMigrations(
   try {
     await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    // Only when missing: CREATE SCHEMA IF NOT EXISTS checks the right to create schemas
+    // first, which a role that owns just its schema does not have.
+    const exists = await client.query<{ found: boolean }>(
+      'SELECT to_regnamespace($1) IS NOT NULL AS found',
+      [schema],
+    );
+    if (exists.rows[0]?.found !== true) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(`SET LOCAL search_path = ${schema}`);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);

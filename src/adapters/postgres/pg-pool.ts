@@ -1,5 +1,8 @@
 import pg from 'pg';
 
+/** How much longer than its statement timeout the client waits for an answer. */
+const QUERY_TIMEOUT_MARGIN_MS = 500;
+
 /** bigint (int8): epoch milliseconds and counts, all well inside 2^53. */
 const INT8_OID = 20;
 
@@ -41,9 +44,26 @@ export function openPgPool(options: PgPoolOptions): pg.Pool {
     idleTimeoutMillis: 30_000,
     // Statement timeouts are set at connect, not per statement: no extra round trip.
     options: `-c search_path=${options.schema} -c statement_timeout=${options.statementTimeoutMs}`,
+    // statement_timeout is the server's: a server that stops answering (frozen, cut off)
+    // never sends its error. The client gives up a little later, and the pool drops that
+    // connection. Keep-alive notices a dead peer on idle connections too.
+    query_timeout:
+      options.statementTimeoutMs > 0 ? options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS : 0,
+    keepAlive: true,
     application_name: options.applicationName,
     types,
   });
   pool.on('error', options.onIdleError);
   return pool;
+}
+
+/**
+ * One connection without statement or client timeouts, for migrations: building an index
+ * on a large table may take minutes, and must not be cut off half-way by the limits that
+ * protect requests. The caller ends it.
+ */
+export async function connectForMigrations(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, application_name: 'hop-migrate', types });
+  await client.connect();
+  return client;
 }

@@ -6,7 +6,7 @@ import { guardPg } from './pg-errors.js';
 import { PgLinkCensus } from './pg-link-census.js';
 import { PgLinkStore } from './pg-link-store.js';
 import { applyPgMigrations } from './pg-migrations.js';
-import { openPgPool } from './pg-pool.js';
+import { connectForMigrations, openPgPool } from './pg-pool.js';
 import { PgSequenceStore } from './pg-sequence-store.js';
 
 export interface PgStoreOptions {
@@ -36,22 +36,26 @@ export class PgStore implements Store {
   readonly census: PgLinkCensus;
   readonly migrationsAppliedAtOpen: readonly number[];
   readonly #primary: pg.Pool;
-  readonly #redirectReads: pg.Pool;
+  readonly #pools: readonly pg.Pool[];
   readonly #schema: string;
+  readonly #url: string;
   #closed: Promise<void> | null = null;
 
   private constructor(
-    primary: pg.Pool,
-    redirectReads: pg.Pool,
+    roles: { primary: pg.Pool; redirectReads: pg.Pool; primaryRedirectReads: pg.Pool },
+    pools: readonly pg.Pool[],
+    url: string,
     replica: boolean,
     schema: string,
     applied: readonly number[],
   ) {
+    const { primary } = roles;
     this.#primary = primary;
-    this.#redirectReads = redirectReads;
+    this.#pools = pools;
     this.#schema = schema;
+    this.#url = url;
     this.migrationsAppliedAtOpen = applied;
-    this.links = new PgLinkStore({ primary, redirectReads, redirectReadsAreReplica: replica });
+    this.links = new PgLinkStore({ ...roles, redirectReadsAreReplica: replica });
     this.keys = new PgApiKeyStore(primary);
     this.clicks = new PgClickStore(primary);
     this.sequences = new PgSequenceStore(primary);
@@ -76,30 +80,36 @@ export class PgStore implements Store {
       applicationName: 'hop',
     });
     // Redirect reads get a pool of their own: their short timeout, and a burst of misses
-    // never queues behind creates for a connection (nor creates behind them).
+    // never queues behind creates for a connection (nor creates behind them). With a
+    // replica, the primary's share of them (replica misses and failures) gets one too.
     const redirectReads = openPgPool({
       ...base,
       url: options.replicaUrl ?? options.url,
       statementTimeoutMs: options.redirectReadTimeoutMs,
       applicationName: 'hop-redirects',
     });
+    const primaryRedirectReads =
+      options.replicaUrl === undefined
+        ? redirectReads
+        : openPgPool({
+            ...base,
+            url: options.url,
+            statementTimeoutMs: options.redirectReadTimeoutMs,
+            applicationName: 'hop-redirects-primary',
+          });
+    const pools = [...new Set([primary, redirectReads, primaryRedirectReads])];
     try {
-      const client = await primary.connect();
-      let applied: number[];
-      try {
-        applied = await applyPgMigrations(client, options.schema);
-      } finally {
-        client.release();
-      }
+      const applied = await migrateWith(options.url, options.schema);
       return new PgStore(
-        primary,
-        redirectReads,
+        { primary, redirectReads, primaryRedirectReads },
+        pools,
+        options.url,
         options.replicaUrl !== undefined,
         options.schema,
         applied,
       );
     } catch (error) {
-      await Promise.all([primary.end(), redirectReads.end()]);
+      await Promise.all(pools.map((pool) => pool.end()));
       throw error;
     }
   }
@@ -114,20 +124,21 @@ export class PgStore implements Store {
   }
 
   async migrate(): Promise<readonly number[]> {
-    return guardPg('migrate', async () => {
-      const client = await this.#primary.connect();
-      try {
-        return await applyPgMigrations(client, this.#schema);
-      } finally {
-        client.release();
-      }
-    });
+    return guardPg('migrate', () => migrateWith(this.#url, this.#schema));
   }
 
   close(): Promise<void> {
-    this.#closed ??= Promise.all([this.#primary.end(), this.#redirectReads.end()]).then(
-      () => undefined,
-    );
+    this.#closed ??= Promise.all(this.#pools.map((pool) => pool.end())).then(() => undefined);
     return this.#closed;
+  }
+}
+
+/** Applies pending migrations over a connection of their own (no request timeouts). */
+async function migrateWith(url: string, schema: string): Promise<number[]> {
+  const client = await connectForMigrations(url);
+  try {
+    return await applyPgMigrations(client, schema);
+  } finally {
+    await client.end();
   }
 }
