@@ -18,6 +18,8 @@
  * started afresh: single pairs still differ by about ±1.5%.
  *
  * `codes` (alone) is bench/codes-bench.ts: creates/s and store round trips per code strategy.
+ * `sweep` (alone) is bench/sweep-bench.ts, and `scale` (alone) bench/scale-bench.ts: creates on
+ * PostgreSQL and redirects through HAProxy to one and two instances on PostgreSQL and Redis.
  *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2),
  * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_PAIRS (analytics-paired,
@@ -163,6 +165,8 @@ if (requested.length === 1 && requested[0] === 'codes') {
   await import('./codes-bench.js');
 }
 if (requested.length === 1 && requested[0] === 'sweep') await import('./sweep-bench.js');
+// Issue 6: hop on PostgreSQL and Redis, behind HAProxy (bench/scale-bench.ts), which exits.
+if (requested.length === 1 && requested[0] === 'scale') await import('./scale-bench.js');
 for (const name of requested) {
   if (!(ALL as readonly string[]).includes(name))
     throw new Error(`unknown scenario ${name}; one of ${ALL.join(', ')}`);
