@@ -79,7 +79,7 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_DATABASE_POOL_SIZE',
     default: '10',
-    doc: 'PostgreSQL connections per pool; an instance has two (writes and other reads, and redirect reads).',
+    doc: 'PostgreSQL connections per pool; an instance has two (writes and other reads; redirect reads), three with a replica (redirect reads it sends on to the primary).',
     parse: parseInteger(1, 1000),
   },
   {
