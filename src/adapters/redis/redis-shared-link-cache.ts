@@ -29,6 +29,8 @@ export interface RedisSharedLinkCacheOptions {
 }
 
 const DEFAULT_MAX_PENDING = 10_000;
+/** The floor of the connection's command timeout (writes, the generation, replays). */
+const MIN_COMMAND_TIMEOUT_MS = 50;
 /** How often the key generation is re-read and what Redis missed is retried. */
 const TEND_MS = 1000;
 /** Invalidations replayed at once: small enough to answer within the command timeout. */
@@ -88,7 +90,9 @@ export class RedisSharedLinkCache implements SharedLinkCache {
     });
     const retryStrategy = (attempt: number) => Math.min(50 * attempt, 1000);
     const commands: RedisConnectionOptions = {
-      commandTimeout: options.timeoutMs,
+      // A lookup's own timeout is `timeoutMs` (see get); this bound only ends commands a
+      // dead connection would hold forever, and decides when a write counts as missed.
+      commandTimeout: Math.max(options.timeoutMs * 4, MIN_COMMAND_TIMEOUT_MS),
       // Fail fast while disconnected instead of queueing behind a dead connection.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -137,16 +141,33 @@ export class RedisSharedLinkCache implements SharedLinkCache {
       keyPrefix === null
         ? this.#generation.read(this.#redis).then((read) => this.#redis.get(read + code))
         : this.#redis.get(keyPrefix + code);
-    return value.then(
-      (held) => {
-        this.#succeeded();
-        return decodeEntry(held, code);
-      },
-      () => {
-        this.#breaker.failed();
-        return undefined;
-      },
-    );
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (entry: CacheEntry | undefined, answered: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (answered) this.#succeeded();
+        else this.#breaker.failed();
+        resolve(entry);
+      };
+      // SPEC §5's cache timeout, decided after the poll phase: a loop iteration runs its
+      // timers before it reads sockets, so when the event loop itself ran late (a busy
+      // instance), a reply that came in time would otherwise lose to the timer.
+      const timer = setTimeout(() => {
+        setImmediate(() => {
+          settle(undefined, false);
+        });
+      }, this.#options.timeoutMs);
+      value.then(
+        (held) => {
+          settle(decodeEntry(held, code), true);
+        },
+        () => {
+          settle(undefined, false);
+        },
+      );
+    });
   }
 
   set(code: string, entry: CacheEntry): void {
