@@ -101,7 +101,9 @@ function sharedCacheContract(
       };
       cache.set('perm001', permanent);
       cache.set('absent1', ABSENT_ENTRY);
+      // Each key's write lands on its own (on a cluster, on its own node): wait for both.
       await eventually(async () => (await cache.get('perm001')) !== undefined);
+      await eventually(async () => (await cache.get('absent1')) !== undefined);
       assert.deepEqual(await cache.get('perm001'), permanent);
       const absent = await cache.get('absent1');
       assert.equal(absent?.found, false);
