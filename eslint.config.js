@@ -36,6 +36,7 @@ const DRIVERS = [
   'ioredis',
   '@nats-io/*',
   'pg',
+  'qrcode',
 ];
 
 const forbidden = (folder) =>

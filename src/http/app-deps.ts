@@ -4,6 +4,7 @@ import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { ServiceStats } from '../services/stats/service-stats.js';
+import type { LinkQrDeps } from '../services/links/link-qr-code.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -24,6 +25,8 @@ export interface AppDeps {
   /** Resolves when the store answers (readiness). */
   readonly pingStore: () => Promise<void>;
   readonly publicUrl: string;
+  /** Links' QR codes (`GET /v1/links/{id}/qr`). */
+  readonly qrCodes: LinkQrDeps;
   readonly logger: FastifyBaseLogger;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;

@@ -104,6 +104,21 @@ export const listLinksQuery = {
   },
 } as const;
 
+/** `GET /v1/links/{id}/qr`: SVG by default; a size bounded so nobody asks for a poster. */
+export const qrQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    format: { type: 'string', enum: ['svg', 'png'], description: 'Default svg.' },
+    size: {
+      type: 'integer',
+      minimum: 64,
+      maximum: 2048,
+      description: 'Width and height in pixels; default 256.',
+    },
+  },
+} as const;
+
 export const linkIdParams = {
   type: 'object',
   required: ['id'],

@@ -6,6 +6,7 @@ import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.j
 import { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
 import { connectRedis, type RedisTarget } from '../adapters/redis/redis-connection.js';
 import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
+import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Cluster, Redis } from 'ioredis';
 import { ALPHABETS } from '../codes/alphabets.js';
@@ -206,6 +207,7 @@ export async function composeRuntime(
     countryHeader: config.countryHeader,
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
+    qrCodes: { links: store.links, qr: new QrcodeRenderer(), publicUrl: config.publicUrl },
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics: createMetrics(

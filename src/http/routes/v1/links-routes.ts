@@ -5,6 +5,7 @@ import { linkClickTotals } from '../../../services/analytics/link-click-totals.j
 import { disableLink, enableLink, deleteLink } from '../../../services/links/change-link-state.js';
 import { createLink } from '../../../services/links/create-link.js';
 import { getLink } from '../../../services/links/get-link.js';
+import { linkQrCode, type QrFormat } from '../../../services/links/link-qr-code.js';
 import { listLinks } from '../../../services/links/list-links.js';
 import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
@@ -17,6 +18,7 @@ import {
   linkJson,
   listLinksQuery,
   problemResponse,
+  qrQuery,
   updateLinkBody,
 } from '../../schemas.js';
 
@@ -53,6 +55,8 @@ interface IdParams {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 const security = [{ apiKey: [] }];
+/** Pixels: legible on a screen, small enough to embed. */
+const DEFAULT_QR_SIZE = 256;
 
 /** SPEC §3 link routes. Handlers only translate between HTTP and the services. */
 export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -165,6 +169,39 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => json(await getLink(services, principalOf(request), request.params.id)),
+  );
+
+  app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
+    '/v1/links/:id/qr',
+    {
+      schema: {
+        summary: "QR code of the link's short URL",
+        tags: ['links'],
+        security,
+        params: linkIdParams,
+        querystring: qrQuery,
+        response: {
+          200: { description: 'image/svg+xml or image/png', type: 'string', format: 'binary' },
+          ...authErrors,
+          422: problemResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format = 'svg', size = DEFAULT_QR_SIZE } = request.query;
+      const image = await linkQrCode(
+        deps.qrCodes,
+        principalOf(request),
+        request.params.id,
+        format,
+        size,
+      );
+      // The short URL of a link never changes (its code is its own for good).
+      return reply
+        .header('content-type', image.contentType)
+        .header('cache-control', 'private, max-age=3600')
+        .send(image.body);
+    },
   );
 
   app.patch<{ Params: IdParams; Body: UpdateBody }>(

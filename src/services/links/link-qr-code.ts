@@ -1,0 +1,25 @@
+import type { Principal } from '../../domain/principal.js';
+import type { LinkStore } from '../../ports/link-store.js';
+import type { QrFormat, QrImage, QrRenderer } from '../../ports/qr-renderer.js';
+import { findVisibleLinkOrThrow } from './find-visible-link.js';
+
+export type { QrFormat, QrImage } from '../../ports/qr-renderer.js';
+
+export interface LinkQrDeps {
+  readonly links: LinkStore;
+  readonly qr: QrRenderer;
+  /** The base of short URLs (HOP_PUBLIC_URL): what the code encodes. */
+  readonly publicUrl: string;
+}
+
+/** The QR code of a link's short URL, for whoever may see the link (SPEC §3). */
+export async function linkQrCode(
+  deps: LinkQrDeps,
+  principal: Principal,
+  id: string,
+  format: QrFormat,
+  size: number,
+): Promise<QrImage> {
+  const link = await findVisibleLinkOrThrow(deps.links, principal, id);
+  return deps.qr.render(`${deps.publicUrl}/${link.code}`, format, size);
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { assertProblem } from '../support/problem-assertions.js';
+import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../support/test-server.js';
+
+// jsqr's types declare an ES default export; its CommonJS module is the function itself.
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
+
+describe('GET /v1/links/{id}/qr', () => {
+  let server: TestServer;
+  let link: { id: string; code: string; short_url: string };
+  before(async () => {
+    server = await startTestServer();
+    const created = await server.request('POST', '/v1/links', {
+      body: { destination: 'https://example.com/printed' },
+    });
+    link = created.json;
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  async function fetchQr(query: string) {
+    const response = await fetch(`${server.url}/v1/links/${link.id}/qr${query}`, {
+      headers: { authorization: `Bearer ${server.adminKey}` },
+    });
+    return { response, body: Buffer.from(await response.arrayBuffer()) };
+  }
+
+  test('PNG of the requested width that scans as the short URL', async () => {
+    const { response, body } = await fetchQr('?format=png&size=300');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'image/png');
+    const png = PNG.sync.read(body);
+    assert.equal(png.width, 300);
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    assert.equal(decoded?.data, `${TEST_PUBLIC_URL}/${link.code}`);
+    assert.equal(decoded.data, link.short_url);
+  });
+
+  test('SVG by default, 256 wide', async () => {
+    const { response, body } = await fetchQr('');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'image/svg+xml');
+    const svg = body.toString('utf8');
+    assert.match(svg, /^<svg [^>]*width="256" height="256"/);
+    assert.match(svg, /<path /);
+  });
+
+  test("an unknown link, or another owner's, is a 404 problem", async () => {
+    assertProblem(
+      await server.request('GET', '/v1/links/01J0000000000000000000000Z/qr'),
+      404,
+      'not-found',
+    );
+    const stranger = await server.ownerKey('stranger');
+    assertProblem(
+      await server.request('GET', `/v1/links/${link.id}/qr`, { key: stranger }),
+      404,
+      'not-found',
+    );
+    assertProblem(await server.request('GET', `/v1/links/${link.id}/qr`, { key: null }), 401);
+  });
+
+  test('a format or size out of bounds is a 4xx problem naming it', async () => {
+    for (const query of ['?format=gif', '?size=10', '?size=5000', '?size=big', '?colour=red']) {
+      const response = await server.request('GET', `/v1/links/${link.id}/qr${query}`);
+      assert.ok(response.status >= 400 && response.status < 500, `${query}: ${response.status}`);
+      assertProblem(response, response.status);
+    }
+  });
+});
