@@ -55,6 +55,7 @@ import { readClickCounters, waitUntilDrained, type ClickCounters } from './click
 import { cpuSeconds, residentMb } from './process-memory.js';
 import { copyStore, countLinks, prepareSeededStore } from './seeded-store.js';
 import { CpuShareGroups } from './cpu-share-groups.js';
+import { makeZipf } from './zipf.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -653,25 +654,6 @@ function writePaths(name: string, count: number, next: () => string): string {
   const file = join(dir, `${name}.paths`);
   writeFileSync(file, Array.from({ length: count }, next).join('\n') + '\n');
   return file;
-}
-
-/** Zipf(s) over [0, n): most picks land on the first few indexes. */
-function makeZipf(n: number, s: number): () => number {
-  const cdf = new Float64Array(n);
-  let total = 0;
-  for (let k = 0; k < n; k++) cdf[k] = total += 1 / Math.pow(k + 1, s);
-  for (let k = 0; k < n; k++) (cdf[k] as number) /= total;
-  return () => {
-    const u = Math.random();
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((cdf[mid] as number) < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
 }
 
 function randomCode(): string {

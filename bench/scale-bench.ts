@@ -51,6 +51,7 @@ import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
 import { residentMb } from './process-memory.js';
 import { childPids, CpuWindow, parentPid, type CpuUse } from './cpu-window.js';
 import { stopProcess } from './stop-process.js';
+import { makeZipf } from './zipf.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -764,23 +765,4 @@ function sum<T>(items: readonly T[], pick: (item: T) => number): number {
 
 function mean<T>(items: readonly T[], pick: (item: T) => number): number {
   return items.length === 0 ? 0 : sum(items, pick) / items.length;
-}
-
-/** Zipf(s) over [0, n): most picks land on the first few indexes. */
-function makeZipf(n: number, s: number): () => number {
-  const cdf = new Float64Array(n);
-  let total = 0;
-  for (let k = 0; k < n; k++) cdf[k] = total += 1 / Math.pow(k + 1, s);
-  for (let k = 0; k < n; k++) (cdf[k] as number) /= total;
-  return () => {
-    const u = Math.random();
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((cdf[mid] as number) < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
 }
