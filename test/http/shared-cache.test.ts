@@ -1,32 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import { eventually } from '../support/eventually.js';
-import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
+import { requireRedis } from '../support/require-redis.js';
+import { startSharedPair } from '../support/shared-pair.js';
 import { startTestServer } from '../support/test-server.js';
 
 describe('two instances sharing one store and Redis', () => {
   test('a change on one instance reaches the other one before its L1 TTL', async (t) => {
     if (!(await requireRedis(t))) return;
-    const dataDir = mkdtempSync(join(tmpdir(), 'hop-shared-'));
-    const prefix = uniquePrefix();
     // What is tested is how changes travel, not the cache timeout: a generous one, so a
     // Redis slowed by a busy machine (CI) still answers as L2 and the hit below is certain.
-    const env = { HOP_REDIS_URL: REDIS_URL, HOP_REDIS_PREFIX: prefix, HOP_CACHE_TIMEOUT: '250ms' };
-    const a = await startTestServer(env, { dataDir });
-    const b = await startTestServer(env, { dataDir });
-    const admin = new Redis(REDIS_URL);
-    t.after(async () => {
-      await a.close();
-      await b.close();
-      const keys = await admin.keys(`${prefix}*`);
-      if (keys.length > 0) await admin.del(...keys);
-      admin.disconnect();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const { a, b } = await startSharedPair(t, { HOP_CACHE_TIMEOUT: '250ms' });
 
     // B learns that the alias does not exist yet (negative entries in L1 and L2).
     assert.equal((await b.request('GET', '/shared-alias', { key: null })).status, 404);

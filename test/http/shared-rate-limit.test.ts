@@ -1,30 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import { assertProblem } from '../support/problem-assertions.js';
-import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';
-import { startTestServer } from '../support/test-server.js';
+import { requireRedis } from '../support/require-redis.js';
+import { startSharedPair } from '../support/shared-pair.js';
 
 describe('create rate limits shared through Redis', () => {
   test('a key gets one burst across two instances, not one each', async (t) => {
     if (!(await requireRedis(t))) return;
-    const dataDir = mkdtempSync(join(tmpdir(), 'hop-shared-limit-'));
-    const prefix = uniquePrefix();
-    const env = { HOP_REDIS_URL: REDIS_URL, HOP_REDIS_PREFIX: prefix, HOP_CREATE_RATE: '1/m:3' };
-    const a = await startTestServer(env, { dataDir });
-    const b = await startTestServer(env, { dataDir });
-    const admin = new Redis(REDIS_URL);
-    t.after(async () => {
-      await a.close();
-      await b.close();
-      const keys = await admin.keys(`${prefix}*`);
-      if (keys.length > 0) await admin.del(...keys);
-      admin.disconnect();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const { a, b, prefix, admin } = await startSharedPair(t, { HOP_CREATE_RATE: '1/m:3' });
 
     const key = await a.ownerKey('shared-burst');
     const body = { destination: 'https://example.com/limited' };
