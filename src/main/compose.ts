@@ -4,7 +4,11 @@ import { monotonicFactory } from 'ulid';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
 import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
 import { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
-import { connectRedis, type RedisTarget } from '../adapters/redis/redis-connection.js';
+import {
+  connectRedis,
+  reconnectBackoff,
+  type RedisTarget,
+} from '../adapters/redis/redis-connection.js';
 import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
 import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -294,7 +298,7 @@ function composeCreateLimiter(
     commandTimeout: RATE_LIMIT_TIMEOUT_MS,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
+    retryStrategy: reconnectBackoff,
   });
   client.on('error', (error: Error) => {
     logger.debug({ err: error }, 'redis error (rate limits)');

@@ -3,6 +3,11 @@ import { Cluster, Redis } from 'ioredis';
 /** A standalone Redis (HOP_REDIS_URL) or a cluster's seed nodes (HOP_REDIS_CLUSTER). */
 export type RedisTarget = { readonly url: string } | { readonly clusterNodes: readonly string[] };
 
+/** Reconnect after 50 ms, 100 ms, … at most a second apart: a restarted Redis is found soon. */
+export function reconnectBackoff(attempt: number): number {
+  return Math.min(50 * attempt, 1000);
+}
+
 /** The few connection settings hop uses (ioredis' own type trips exactOptionalPropertyTypes). */
 export interface RedisConnectionOptions {
   readonly commandTimeout?: number;

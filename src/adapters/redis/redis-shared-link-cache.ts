@@ -6,7 +6,12 @@ import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 import { KeyGeneration } from './key-generation.js';
 import { PendingVersions } from './pending-versions.js';
-import { connectRedis, type RedisConnectionOptions, type RedisTarget } from './redis-connection.js';
+import {
+  connectRedis,
+  reconnectBackoff,
+  type RedisConnectionOptions,
+  type RedisTarget,
+} from './redis-connection.js';
 
 export interface RedisSharedLinkCacheOptions {
   /** A standalone server (`redis://…`), or Redis Cluster seed nodes. */
@@ -88,7 +93,7 @@ export class RedisSharedLinkCache implements SharedLinkCache {
       openMs: 2000,
       now: () => Date.now(),
     });
-    const retryStrategy = (attempt: number) => Math.min(50 * attempt, 1000);
+    const retryStrategy = reconnectBackoff;
     const commands: RedisConnectionOptions = {
       // A lookup's own timeout is `timeoutMs` (see get); this bound only ends commands a
       // dead connection would hold forever, and decides when a write counts as missed.
