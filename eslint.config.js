@@ -72,7 +72,7 @@ const boundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'console/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -5,11 +5,30 @@ import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { ServiceStats } from '../services/stats/service-stats.js';
 import type { LinkQrDeps } from '../services/links/link-qr-code.js';
+import type { ConsoleSessionDeps } from '../services/console/console-sessions.js';
+import type { DashboardDeps } from '../services/console/dashboard.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
   observeRedirect(outcome: string, startedAt: number): void;
   render(): Promise<{ contentType: string; body: string }>;
+}
+
+/** One built file of the admin console, held in memory: there are three of them. */
+export interface ConsoleAsset {
+  readonly body: Buffer;
+  readonly contentType: string;
+  readonly etag: string;
+}
+
+/** The admin console (`/admin`, issue 7). */
+export interface ConsoleDeps {
+  readonly sessions: ConsoleSessionDeps;
+  readonly dashboard: DashboardDeps;
+  /** By file name (`index.html`, `app.js`, …); null when the console was not built. */
+  readonly assets: ReadonlyMap<string, ConsoleAsset> | null;
+  /** Session cookies get `Secure` when hop is served over https. */
+  readonly secureCookie: boolean;
 }
 
 /** Everything buildApp needs, built once by the composition root (src/main). */
@@ -31,6 +50,7 @@ export interface AppDeps {
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
   readonly metrics: HttpMetrics;
+  readonly console: ConsoleDeps;
   /** `GET /v1/stats`: the code space and what creates cost (admin). */
   readonly stats: () => ServiceStats;
 }

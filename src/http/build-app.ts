@@ -3,8 +3,9 @@ import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { authenticate } from '../services/keys/authenticate.js';
 import type { AppDeps } from './app-deps.js';
+import { registerConsoleRoutes } from './console/console-routes.js';
+import { principalOfRequest } from './console/principal-of-request.js';
 import { installErrorHandling } from './error-handling.js';
 import { installJsonBodyParsing } from './json-body.js';
 import { sendProblem } from './send-problem.js';
@@ -92,13 +93,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
   registerRedirectRoute(app, deps);
+  registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.
   await app.register(async (v1) => {
     v1.decorateRequest('principal', null);
     v1.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
-      request.principal = await authenticate(deps.keyService.keys, request.headers.authorization);
+      request.principal = await principalOfRequest(
+        deps.keyService.keys,
+        deps.console.sessions,
+        request,
+      );
     });
     registerLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);

@@ -20,6 +20,7 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/load-config.js';
 import { normaliseHostname } from '../domain/destination-policy.js';
 import type { AppDeps } from '../http/app-deps.js';
+import { loadConsoleAssets } from './console-assets.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { systemClock, type Clock } from '../ports/clock.js';
@@ -202,6 +203,40 @@ export async function composeRuntime(
       poolRemaining: () => codes.pool?.remaining ?? null,
       sweeps,
     });
+  const metrics = createMetrics(
+    () => ({
+      l1Hits: resolver.l1Hits,
+      l1Misses: resolver.l1Misses,
+      coalescedReads: resolver.coalescedReads,
+      l1Size: resolver.cachedEntries,
+      l2Hits: resolver.l2Hits,
+      l2Misses: resolver.l2Misses,
+      readsSkipped: resolver.readsSkipped,
+      filterFalsePositives: resolver.filterFalsePositives,
+      l2Stale: resolver.l2Stale,
+      staleStoreReads: resolver.staleStoreReads,
+      knownCodes: knownCodes.count,
+      knownCodesBytes: knownCodes.byteLength,
+      knownCodesReady: knownCodes.ready,
+      breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
+    }),
+    clicks === null ? null : () => clicks.counters(),
+    () => {
+      const now = stats();
+      return {
+        guessProbability: now.guessProbability,
+        codeLength: now.codeLength,
+        poolRemaining: now.poolRemaining,
+        poolExhaustions: codes.poolExhaustions(),
+        linksCreated: now.linksCreated,
+        createStoreRoundTrips: now.createStoreRoundTrips,
+        sweeps: sweeps.runs,
+        sweepFailures: sweeps.failures,
+        sweptExpired: sweeps.expired,
+        reclaimedCodes: sweeps.reclaimed,
+      };
+    },
+  );
   const appDeps: AppDeps = {
     linkService,
     keyService,
@@ -214,40 +249,22 @@ export async function composeRuntime(
     qrCodes: { links: store.links, qr: new QrcodeRenderer(), publicUrl: config.publicUrl },
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
-    metrics: createMetrics(
-      () => ({
-        l1Hits: resolver.l1Hits,
-        l1Misses: resolver.l1Misses,
-        coalescedReads: resolver.coalescedReads,
-        l1Size: resolver.cachedEntries,
-        l2Hits: resolver.l2Hits,
-        l2Misses: resolver.l2Misses,
-        readsSkipped: resolver.readsSkipped,
-        filterFalsePositives: resolver.filterFalsePositives,
-        l2Stale: resolver.l2Stale,
-        staleStoreReads: resolver.staleStoreReads,
-        knownCodes: knownCodes.count,
-        knownCodesBytes: knownCodes.byteLength,
-        knownCodesReady: knownCodes.ready,
-        breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
-      }),
-      clicks === null ? null : () => clicks.counters(),
-      () => {
-        const now = stats();
-        return {
-          guessProbability: now.guessProbability,
-          codeLength: now.codeLength,
-          poolRemaining: now.poolRemaining,
-          poolExhaustions: codes.poolExhaustions(),
-          linksCreated: now.linksCreated,
-          createStoreRoundTrips: now.createStoreRoundTrips,
-          sweeps: sweeps.runs,
-          sweepFailures: sweeps.failures,
-          sweptExpired: sweeps.expired,
-          reclaimedCodes: sweeps.reclaimed,
-        };
+    metrics,
+    console: {
+      sessions: { keys: store.keys, clock, ttlMs: CONSOLE_SESSION_TTL_MS },
+      dashboard: {
+        links: store.links,
+        clicks: store.clicks,
+        clock,
+        linkCounts: () => ({
+          all: codes.guessBound.allLinks,
+          active: codes.guessBound.activeLinks,
+        }),
+        recentRedirects: () => metrics.recentRedirects(),
       },
-    ),
+      assets: loadConsoleAssets(CONSOLE_ASSETS_DIR),
+      secureCookie: config.publicUrl.startsWith('https:'),
+    },
     stats,
   };
   return {
@@ -268,6 +285,7 @@ export async function composeRuntime(
     },
     sweeps,
     close: async () => {
+      metrics.stop();
       // Buffered clicks go to the sink before the store they may be queued in closes.
       await clicks?.stop();
       await codes.close();
@@ -277,6 +295,11 @@ export async function composeRuntime(
     },
   };
 }
+
+/** A console sign-in lasts a working day; signing in again is one paste of the key. */
+const CONSOLE_SESSION_TTL_MS = 12 * 3_600_000;
+/** Built by `npm run build:console` (console/build.ts); src/main and dist/main sit alike. */
+const CONSOLE_ASSETS_DIR = new URL('../../console/dist/', import.meta.url);
 
 /** Longest a create waits for the shared rate limit before asking this process's instead. */
 const RATE_LIMIT_TIMEOUT_MS = 50;

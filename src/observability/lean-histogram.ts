@@ -88,6 +88,25 @@ export class LeanHistogram<Outcome extends string> {
     });
   }
 
+  get bounds(): readonly number[] {
+    return this.#bounds;
+  }
+
+  /** Every outcome's counts added up per bucket (not cumulative), +Inf last, into `into`. */
+  addCountsInto(into: Float64Array): void {
+    into.fill(0);
+    const last = this.#bounds.length;
+    for (const series of this.#series.values()) {
+      let counted = 0;
+      for (let i = 0; i < last; i++) {
+        const n = series.buckets[i] as number;
+        into[i] = (into[i] as number) + n;
+        counted += n;
+      }
+      into[last] = (into[last] as number) + series.count - counted;
+    }
+  }
+
   reset(): void {
     for (const series of this.#series.values()) {
       series.buckets.fill(0);

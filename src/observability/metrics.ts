@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { LeanHistogram } from './lean-histogram.js';
+import { RecentRedirectsWindow, type RecentRedirects } from './recent-redirects.js';
 
 /** The numbers the redirect path keeps as plain counters; read only when scraped. */
 export interface RedirectCounters {
@@ -56,6 +57,10 @@ export interface Metrics {
   /** Records one redirect: how it ended and when it started (performance.now()). */
   observeRedirect(outcome: string, startedAt: number): void;
   render(): Promise<{ contentType: string; body: string }>;
+  /** Redirects per second and their p99 over the last seconds (the console's dashboard). */
+  recentRedirects(): RecentRedirects;
+  /** Stops the once-a-second sampling behind recentRedirects. */
+  stop(): void;
 }
 
 export const REDIRECT_OUTCOMES = ['l1', 'l2', 'store', 'not_found', 'invalid', 'error'] as const;
@@ -174,12 +179,18 @@ export function createMetrics(
   );
   readAtScrape('gauge', 'hop_l1_entries', 'Entries held by L1.', (c) => c.l1Size);
 
+  const recent = new RecentRedirectsWindow(duration);
+
   return {
     observeRedirect(outcome, startedAt) {
       const seconds = (performance.now() - startedAt) / 1000;
       duration.observe(outcome as RedirectOutcomeLabel, seconds);
     },
     render: () => render(registry),
+    recentRedirects: () => recent.read(),
+    stop: () => {
+      recent.stop();
+    },
   };
 }
 

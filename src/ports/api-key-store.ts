@@ -15,6 +15,8 @@ export interface ApiKeyStore {
   insertKey(record: ApiKeyRecord): Promise<boolean>;
   /** The unrevoked key with this hash, or null. */
   findActiveKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** The unrevoked key with this id, or null (a console session names its key by id). */
+  findActiveKeyById(id: string): Promise<ApiKeyRecord | null>;
   /** Every key, revoked ones included, oldest first. */
   listKeys(): Promise<readonly ApiKeyRecord[]>;
   /** Marks the key revoked; false when there is no such unrevoked key. */

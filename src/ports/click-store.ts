@@ -22,6 +22,13 @@ export interface ClickSummary {
   readonly referrers: readonly DimensionCount[];
 }
 
+/** Every link's clicks within `[fromHour, toHour)`: the sum, and the links with the most. */
+export interface ClicksOverall {
+  readonly clicks: number;
+  /** At most the number asked for, most clicks first (ties by link id). */
+  readonly busiest: readonly { readonly linkId: string; readonly clicks: number }[];
+}
+
 /** The aggregates of SPEC §4 (`click_hourly`) and what folding into them needs. */
 export interface ClickStore {
   /**
@@ -30,6 +37,8 @@ export interface ClickStore {
    */
   fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult>;
   summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary>;
+  /** All links' clicks within `[fromHour, toHour)` and the `top` busiest (the console's dashboard). */
+  overall(fromHour: number, toHour: number, top: number): Promise<ClicksOverall>;
   /** All-time clicks of each link asked for (0 when none). */
   totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
   /** Time of the newest event folded in, or null before the first. */

@@ -48,6 +48,9 @@ export function apiKeyStoreContract(openStore: OpenStore): void {
       assert.equal(await store.keys.revokeKey(key.id, BASE_MS + 2000), false);
       assert.equal(await store.keys.findActiveKeyByHash(key.keyHash), null);
       assert.deepEqual(await store.keys.findActiveKeyByHash(bystander.keyHash), bystander);
+      assert.equal(await store.keys.findActiveKeyById(key.id), null);
+      assert.deepEqual(await store.keys.findActiveKeyById(bystander.id), bystander);
+      assert.equal(await store.keys.findActiveKeyById(makeKey().id), null);
       // The first revocation's time stays.
       const listed = await store.keys.listKeys();
       assert.equal(listed.find((k) => k.id === key.id)?.revokedAt, BASE_MS + 1000);
@@ -64,6 +67,7 @@ export function apiKeyStoreContract(openStore: OpenStore): void {
       const revoked = makeKey({ revokedAt: BASE_MS });
       assert.equal(await store.keys.insertKey(revoked), true);
       assert.equal(await store.keys.findActiveKeyByHash(revoked.keyHash), null);
+      assert.equal(await store.keys.findActiveKeyById(revoked.id), null);
       assert.equal(await store.keys.revokeKey(revoked.id, BASE_MS + 1), false);
       assert.deepEqual(await store.keys.listKeys(), [revoked]);
       assert.equal(await store.keys.countKeys(), 1);

@@ -69,6 +69,44 @@ export function runClickStoreContract(
       assert.equal(await store.clicks.freshness(), HOUR + HOUR_MS);
     });
 
+    test('overall sums every link within the hours asked for and ranks the busiest', async (t) => {
+      const clicks = await openClicks(t);
+      assert.deepEqual(await clicks.overall(HOUR, HOUR + HOUR_MS, 5), { clicks: 0, busiest: [] });
+      await clicks.fold(
+        [
+          tallyOfBatch(
+            batchOf([
+              ...events(3, 0, { linkId: 'link-a' }),
+              ...events(5, 3, { linkId: 'link-b' }),
+              ...events(5, 8, { linkId: 'link-c' }),
+              // The next hour: outside the first window, inside the second.
+              ...events(7, 13, { linkId: 'link-a', at: HOUR + HOUR_MS }),
+            ]),
+          ),
+        ],
+        50,
+      );
+      assert.deepEqual(await clicks.overall(HOUR, HOUR + HOUR_MS, 2), {
+        clicks: 13,
+        busiest: [
+          { linkId: 'link-b', clicks: 5 },
+          { linkId: 'link-c', clicks: 5 },
+        ],
+      });
+      assert.deepEqual(await clicks.overall(HOUR, HOUR + 2 * HOUR_MS, 5), {
+        clicks: 20,
+        busiest: [
+          { linkId: 'link-a', clicks: 10 },
+          { linkId: 'link-b', clicks: 5 },
+          { linkId: 'link-c', clicks: 5 },
+        ],
+      });
+      assert.deepEqual(await clicks.overall(HOUR + 2 * HOUR_MS, HOUR + 3 * HOUR_MS, 5), {
+        clicks: 0,
+        busiest: [],
+      });
+    });
+
     test('the same batch folded twice, or overlapping batches, count each event once', async (t) => {
       const store = { clicks: await openClicks(t) };
       const batch = [tallyOfBatch(batchOf(events(100)))];

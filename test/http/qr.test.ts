@@ -46,6 +46,15 @@ describe('GET /v1/links/{id}/qr', () => {
     assert.equal(response.headers.get('content-type'), 'image/svg+xml');
     const svg = body.toString('utf8');
     assert.match(svg, /^<svg [^>]*width="256" height="256"/);
+    // Well-formed XML: an attribute given twice makes browsers refuse the image.
+    const attributes = [...(/^<svg ([^>]*)>/.exec(svg)?.[1] ?? '').matchAll(/([\w:-]+)=/g)].map(
+      (m) => m[1],
+    );
+    assert.equal(
+      new Set(attributes).size,
+      attributes.length,
+      `duplicate attributes: ${attributes.join(' ')}`,
+    );
     assert.match(svg, /<path /);
   });
 

@@ -49,6 +49,16 @@ export class PgApiKeyStore implements ApiKeyStore {
     });
   }
 
+  async findActiveKeyById(id: string): Promise<ApiKeyRecord | null> {
+    return guardPg('read the key', async () => {
+      const { rows } = await this.#pool.query<ApiKeyRow>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND revoked_at IS NULL`,
+        [id],
+      );
+      return rows[0] === undefined ? null : fromRow(rows[0]);
+    });
+  }
+
   async listKeys(): Promise<readonly ApiKeyRecord[]> {
     return guardPg('list keys', async () => {
       const { rows } = await this.#pool.query<ApiKeyRow>(

@@ -6,6 +6,7 @@ import type { SeqIntervals } from '../../domain/seq-intervals.js';
 import type {
   ClickStore,
   ClickSummary,
+  ClicksOverall,
   DimensionCount,
   FoldResult,
 } from '../../ports/click-store.js';
@@ -149,6 +150,30 @@ export class PgClickStore implements ClickStore {
         devices: ranked('device_class'),
         referrers: ranked('referrer_host'),
       };
+    });
+  }
+
+  async overall(fromHour: number, toHour: number, top: number): Promise<ClicksOverall> {
+    return guardPg('read clicks', async () => {
+      // One statement, one snapshot: the sum and the ranking agree. Reads click_hourly_by_hour.
+      const { rows } = await this.#pool.query<{ link_id: string | null; clicks: number }>(
+        `WITH w AS (SELECT link_id, sum(clicks)::bigint AS clicks FROM click_hourly
+                    WHERE hour >= $1 AND hour < $2 GROUP BY link_id)
+         SELECT NULL AS link_id, coalesce(sum(clicks), 0)::bigint AS clicks FROM w
+         UNION ALL
+         (SELECT link_id, clicks FROM w ORDER BY clicks DESC, link_id LIMIT $3)`,
+        [fromHour, toHour, top],
+      );
+      let clicks = 0;
+      const busiest: { linkId: string; clicks: number }[] = [];
+      for (const row of rows) {
+        if (row.link_id === null) clicks = row.clicks;
+        else busiest.push({ linkId: row.link_id, clicks: row.clicks });
+      }
+      busiest.sort((a, b) =>
+        b.clicks !== a.clicks ? b.clicks - a.clicks : a.linkId < b.linkId ? -1 : 1,
+      );
+      return { clicks, busiest };
     });
   }
 

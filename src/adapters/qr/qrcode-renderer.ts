@@ -12,11 +12,8 @@ export class QrcodeRenderer implements QrRenderer {
     if (format === 'png') {
       return { contentType: 'image/png', body: await QRCode.toBuffer(text, options) };
     }
-    // The package draws a viewBox only; the size asked for becomes the drawing's size.
-    const svg = (await QRCode.toString(text, { ...options, type: 'svg' })).replace(
-      '<svg ',
-      `<svg width="${size}" height="${size}" `,
-    );
+    // With `width`, the package gives the drawing its size itself (width and height).
+    const svg = await QRCode.toString(text, { ...options, type: 'svg' });
     return { contentType: 'image/svg+xml', body: Buffer.from(svg, 'utf8') };
   }
 }

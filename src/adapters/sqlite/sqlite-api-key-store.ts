@@ -17,6 +17,7 @@ const COLUMNS = 'id, owner, admin, key_hash, prefix, created_at, revoked_at';
 export class SqliteApiKeyStore implements ApiKeyStore {
   readonly #insert: Database.Statement;
   readonly #byHash: Database.Statement<[string], ApiKeyRow>;
+  readonly #byId: Database.Statement<[string], ApiKeyRow>;
   readonly #all: Database.Statement<[], ApiKeyRow>;
   readonly #revoke: Database.Statement<[number, string]>;
   readonly #count: Database.Statement<[], { n: number }>;
@@ -29,6 +30,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     this.#byHash = db.prepare(
       `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
     );
+    this.#byId = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND revoked_at IS NULL`);
     this.#all = db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
     this.#revoke = db.prepare(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
@@ -54,6 +56,13 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   async findActiveKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return guardSqlite('read the key', () => {
       const row = this.#byHash.get(keyHash);
+      return row === undefined ? null : fromRow(row);
+    });
+  }
+
+  async findActiveKeyById(id: string): Promise<ApiKeyRecord | null> {
+    return guardSqlite('read the key', () => {
+      const row = this.#byId.get(id);
       return row === undefined ? null : fromRow(row);
     });
   }

@@ -6,6 +6,7 @@ import type { SeqIntervals } from '../../domain/seq-intervals.js';
 import type {
   ClickStore,
   ClickSummary,
+  ClicksOverall,
   DimensionCount,
   FoldResult,
 } from '../../ports/click-store.js';
@@ -36,6 +37,8 @@ export class SqliteClickStore implements ClickStore {
   readonly #byDevice: Database.Statement<[string, number, number], Summed>;
   readonly #byReferrer: Database.Statement<[string, number, number], Summed>;
   readonly #totals: Database.Statement<[string], Summed>;
+  readonly #busiest: Database.Statement<[number, number, number], Summed>;
+  readonly #overall: Database.Statement<[number, number], number | null>;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -97,6 +100,18 @@ export class SqliteClickStore implements ClickStore {
         'SELECT link_id, clicks FROM click_totals WHERE link_id IN (SELECT value FROM json_each(?))',
       )
       .raw();
+    // Both read click_hourly_by_hour (click-migrations/0003): a week's rows, not the table.
+    this.#busiest = db
+      .prepare<[number, number, number], Summed>(
+        `SELECT link_id, sum(clicks) AS total FROM click_hourly
+         WHERE hour >= ? AND hour < ? GROUP BY link_id ORDER BY total DESC, link_id LIMIT ?`,
+      )
+      .raw();
+    this.#overall = db
+      .prepare<[number, number], number | null>(
+        'SELECT sum(clicks) FROM click_hourly WHERE hour >= ? AND hour < ?',
+      )
+      .pluck();
   }
 
   async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
@@ -175,6 +190,17 @@ export class SqliteClickStore implements ClickStore {
         referrers: counts(this.#byReferrer.all(linkId, fromHour, toHour)),
       }))();
     });
+  }
+
+  async overall(fromHour: number, toHour: number, top: number): Promise<ClicksOverall> {
+    return guardSqlite('read clicks', () =>
+      this.#db.transaction(() => ({
+        clicks: this.#overall.get(fromHour, toHour) ?? 0,
+        busiest: this.#busiest
+          .all(fromHour, toHour, top)
+          .map(([linkId, clicks]) => ({ linkId, clicks })),
+      }))(),
+    );
   }
 
   async totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>> {

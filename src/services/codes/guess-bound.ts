@@ -36,6 +36,7 @@ export function guessProbability(
 export class GuessBound implements LinkEvents {
   readonly #options: GuessBoundOptions;
   #activeLinks = 0;
+  #allLinks = 0;
   #counted = false;
   #census: Promise<void> | null = null;
   /** True once the generator refused to grow (a pool is as wide as its file). */
@@ -52,6 +53,11 @@ export class GuessBound implements LinkEvents {
   /** Active links as of the last census plus creates since; null before the first census. */
   get activeLinks(): number | null {
     return this.#counted ? this.#activeLinks : null;
+  }
+
+  /** Links of every state as of the last census plus creates since; null before the first. */
+  get allLinks(): number | null {
+    return this.#counted ? this.#allLinks : null;
   }
 
   get codeSpace(): number {
@@ -79,7 +85,9 @@ export class GuessBound implements LinkEvents {
   }
 
   linkCreated(link: Link): void {
-    if (link.custom || !this.#counted) return;
+    if (!this.#counted) return;
+    this.#allLinks++;
+    if (link.custom) return;
     this.#activeLinks++;
     this.#enforce();
   }
@@ -92,15 +100,18 @@ export class GuessBound implements LinkEvents {
     const { census, clock, sliceSize, yieldBetweenSlices } = this.#options;
     const nowMs = clock.now();
     let active = 0;
+    let all = 0;
     let afterId: string | null = null;
     for (;;) {
       const slice = await census.countSlice(nowMs, afterId, sliceSize);
       active += slice.active;
+      all += slice.seen;
       if (slice.seen < sliceSize || slice.lastId === null) break;
       afterId = slice.lastId;
       await yieldBetweenSlices();
     }
     this.#activeLinks = active;
+    this.#allLinks = all;
     this.#counted = true;
     this.#enforce();
   }

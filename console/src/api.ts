@@ -1,0 +1,133 @@
+/** The console's one way to the server: same-origin fetch, the session cookie, CSRF. */
+
+export interface Session {
+  readonly owner: string;
+  readonly key_id: string;
+  readonly expires_at: string;
+  readonly csrf_token: string;
+}
+
+export interface Link {
+  readonly id: string;
+  readonly code: string;
+  readonly short_url: string;
+  readonly destination: string;
+  readonly status_code: number;
+  readonly state: 'active' | 'disabled' | 'expired' | 'deleted';
+  readonly custom: boolean;
+  readonly owner: string;
+  readonly title: string | null;
+  readonly tags: readonly string[];
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly expires_at: string | null;
+  readonly version: number;
+  readonly clicks: number;
+}
+
+export interface LinkPage {
+  readonly items: readonly Link[];
+  readonly next_cursor: string | null;
+}
+
+export interface Analytics {
+  readonly from: string;
+  readonly to: string;
+  readonly bucket: 'hour' | 'day';
+  readonly total: number;
+  readonly series: readonly { readonly start: string; readonly clicks: number }[];
+  readonly by_country: readonly { readonly country: string; readonly clicks: number }[];
+  readonly by_device: readonly { readonly device: string; readonly clicks: number }[];
+  readonly by_referrer: readonly { readonly referrer: string; readonly clicks: number }[];
+  readonly freshness: string | null;
+}
+
+export interface Dashboard {
+  readonly links: { readonly all: number | null; readonly active: number | null };
+  readonly clicks: {
+    readonly today: number;
+    readonly week: number;
+    readonly freshness: string | null;
+  };
+  readonly busiest: readonly { readonly clicks: number; readonly link: Link }[];
+  readonly redirects: {
+    readonly per_second: number;
+    readonly p99_ms: number | null;
+    readonly window_seconds: number;
+  };
+}
+
+/** A problem+json answer, or a network failure (status 0). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fields: readonly { readonly field: string; readonly detail: string }[];
+
+  constructor(status: number, message: string, fields: ApiError['fields'] = []) {
+    super(message);
+    this.status = status;
+    this.fields = fields;
+  }
+}
+
+let csrfToken = '';
+/** Called when the server says the session has ended, wherever that happens. */
+let onSignedOut: () => void = () => undefined;
+
+export function useSession(session: Session | null, signedOut: () => void): void {
+  csrfToken = session?.csrf_token ?? '';
+  onSignedOut = signedOut;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'hop did not answer. Check the connection and try again.');
+  }
+  if (response.status === 204) return undefined as T;
+  const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!response.ok) {
+    if (response.status === 401 && path !== '/admin/session') onSignedOut();
+    const detail = typeof json?.['detail'] === 'string' ? json['detail'] : response.statusText;
+    const fields = Array.isArray(json?.['errors']) ? (json['errors'] as ApiError['fields']) : [];
+    throw new ApiError(response.status, detail, fields);
+  }
+  return json as T;
+}
+
+const q = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, value);
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+};
+
+export const api = {
+  session: () => call<Session>('GET', '/admin/session'),
+  signIn: (key: string) => call<Session>('POST', '/admin/session', { key }),
+  signOut: () => call<undefined>('DELETE', '/admin/session'),
+  dashboard: () => call<Dashboard>('GET', '/admin/api/dashboard'),
+  links: (query: { q?: string; state?: string; owner?: string; cursor?: string | undefined }) =>
+    call<LinkPage>('GET', `/v1/links${q({ ...query, limit: '20' })}`),
+  link: (id: string) => call<Link>('GET', `/v1/links/${encodeURIComponent(id)}`),
+  analytics: (id: string, bucket: 'hour' | 'day', from?: string) =>
+    call<Analytics>('GET', `/v1/links/${encodeURIComponent(id)}/analytics${q({ bucket, from })}`),
+  create: (body: Record<string, unknown>) => call<Link>('POST', '/v1/links', body),
+  update: (id: string, body: Record<string, unknown>) =>
+    call<Link>('PATCH', `/v1/links/${encodeURIComponent(id)}`, body),
+  disable: (id: string) => call<Link>('POST', `/v1/links/${encodeURIComponent(id)}/disable`),
+  enable: (id: string) => call<Link>('POST', `/v1/links/${encodeURIComponent(id)}/enable`),
+  remove: (id: string) => call<undefined>('DELETE', `/v1/links/${encodeURIComponent(id)}`),
+  qrUrl: (id: string) => `/v1/links/${encodeURIComponent(id)}/qr?format=svg&size=192`,
+};

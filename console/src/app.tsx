@@ -1,0 +1,92 @@
+import { Alert } from './components/alert.js';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, ApiError, useSession, type Session } from './api.js';
+import { CreateLink } from './pages/create-link.js';
+import { DashboardPage } from './pages/dashboard-page.js';
+import { LinkPage } from './pages/link-page.js';
+import { LinksPage } from './pages/links-page.js';
+import { SignIn } from './pages/sign-in.js';
+import { useRoute, type Route } from './router.js';
+
+/** Signed out, the sign-in form; signed in, the console with its navigation. */
+export function App() {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const signedOut = useCallback(() => {
+    setSession(null);
+  }, []);
+  useSession(session ?? null, signedOut);
+
+  useEffect(() => {
+    api.session().then(setSession, () => {
+      setSession(null);
+    });
+  }, []);
+
+  if (session === undefined) return <p class="loading">Loading…</p>;
+  if (session === null) return <SignIn onSignedIn={setSession} />;
+  return <Console session={session} onSignedOut={signedOut} />;
+}
+
+function Console({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
+  const route = useRoute();
+  const [error, setError] = useState('');
+  const signOut = () => {
+    api.signOut().then(onSignedOut, (e: unknown) => {
+      setError(e instanceof ApiError ? e.message : 'Signing out failed.');
+    });
+  };
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href="#/">
+          hop
+        </a>
+        <nav aria-label="Console">
+          <NavLink href="#/" current={route.page === 'dashboard'}>
+            Dashboard
+          </NavLink>
+          <NavLink href="#/links" current={route.page === 'links' || route.page === 'link'}>
+            Links
+          </NavLink>
+          <NavLink href="#/new" current={route.page === 'new'}>
+            New link
+          </NavLink>
+        </nav>
+        <span class="who" title={`key ${session.key_id}`}>
+          {session.owner}
+        </span>
+        <button type="button" class="secondary" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <Alert message={error} />
+      <main id="main" tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'dashboard':
+      return <DashboardPage />;
+    case 'links':
+      return <LinksPage params={route.params} />;
+    case 'link':
+      return <LinkPage key={route.id} id={route.id} />;
+    case 'new':
+      return <CreateLink />;
+  }
+}
+
+function NavLink(props: { href: string; current: boolean; children: string }) {
+  return (
+    <a href={props.href} aria-current={props.current ? 'page' : undefined}>
+      {props.children}
+    </a>
+  );
+}

@@ -1,0 +1,30 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+
+/** Loads once (and again on `reload`), keeping the last good value while reloading. */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
+  const [value, setValue] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  const [generation, setGeneration] = useState(0);
+  const reload = useCallback(() => {
+    setGeneration((n) => n + 1);
+  }, []);
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (loaded) => {
+        if (!current) return;
+        setValue(loaded);
+        setError('');
+      },
+      (e: unknown) => {
+        if (current) setError(e instanceof ApiError ? e.message : 'Loading failed.');
+      },
+    );
+    return () => {
+      current = false;
+    };
+    // The caller names what the load depends on, as with useEffect.
+  }, [...deps, generation]);
+  return { value, error, reload, setValue };
+}

@@ -1,0 +1,20 @@
+const numbers = new Intl.NumberFormat('en');
+
+export function count(n: number | null): string {
+  return n === null ? '…' : numbers.format(Math.round(n));
+}
+
+/** Rates: one decimal below 10, so a trickle does not read as nothing. */
+export function rate(n: number): string {
+  return n < 10 ? n.toFixed(1) : numbers.format(Math.round(n));
+}
+
+export function dateTime(iso: string | null): string {
+  if (iso === null) return '—';
+  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function ms(value: number | null): string {
+  if (value === null) return '—';
+  return value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(0)} ms`;
+}

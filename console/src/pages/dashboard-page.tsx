@@ -1,0 +1,103 @@
+import { Alert } from '../components/alert.js';
+import { useEffect } from 'preact/hooks';
+import { api } from '../api.js';
+import { useLoad } from '../components/use-load.js';
+import { count, dateTime, ms, rate } from '../format.js';
+
+const REFRESH_MS = 2000;
+
+/** Totals, the busiest links, and the redirect rate and p99 of the last seconds, live. */
+export function DashboardPage() {
+  const { value: dashboard, error, reload } = useLoad(() => api.dashboard(), []);
+  useEffect(() => {
+    const timer = setInterval(reload, REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [reload]);
+
+  return (
+    <>
+      <h1>Dashboard</h1>
+      <Alert message={error} />
+      {dashboard !== null && (
+        <>
+          <dl class="cards">
+            <Card label="Links" value={count(dashboard.links.all)} testId="links-all" />
+            <Card
+              label="Active links"
+              value={count(dashboard.links.active)}
+              testId="links-active"
+            />
+            <Card
+              label="Clicks today"
+              value={count(dashboard.clicks.today)}
+              testId="clicks-today"
+            />
+            <Card
+              label="Clicks, 7 days"
+              value={count(dashboard.clicks.week)}
+              testId="clicks-week"
+            />
+            <Card
+              label="Redirects/s"
+              value={rate(dashboard.redirects.per_second)}
+              testId="redirect-rate"
+              note={`last ${dashboard.redirects.window_seconds} s, this instance`}
+            />
+            <Card
+              label="Redirect p99"
+              value={ms(dashboard.redirects.p99_ms)}
+              testId="redirect-p99"
+              note="SLO < 20 ms"
+            />
+          </dl>
+          <p class="note">
+            Clicks counted up to {dateTime(dashboard.clicks.freshness)}. Link totals are from the
+            last census plus links created since.
+          </p>
+          <table class="links">
+            <caption>Busiest links, last 7 days</caption>
+            <thead>
+              <tr>
+                <th scope="col">Code</th>
+                <th scope="col">Destination</th>
+                <th scope="col" class="num">
+                  Clicks
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {dashboard.busiest.length === 0 && (
+                <tr>
+                  <td colSpan={3} class="empty">
+                    No clicks in the last 7 days
+                  </td>
+                </tr>
+              )}
+              {dashboard.busiest.map(({ link, clicks }) => (
+                <tr key={link.id}>
+                  <td>
+                    <a href={`#/links/${link.id}`}>{link.code}</a>
+                  </td>
+                  <td class="destination">{link.destination}</td>
+                  <td class="num">{count(clicks)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </>
+  );
+}
+
+function Card(props: { label: string; value: string; testId: string; note?: string }) {
+  return (
+    <div class="card">
+      <dt>{props.label}</dt>
+      <dd data-testid={props.testId}>{props.value}</dd>
+      {props.note !== undefined && <dd class="note">{props.note}</dd>}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { Alert } from '../components/alert.js';
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { useLoad } from '../components/use-load.js';
+import { count, dateTime } from '../format.js';
+import { formText } from '../form-text.js';
+import { go } from '../router.js';
+
+const STATES = ['', 'active', 'disabled', 'expired', 'deleted'] as const;
+
+/**
+ * Search and filters live in the URL fragment, so a search can be bookmarked and Back
+ * works; pages are followed by the API's cursors, kept as a stack for "Previous".
+ */
+export function LinksPage({ params }: { params: URLSearchParams }) {
+  const q = params.get('q') ?? '';
+  const state = params.get('state') ?? '';
+  const owner = params.get('owner') ?? '';
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const { value: page, error } = useLoad(
+    () => api.links({ q, state, owner, cursor }),
+    [q, state, owner, cursor],
+  );
+
+  const search = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const next = new URLSearchParams();
+    for (const name of ['q', 'state', 'owner']) {
+      const value = formText(form, name);
+      if (value !== '') next.set(name, value);
+    }
+    setCursors([]);
+    const query = next.toString();
+    go(query === '' ? '#/links' : `#/links?${query}`);
+  };
+
+  return (
+    <>
+      <h1>Links</h1>
+      <form class="filters" role="search" onSubmit={search} key={`${q}|${state}|${owner}`}>
+        <label>
+          Search
+          <input name="q" type="search" defaultValue={q} placeholder="code, destination or title" />
+        </label>
+        <label>
+          Owner
+          <input name="owner" defaultValue={owner} />
+        </label>
+        <label>
+          State
+          <select name="state" defaultValue={state}>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {s === '' ? 'any' : s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <Alert message={error} />
+      <div class="scroll">
+        <table class="links">
+          <caption class="visually-hidden">Links, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col">Destination</th>
+              <th scope="col">State</th>
+              <th scope="col">Owner</th>
+              <th scope="col" class="num">
+                Clicks
+              </th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page?.items.length === 0 && (
+              <tr>
+                <td colSpan={6} class="empty">
+                  No links match
+                </td>
+              </tr>
+            )}
+            {page?.items.map((link) => (
+              <tr key={link.id}>
+                <td>
+                  <a href={`#/links/${link.id}`}>{link.code}</a>
+                </td>
+                <td class="destination">{link.destination}</td>
+                <td>
+                  <span class={`state ${link.state}`}>{link.state}</span>
+                </td>
+                <td>{link.owner}</td>
+                <td class="num">{count(link.clicks)}</td>
+                <td>{dateTime(link.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav class="pager" aria-label="Pages">
+        <button
+          type="button"
+          class="secondary"
+          disabled={cursors.length === 0}
+          onClick={() => {
+            setCursors(cursors.slice(0, -1));
+          }}
+        >
+          Previous
+        </button>
+        <span>Page {cursors.length + 1}</span>
+        <button
+          type="button"
+          class="secondary"
+          disabled={page?.next_cursor == null}
+          onClick={() => {
+            if (page?.next_cursor != null) setCursors([...cursors, page.next_cursor]);
+          }}
+        >
+          Next
+        </button>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/** Hash routes: the server answers one page at /admin, the rest is the fragment. */
+export type Route =
+  | { readonly page: 'dashboard' }
+  | { readonly page: 'links'; readonly params: URLSearchParams }
+  | { readonly page: 'link'; readonly id: string }
+  | { readonly page: 'new' };
+
+export function parseRoute(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
+  const parts = path.split('/').filter((part) => part !== '');
+  if (parts[0] === 'links' && parts[1] !== undefined) {
+    return { page: 'link', id: decodeURIComponent(parts[1]) };
+  }
+  if (parts[0] === 'links') return { page: 'links', params: new URLSearchParams(query) };
+  if (parts[0] === 'new') return { page: 'new' };
+  return { page: 'dashboard' };
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const changed = () => {
+      setRoute(parseRoute(location.hash));
+    };
+    addEventListener('hashchange', changed);
+    return () => {
+      removeEventListener('hashchange', changed);
+    };
+  }, []);
+  return route;
+}
+
+export function go(hash: string): void {
+  location.hash = hash;
+}

@@ -1,0 +1,196 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HopError } from '../../domain/errors.js';
+import { linkClickTotals } from '../../services/analytics/link-click-totals.js';
+import { readDashboard } from '../../services/console/dashboard.js';
+import {
+  carriesCsrfToken,
+  readSession,
+  signIn,
+  type ConsoleSession,
+} from '../../services/console/console-sessions.js';
+import type { AppDeps } from '../app-deps.js';
+import { toLinkJson } from '../link-json.js';
+import { problemResponse } from '../schemas.js';
+import { sendProblem } from '../send-problem.js';
+import { withConsoleHeaders } from './console-headers.js';
+import { CSRF_HEADER, principalOfRequest } from './principal-of-request.js';
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.js';
+
+const sessionJson = {
+  type: 'object',
+  required: ['owner', 'key_id', 'expires_at', 'csrf_token'],
+  properties: {
+    owner: { type: 'string' },
+    key_id: { type: 'string' },
+    expires_at: { type: 'string', format: 'date-time' },
+    csrf_token: {
+      type: 'string',
+      description: 'Send it as X-CSRF-Token with every request that changes something.',
+    },
+  },
+} as const;
+
+const ASSET = /^[a-z0-9-]+\.(?:js|css|svg)$/;
+
+/**
+ * The admin console (issue 7): its page and assets, sign-in and sign-out, and the
+ * dashboard's one read. Everything else the console does goes through the v1 API with the
+ * session cookie (src/http/console/principal-of-request.ts).
+ */
+export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { sessions, assets, secureCookie } = deps.console;
+  const sessionReply = (reply: FastifyReply, session: ConsoleSession) =>
+    reply.header('cache-control', 'no-store').send({
+      owner: session.principal.owner,
+      key_id: session.principal.keyId,
+      expires_at: new Date(session.expiresAt).toISOString(),
+      csrf_token: session.csrfToken,
+    });
+  const currentSession = async (request: FastifyRequest) => {
+    const token = readSessionCookie(request.headers.cookie);
+    return token === undefined ? null : readSession(sessions, token);
+  };
+
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    const index = assets?.get('index.html');
+    if (index === undefined) {
+      return sendProblem(
+        request,
+        reply,
+        'not-found',
+        'The console is not built: run "npm run build:console" (npm start does it).',
+      );
+    }
+    return withConsoleHeaders(reply)
+      .header('content-type', index.contentType)
+      .header('cache-control', 'no-cache')
+      .send(index.body);
+  };
+  app.get('/admin', { schema: { hide: true } }, page);
+  app.get('/admin/', { schema: { hide: true } }, page);
+
+  app.get<{ Params: { file: string } }>(
+    '/admin/assets/:file',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const file = request.params.file;
+      const asset = ASSET.test(file) ? assets?.get(file) : undefined;
+      if (asset === undefined) {
+        return sendProblem(request, reply, 'not-found', 'There is no such console asset.');
+      }
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      return withConsoleHeaders(reply)
+        .header('content-type', asset.contentType)
+        .header('etag', asset.etag)
+        .header('cache-control', 'no-cache')
+        .send(asset.body);
+    },
+  );
+
+  app.post<{ Body: { key: string } }>(
+    '/admin/session',
+    {
+      schema: {
+        summary: 'Sign in to the console with an admin key (sets an HttpOnly session cookie)',
+        tags: ['console'],
+        body: {
+          type: 'object',
+          required: ['key'],
+          additionalProperties: false,
+          properties: { key: { type: 'string', maxLength: 512 } },
+        },
+        response: { 200: sessionJson, 401: problemResponse, 403: problemResponse },
+      },
+    },
+    async (request, reply) => {
+      const { token, session } = await signIn(sessions, request.body.key);
+      reply.header(
+        'set-cookie',
+        sessionCookie(token, Math.floor(sessions.ttlMs / 1000), secureCookie),
+      );
+      return sessionReply(reply, session);
+    },
+  );
+
+  app.get(
+    '/admin/session',
+    {
+      schema: {
+        summary: 'The console session of this cookie, with its CSRF token',
+        tags: ['console'],
+        response: { 200: sessionJson, 401: problemResponse },
+      },
+    },
+    async (request, reply) => {
+      const session = await currentSession(request);
+      if (session === null) throw new HopError('unauthorized', 'Not signed in to the console.');
+      return sessionReply(reply, session);
+    },
+  );
+
+  app.delete(
+    '/admin/session',
+    {
+      schema: {
+        summary: 'Sign out of the console (needs X-CSRF-Token)',
+        tags: ['console'],
+        response: { 204: { type: 'null' }, 403: problemResponse },
+      },
+    },
+    async (request, reply) => {
+      const session = await currentSession(request);
+      const token = request.headers[CSRF_HEADER];
+      // An ended session has nothing left to protect: its cookie is simply cleared.
+      if (
+        session !== null &&
+        !carriesCsrfToken(session, typeof token === 'string' ? token : undefined)
+      ) {
+        throw new HopError('forbidden', "Signing out needs the session's X-CSRF-Token header.");
+      }
+      return reply
+        .header('set-cookie', clearedSessionCookie(secureCookie))
+        .header('cache-control', 'no-store')
+        .code(204)
+        .send();
+    },
+  );
+
+  app.get(
+    '/admin/api/dashboard',
+    {
+      schema: {
+        summary: 'The console dashboard: links, clicks, busiest links, live redirects (admin)',
+        tags: ['console'],
+        response: { 401: problemResponse, 403: problemResponse },
+      },
+    },
+    async (request, reply) => {
+      const principal = await principalOfRequest(deps.keyService.keys, sessions, request);
+      if (!principal.admin) throw new HopError('forbidden', 'The dashboard is for admins.');
+      const dashboard = await readDashboard(deps.console.dashboard);
+      const now = deps.linkService.clock.now();
+      const totals = await linkClickTotals(
+        deps.analytics,
+        dashboard.busiest.map(({ link }) => link.id),
+      );
+      return reply.header('cache-control', 'no-store').send({
+        links: dashboard.links,
+        clicks: {
+          today: dashboard.clicksToday,
+          week: dashboard.clicksWeek,
+          freshness:
+            dashboard.freshness === null ? null : new Date(dashboard.freshness).toISOString(),
+        },
+        busiest: dashboard.busiest.map(({ link, clicks }) => ({
+          clicks,
+          link: toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? 0),
+        })),
+        redirects: {
+          per_second: dashboard.redirects.perSecond,
+          p99_ms: dashboard.redirects.p99Ms,
+          window_seconds: dashboard.redirects.windowSeconds,
+        },
+      });
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import { HopError } from '../../domain/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import { authenticate } from '../../services/keys/authenticate.js';
+import type { KeyServiceDeps } from '../../services/keys/key-service-deps.js';
+import {
+  carriesCsrfToken,
+  readSession,
+  type ConsoleSessionDeps,
+} from '../../services/console/console-sessions.js';
+import { readSessionCookie } from './session-cookie.js';
+
+export const CSRF_HEADER = 'x-csrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Who calls the v1 API: the bearer key when one is sent, else the console's session.
+ * A console request that changes something must also carry the session's CSRF token in
+ * `X-CSRF-Token`; SameSite=Strict already keeps other sites' pages from sending the
+ * cookie, and the token holds even where a browser does not honour SameSite.
+ */
+export async function principalOfRequest(
+  keys: KeyServiceDeps['keys'],
+  sessions: ConsoleSessionDeps,
+  request: FastifyRequest,
+): Promise<Principal> {
+  const authorization = request.headers.authorization;
+  const cookie = readSessionCookie(request.headers.cookie);
+  if (authorization !== undefined || cookie === undefined) {
+    return authenticate(keys, authorization);
+  }
+  const session = await readSession(sessions, cookie);
+  if (session === null) {
+    throw new HopError('unauthorized', 'The console session has ended; sign in again.');
+  }
+  if (!SAFE_METHODS.has(request.method)) {
+    const token = request.headers[CSRF_HEADER];
+    if (!carriesCsrfToken(session, typeof token === 'string' ? token : undefined)) {
+      throw new HopError(
+        'forbidden',
+        "A console request that changes something must carry its session's X-CSRF-Token header.",
+      );
+    }
+  }
+  return session.principal;
+}

@@ -1,0 +1,85 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { HopError } from '../../domain/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
+import type { Clock } from '../../ports/clock.js';
+import { hashApiKey } from '../keys/hash-api-key.js';
+
+export interface ConsoleSessionDeps {
+  readonly keys: ApiKeyStore;
+  readonly clock: Clock;
+  /** How long a sign-in lasts. */
+  readonly ttlMs: number;
+}
+
+/** A signed-in console: who, until when, and the token its state changes must carry. */
+export interface ConsoleSession {
+  readonly principal: Principal;
+  readonly expiresAt: number;
+  readonly csrfToken: string;
+}
+
+/** `<key id>.<expiry ms>.<mac>`: key ids are ULIDs; the MAC is 32 bytes, base64url. */
+const TOKEN = /^([0-9A-Za-z]{1,64})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
+const KEY = /^[\x21-\x7e]{1,512}$/;
+
+/**
+ * Console sessions are signed, not stored: the token names the admin key it was made
+ * from and is MACed with that key's stored hash, a secret that never leaves the server.
+ * Any instance sharing the store can check it, and revoking the key ends its sessions at
+ * once (docs/decisions.md).
+ */
+export async function signIn(
+  deps: ConsoleSessionDeps,
+  key: string,
+): Promise<{ token: string; session: ConsoleSession }> {
+  if (!KEY.test(key)) throw new HopError('unauthorized', 'This admin key is unknown or revoked.');
+  const record = await deps.keys.findActiveKeyByHash(hashApiKey(key));
+  if (record === null) throw new HopError('unauthorized', 'This admin key is unknown or revoked.');
+  if (!record.admin) {
+    throw new HopError('forbidden', 'Only an admin key may sign in to the console.');
+  }
+  const expiresAt = deps.clock.now() + deps.ttlMs;
+  const token = `${record.id}.${expiresAt}.${mac(record, `session|${record.id}|${expiresAt}`)}`;
+  return { token, session: sessionOf(record, token, expiresAt) };
+}
+
+/** The session a cookie's token stands for; null if forged, expired or its key revoked. */
+export async function readSession(
+  deps: ConsoleSessionDeps,
+  token: string,
+): Promise<ConsoleSession | null> {
+  const match = TOKEN.exec(token);
+  if (match === null) return null;
+  const [, keyId, expiry, given] = match as unknown as [string, string, string, string];
+  const expiresAt = Number(expiry);
+  if (expiresAt <= deps.clock.now()) return null;
+  const record = await deps.keys.findActiveKeyById(keyId);
+  if (record === null || !record.admin) return null;
+  if (!sameSecret(given, mac(record, `session|${keyId}|${expiresAt}`))) return null;
+  return sessionOf(record, token, expiresAt);
+}
+
+/** True when `given` is the session's CSRF token, compared in constant time. */
+export function carriesCsrfToken(session: ConsoleSession, given: string | undefined): boolean {
+  return given !== undefined && sameSecret(given, session.csrfToken);
+}
+
+function sessionOf(record: ApiKeyRecord, token: string, expiresAt: number): ConsoleSession {
+  return {
+    principal: { keyId: record.id, owner: record.owner, admin: true },
+    expiresAt,
+    // Bound to this very session: a token seen in one sign-in is useless in another.
+    csrfToken: mac(record, `csrf|${token}`),
+  };
+}
+
+function mac(record: ApiKeyRecord, message: string): string {
+  return createHmac('sha256', record.keyHash).update(message).digest('base64url');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

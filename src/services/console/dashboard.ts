@@ -1,0 +1,69 @@
+import { HOUR_MS } from '../../domain/click-fold.js';
+import type { Link } from '../../domain/link.js';
+import type { ClickStore } from '../../ports/click-store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { LinkStore } from '../../ports/link-store.js';
+
+const DAY_MS = 24 * HOUR_MS;
+const BUSIEST = 10;
+
+/** The redirect path over the last seconds, as the service's own metrics saw it. */
+export interface RecentRedirectRate {
+  readonly windowSeconds: number;
+  readonly perSecond: number;
+  readonly p99Ms: number | null;
+}
+
+export interface DashboardDeps {
+  readonly links: LinkStore;
+  readonly clicks: ClickStore;
+  readonly clock: Clock;
+  /** Links as of the last census plus creates since; null before the first census. */
+  readonly linkCounts: () => { readonly all: number | null; readonly active: number | null };
+  readonly recentRedirects: () => RecentRedirectRate;
+}
+
+export interface Dashboard {
+  readonly links: { readonly all: number | null; readonly active: number | null };
+  /** Since midnight UTC, and over the last 7 days (whole hours). */
+  readonly clicksToday: number;
+  readonly clicksWeek: number;
+  /** The links with the most clicks over the last 7 days, most first. */
+  readonly busiest: readonly { readonly link: Link; readonly clicks: number }[];
+  readonly redirects: RecentRedirectRate;
+  /** Time of the newest click folded in; null before any. */
+  readonly freshness: number | null;
+}
+
+/**
+ * What the console's dashboard shows (issue 7). Link counts come from the census, not a
+ * count over the table per request, so a dashboard left open costs the store two reads of
+ * a week of hourly rows every refresh, whatever the corpus.
+ */
+export async function readDashboard(deps: DashboardDeps): Promise<Dashboard> {
+  const now = deps.clock.now();
+  const nextHour = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+  const midnight = Math.floor(now / DAY_MS) * DAY_MS;
+  const [today, week, freshness] = await Promise.all([
+    deps.clicks.overall(midnight, nextHour, 0),
+    deps.clicks.overall(nextHour - 7 * DAY_MS, nextHour, BUSIEST),
+    deps.clicks.freshness(),
+  ]);
+  const links = await Promise.all(
+    week.busiest.map(({ linkId }) => deps.links.findLinkById(linkId)),
+  );
+  const busiest: { link: Link; clicks: number }[] = [];
+  week.busiest.forEach(({ clicks }, index) => {
+    const link = links[index];
+    // A reclaimed link's clicks stay in the aggregates; the link itself is gone.
+    if (link !== null && link !== undefined) busiest.push({ link, clicks });
+  });
+  return {
+    links: deps.linkCounts(),
+    clicksToday: today.clicks,
+    clicksWeek: week.clicks,
+    busiest,
+    redirects: deps.recentRedirects(),
+    freshness,
+  };
+}

@@ -1,0 +1,331 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, whenChromium } from '../support/browser.js';
+import { freePort } from '../support/free-port.js';
+import { startHop, stopHop, type ServeProcess } from '../support/hop-process.js';
+import { tempDataDir } from '../support/temp-data.js';
+
+const ADMIN_KEY = 'hop_console_e2e_admin_key_0123456789';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const DESKTOP =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+/**
+ * With UPDATE_SCREENSHOTS=1 the screenshots README shows are rewritten in docs/screenshots;
+ * otherwise they go to the test's own folder, so a test run never dirties the checkout.
+ */
+const UPDATE_SCREENSHOTS = process.env['UPDATE_SCREENSHOTS'] === '1';
+
+interface ApiLink {
+  id: string;
+  code: string;
+  short_url: string;
+}
+
+whenChromium('admin console in Chromium', () => {
+  describe('admin console in headless Chromium against a real hop', () => {
+    let hop: ServeProcess;
+    let browser: Browser;
+    let screenshots: string;
+
+    const api = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${hop.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${ADMIN_KEY}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      const json: unknown = await response.json().catch(() => null);
+      return { status: response.status, json };
+    };
+    const createLink = async (body: Record<string, unknown>) => {
+      const created = await api('POST', '/v1/links', body);
+      assert.equal(created.status, 201, JSON.stringify(created.json));
+      return created.json as ApiLink;
+    };
+    /** A redirect as a visitor's browser makes it; the redirect is not followed. */
+    const visit = async (code: string, headers: Record<string, string>) =>
+      (await fetch(`${hop.url}/${code}`, { redirect: 'manual', headers })).status;
+    /** A look at the redirect that is not a click (SPEC §3: HEAD is never counted). */
+    const probe = async (code: string) =>
+      (await fetch(`${hop.url}/${code}`, { method: 'HEAD', redirect: 'manual' })).status;
+    const newPage = async (context?: BrowserContext): Promise<Page> => {
+      const page = await (context ?? (await browser.newContext())).newPage();
+      page.setDefaultTimeout(15_000);
+      return page;
+    };
+    const signIn = async (page: Page, key: string) => {
+      await page.goto(`${hop.url}/admin`);
+      await page.getByLabel('Admin key').fill(key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+
+    before(async () => {
+      const dir = tempDataDir({ after });
+      screenshots = UPDATE_SCREENSHOTS ? 'docs/screenshots' : join(dir, 'screenshots');
+      mkdirSync(screenshots, { recursive: true });
+      const port = await freePort();
+      hop = await startHop({
+        HOP_PORT: String(port),
+        HOP_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        HOP_DATA_DIR: dir,
+        HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
+        HOP_CLICK_FLUSH_INTERVAL: '100ms',
+        HOP_COUNTRY_HEADER: 'x-country',
+      });
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser.close();
+      await stopHop(hop);
+    });
+
+    test('a wrong key is refused and no session cookie is set', async () => {
+      const context = await browser.newContext();
+      const page = await newPage(context);
+      await signIn(page, 'hop_not_a_real_key_at_all');
+      await page.getByRole('alert').getByText('unknown or revoked').waitFor();
+      assert.deepEqual(await context.cookies(), []);
+      assert.equal(await page.getByRole('heading', { name: 'Dashboard' }).count(), 0);
+
+      // A key that exists but is not an admin's is refused too.
+      const issued = await api('POST', '/v1/keys', { owner: 'someone' });
+      await signIn(page, (issued.json as { key: string }).key);
+      await page.getByRole('alert').getByText('Only an admin key').waitFor();
+      assert.deepEqual(await context.cookies(), []);
+      await context.close();
+    });
+
+    test('a state change without the CSRF token is refused, with it accepted', async () => {
+      const context = await browser.newContext();
+      const page = await newPage(context);
+      await signIn(page, ADMIN_KEY);
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      const [cookie] = await context.cookies();
+      assert.equal(cookie?.name, 'hop_console');
+      assert.equal(cookie.httpOnly, true);
+      assert.equal(cookie.sameSite, 'Strict');
+      // Page scripts cannot read the session cookie.
+      assert.equal(await page.evaluate<string>('document.cookie'), '');
+
+      const target = await createLink({ destination: 'https://example.com/csrf-target' });
+      const attempt = (token: string | null) =>
+        page.evaluate(
+          async ({ id, token }) => {
+            const headers: Record<string, string> = {};
+            if (token !== null) headers['x-csrf-token'] = token;
+            const response = await fetch(`/v1/links/${id}/disable`, { method: 'POST', headers });
+            return {
+              status: response.status,
+              type: response.headers.get('content-type'),
+              body: (await response.json()) as { detail?: string; state?: string },
+            };
+          },
+          { id: target.id, token },
+        );
+      const without = await attempt(null);
+      assert.equal(without.status, 403);
+      assert.match(without.type ?? '', /^application\/problem\+json/);
+      assert.match(without.body.detail ?? '', /X-CSRF-Token/);
+      const forged = await attempt('A'.repeat(43));
+      assert.equal(forged.status, 403);
+      assert.equal(await probe(target.code), 302, 'the refused requests changed nothing');
+
+      const token = await page.evaluate(async () => {
+        const response = await fetch('/admin/session');
+        return ((await response.json()) as { csrf_token: string }).csrf_token;
+      });
+      const accepted = await attempt(token);
+      assert.equal(accepted.status, 200);
+      assert.equal(accepted.body.state, 'disabled');
+      assert.equal(await probe(target.code), 404);
+      await context.close();
+    });
+
+    test('sign in, search, open a link, see its clicks, disable it, sign out', async () => {
+      const marker = `console-${Date.now()}`;
+      const link = await createLink({
+        destination: `https://example.com/${marker}/landing?utm=1`,
+        title: 'Spring launch',
+        tags: ['launch'],
+      });
+      for (let i = 0; i < 5; i++) {
+        await createLink({ destination: `https://example.org/other/${i}` });
+      }
+
+      const context = await browser.newContext();
+      const page = await newPage(context);
+      // Keyboard only: type the key and press Enter.
+      await page.goto(`${hop.url}/admin`);
+      await page.getByLabel('Admin key').focus();
+      await page.keyboard.type(ADMIN_KEY);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+
+      // Tab to the Links navigation and follow it with Enter.
+      for (let i = 0; i < 10; i++) {
+        await page.keyboard.press('Tab');
+        if ((await page.evaluate<unknown>('document.activeElement?.textContent')) === 'Links')
+          break;
+      }
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Links' }).waitFor();
+
+      await page.getByRole('searchbox', { name: 'Search' }).fill(marker);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/#\/links\?q=/);
+      const rows = page.locator('table.links tbody tr');
+      await rows.filter({ hasText: marker }).waitFor();
+      assert.equal(await rows.count(), 1, 'the search finds exactly the one link');
+      await page.getByRole('link', { name: link.code }).click();
+      await page.getByRole('heading', { name: link.code }).waitFor();
+      assert.equal(await page.getByTestId('link-state').textContent(), 'active');
+      assert.equal(await page.getByTestId('clicks-total').textContent(), '0');
+
+      // Clicks from visitors: two phones from Germany, three desktops from France via a referrer.
+      for (let i = 0; i < 2; i++) {
+        assert.equal(await visit(link.code, { 'user-agent': IPHONE, 'x-country': 'DE' }), 302);
+      }
+      for (let i = 0; i < 3; i++) {
+        const headers = {
+          'user-agent': DESKTOP,
+          'x-country': 'FR',
+          referer: 'https://news.example/item',
+        };
+        assert.equal(await visit(link.code, headers), 302);
+      }
+      // The chart follows once the clicks are folded: refresh until the total says 5.
+      for (let i = 0; i < 100; i++) {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        if ((await page.getByTestId('clicks-total').textContent()) === '5') break;
+        await page.waitForTimeout(100);
+      }
+      assert.equal(await page.getByTestId('clicks-total').textContent(), '5');
+      const bars = await page
+        .locator('svg rect.bar')
+        .evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('data-clicks'))));
+      assert.equal(
+        bars.reduce((a, b) => a + b, 0),
+        5,
+        'the hourly bars add up to the clicks',
+      );
+      assert.equal(bars.at(-1), 5, "the current hour's bar holds them");
+      const breakdown = (caption: string) =>
+        page
+          .locator('table.breakdown', { has: page.locator('caption', { hasText: caption }) })
+          .locator('tbody tr')
+          .allInnerTexts();
+      assert.deepEqual(await breakdown('By country'), ['FR\t3', 'DE\t2']);
+      assert.deepEqual(await breakdown('By device'), ['desktop\t3', 'mobile\t2']);
+      assert.deepEqual(await breakdown('By referrer'), ['news.example\t3', '(none)\t2']);
+      await page.getByRole('button', { name: 'By day' }).click();
+      await page.locator('figcaption', { hasText: 'clicks by day' }).waitFor();
+      assert.equal(await page.getByTestId('clicks-total').textContent(), '5');
+      const days = await page
+        .locator('svg rect.bar')
+        .evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('data-clicks'))));
+      assert.ok(days.length >= 30, 'a month of days');
+      assert.equal(days.at(-1), 5, "today's bar holds them");
+      await page.getByRole('img', { name: `QR code of ${link.short_url}` }).waitFor();
+      // The QR image loads with the session cookie, like any same-origin image (a broken
+      // image never passes this: it is complete with no width).
+      await page.waitForFunction(
+        "(() => { const img = document.querySelector('section.qr img'); return img !== null && img.complete && img.naturalWidth > 0; })()",
+      );
+      await page.getByRole('button', { name: 'By hour' }).click();
+      await page.screenshot({ path: join(screenshots, 'link-page.png'), fullPage: true });
+
+      // The dashboard counts them too; the live redirect rate sees the traffic of the last
+      // seconds (HEADs here, which are redirects but not clicks).
+      await Promise.all(Array.from({ length: 200 }, () => probe(link.code)));
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await page.locator('[data-testid="clicks-today"]', { hasText: /^5$/ }).waitFor();
+      assert.notEqual(await page.getByTestId('redirect-p99').textContent(), '—');
+      assert.ok(Number(await page.getByTestId('redirect-rate').textContent()) > 0);
+      await page
+        .locator('table.links tbody tr', { hasText: link.code })
+        .filter({ hasText: '5' })
+        .waitFor();
+      await page.screenshot({ path: join(screenshots, 'dashboard.png'), fullPage: true });
+
+      // Disable it from its page: the redirect turns 404.
+      await page.goto(`${hop.url}/admin#/links/${link.id}`);
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByTestId('link-state').getByText('disabled').waitFor();
+      assert.equal(await probe(link.code), 404);
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await page.getByTestId('link-state').getByText('active').waitFor();
+      assert.equal(await probe(link.code), 302);
+
+      // Sign out: back to the sign-in form, the cookie gone, the API closed to this browser.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Admin key').waitFor();
+      assert.deepEqual(await context.cookies(), []);
+      const status = await page.evaluate(async () => (await fetch('/v1/links')).status);
+      assert.equal(status, 401);
+      await context.close();
+    });
+
+    test('create a link with the form, edit its destination, delete it', async () => {
+      const context = await browser.newContext();
+      const page = await newPage(context);
+      await signIn(page, ADMIN_KEY);
+      await page.getByRole('link', { name: 'New link' }).click();
+      await page.getByLabel('Destination').fill('https://example.com/from-the-form');
+      await page.getByLabel('Alias (optional)').fill('spring-sale');
+      await page.getByLabel('Redirect status').selectOption('301');
+      await page.getByLabel('Expires (optional)').fill('2031-05-01T12:00');
+      await page.getByRole('button', { name: 'Create link' }).click();
+      await page.getByRole('heading', { name: 'spring-sale' }).waitFor();
+      const redirect = await fetch(`${hop.url}/spring-sale`, { redirect: 'manual' });
+      assert.equal(redirect.status, 301);
+      assert.equal(redirect.headers.get('location'), 'https://example.com/from-the-form');
+
+      // A taken alias is refused with the API's explanation, on the form.
+      await page.getByRole('link', { name: 'New link' }).click();
+      await page.getByLabel('Destination').fill('https://example.com/again');
+      await page.getByLabel('Alias (optional)').fill('spring-sale');
+      await page.getByRole('button', { name: 'Create link' }).click();
+      await page.getByRole('alert').waitFor();
+      assert.match((await page.getByRole('alert').textContent()) ?? '', /taken/i);
+
+      await page.goto(`${hop.url}/admin#/links?q=spring-sale`);
+      await page.getByRole('link', { name: 'spring-sale' }).click();
+      await page.getByLabel('Destination').fill('https://example.com/edited');
+      await page.getByRole('button', { name: 'Save destination' }).click();
+      await page.getByTestId('destination').getByText('https://example.com/edited').waitFor();
+      const edited = await fetch(`${hop.url}/spring-sale`, { redirect: 'manual' });
+      assert.equal(edited.headers.get('location'), 'https://example.com/edited');
+
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByRole('button', { name: 'Delete for good' }).click();
+      await page.getByRole('heading', { name: 'Links' }).waitFor();
+      assert.equal((await fetch(`${hop.url}/spring-sale`, { redirect: 'manual' })).status, 404);
+      await context.close();
+    });
+
+    test('usable at phone width: nothing wider than the screen', async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await newPage(context);
+      await signIn(page, ADMIN_KEY);
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      const overflow = () =>
+        page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      assert.ok((await overflow()) <= 0, 'the dashboard fits');
+      await page.getByRole('link', { name: 'Links' }).click();
+      await page.locator('table.links tbody tr').first().waitFor();
+      assert.ok((await overflow()) <= 0, 'the links page fits (its table scrolls in its box)');
+      await page.locator('table.links tbody tr a').first().click();
+      await page.getByRole('heading', { name: 'Details' }).waitFor();
+      assert.ok((await overflow()) <= 0, 'a link page fits');
+      await page.screenshot({ path: join(screenshots, 'link-page-phone.png'), fullPage: true });
+      await context.close();
+    });
+  });
+});
