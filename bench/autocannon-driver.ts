@@ -9,40 +9,12 @@
  *
  * Every --header goes with every request, as wrk's -H does.
  */
-import { createRequire } from 'node:module';
+import { autocannon } from '../src/cli/bench/autocannon.js';
 import { parseDriverArgs } from './driver-args.js';
 import { formatReport, isStatusError, reportOf } from './driver-report.js';
 import { LatencyLog } from './latency-log.js';
 import { cycle, readPaths } from './paths-file.js';
 
-/** autocannon ships no types: only the members used here. */
-interface AutocannonRequest {
-  path?: string;
-  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
-}
-interface AutocannonResult {
-  /** Socket errors and timeouts (autocannon counts a timeout in both). */
-  readonly errors: number;
-}
-interface AutocannonInstance {
-  on(
-    event: 'response',
-    listener: (client: unknown, status: number, bytes: number, responseMs: number) => void,
-  ): void;
-}
-type Autocannon = (
-  options: {
-    url: string;
-    connections: number;
-    duration: number;
-    pipelining: number;
-    headers: Record<string, string>;
-    requests: AutocannonRequest[];
-  },
-  done: (error: Error | null, result: AutocannonResult) => void,
-) => AutocannonInstance;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const args = parseDriverArgs(
   "autocannon-driver --url URL --paths FILE [--connections N] [--seconds S] [--header 'Name: value' ...]",
   process.argv.slice(2),

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { addBenchCommand } from './commands/bench-command.js';
 import { addKeysCommand } from './commands/keys-command.js';
 import { addLinksCommand } from './commands/links-command.js';
 import { addMigrateCommand } from './commands/migrate-command.js';
@@ -8,7 +9,7 @@ import { addServeCommand } from './commands/serve-command.js';
 import { addSweepCommand } from './commands/sweep-command.js';
 import { addWorkerCommand } from './commands/worker-command.js';
 
-/** The `hop` command line: serve (default), worker, migrate, keys, links, pool, sweep. */
+/** The `hop` command line: serve (default), worker, migrate, keys, links, pool, sweep, bench. */
 const program = new Command('hop').description('hop, the URL shortener');
 addServeCommand(program);
 addMigrateCommand(program);
@@ -17,4 +18,5 @@ addLinksCommand(program);
 addPoolCommand(program);
 addSweepCommand(program);
 addWorkerCommand(program);
+addBenchCommand(program);
 await program.parseAsync(process.argv);

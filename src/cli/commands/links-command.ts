@@ -1,20 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { LINK_STATES, type LinkState } from '../../domain/link.js';
-import type { Principal } from '../../domain/principal.js';
 import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
+import { disableLink, enableLink } from '../../services/links/change-link-state.js';
 import { createLink } from '../../services/links/create-link.js';
+import { findLinkByCodeOrIdOrThrow } from '../../services/links/find-link-by-code-or-id.js';
 import { listLinks } from '../../services/links/list-links.js';
 import { seedLinks } from '../../services/links/seed-links.js';
+import { operator } from '../operator.js';
 import { withRuntime } from '../with-runtime.js';
-
-/** The operator at the console acts as an admin, for the owner they name. */
-function operator(owner: string): Principal {
-  return { keyId: 'cli', owner, admin: true };
-}
+import { addLinksExportCommand } from './links-export-command.js';
+import { addLinksImportCommand } from './links-import-command.js';
 
 export function addLinksCommand(program: Command): void {
-  const links = program.command('links').description('create and list links');
+  const links = program
+    .command('links')
+    .description('create, list, import, export, disable and enable links');
 
   links
     .command('create')
@@ -86,6 +87,15 @@ export function addLinksCommand(program: Command): void {
       },
     );
 
+  addLinksImportCommand(links);
+  addLinksExportCommand(links);
+  addStateCommand(links, 'disable', 'stop a link from redirecting (its code stays taken)');
+  addStateCommand(
+    links,
+    'enable',
+    'let a disabled link redirect again (an expired one stays expired)',
+  );
+
   links
     .command('seed')
     .description('load N synthetic links fast, for benchmarks; prints nothing but progress')
@@ -110,6 +120,32 @@ export function addLinksCommand(program: Command): void {
         });
         process.stderr.write(`\nseeded ${codes.length} links in ${Date.now() - started} ms\n`);
         if (options.codes !== undefined) writeFileSync(options.codes, codes.join('\n') + '\n');
+      });
+    });
+}
+
+/** `links disable` and `links enable`: the API's state changes, for an operator. */
+function addStateCommand(links: Command, change: 'disable' | 'enable', description: string): void {
+  links
+    .command(change)
+    .description(description)
+    .argument('<code-or-id>', "the link's code, or its id as `hop links list --json` shows it")
+    .addHelpText(
+      'after',
+      `
+A running hop hears of the change through Redis (HOP_REDIS_URL); without it, an instance
+that has the link in its cache goes on as before for up to HOP_L1_TTL (60 s).
+
+Example:
+  $ hop links ${change} launch`,
+    )
+    .action(async (codeOrId: string) => {
+      await withRuntime(async (runtime) => {
+        const deps = runtime.linkService;
+        const admin = operator(BOOTSTRAP_OWNER);
+        const found = await findLinkByCodeOrIdOrThrow(deps, admin, codeOrId);
+        const link = await (change === 'disable' ? disableLink : enableLink)(deps, admin, found.id);
+        process.stdout.write(`${link.code}  ${link.state}  ${link.id}\n`);
       });
     });
 }

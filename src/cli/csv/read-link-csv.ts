@@ -1,0 +1,155 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
+import { parse, type CsvError, type Info } from 'csv-parse';
+import type { ImportRow } from '../../services/links/import-links.js';
+import { LINK_FILE_COLUMNS } from '../../services/links/link-file-layout.js';
+import { LineCounter } from './line-counter.js';
+
+/**
+ * Longest row accepted, in bytes. A link is a few KB at most; the bound stops a quote left
+ * open from reading the rest of the file into one cell.
+ */
+const MAX_ROW_BYTES = 64 * 1024;
+
+/** The file cannot be imported at all: unreadable, empty, or its header is not CSV. */
+export class LinkCsvError extends Error {}
+
+export interface LinkCsv {
+  readonly header: readonly string[];
+  /** The rows after the header, read as they are asked for. */
+  readonly rows: AsyncIterable<ImportRow>;
+  readonly sizeBytes: number;
+  /** Bytes of the file up to the end of the last row handed out. */
+  bytesRead(): number;
+}
+
+/** A syntax error csv-parse skipped, at the byte offset where its row starts. */
+interface SkippedRow {
+  readonly offset: number;
+  readonly problem: string;
+  readonly fatal: boolean;
+}
+
+/**
+ * Opens a link file and reads its header. The rows stream from disk through csv-parse
+ * (RFC 4180: quoted cells may hold commas, quotes doubled, line breaks; a UTF-8 BOM is
+ * dropped; blank lines are skipped). Each row carries the physical line it starts on.
+ */
+export async function openLinkCsv(file: string): Promise<LinkCsv> {
+  let sizeBytes: number;
+  try {
+    sizeBytes = (await stat(file)).size;
+  } catch (error) {
+    throw new LinkCsvError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const counter = new LineCounter();
+  const skipped: SkippedRow[] = [];
+  const parser = parse({
+    bom: true,
+    info: true,
+    skip_empty_lines: true,
+    // Rows of the wrong width are reported by the import with their line, not thrown.
+    relax_column_count: true,
+    skip_records_with_error: true,
+    max_record_size: MAX_ROW_BYTES,
+    on_skip: (error) => {
+      if (error !== undefined) skipped.push(skippedRow(error));
+      return undefined;
+    },
+  });
+  // Errors reach the reader through the parser, which pipeline destroys with them.
+  pipeline(createReadStream(file), counter, parser, () => undefined);
+  let bytesRead = 0;
+
+  async function* rows(): AsyncGenerator<ImportRow> {
+    const skippedBefore = function* (offset: number): Generator<ImportRow> {
+      while (skipped[0] !== undefined && skipped[0].offset < offset) {
+        const row = skipped.shift() as SkippedRow;
+        yield {
+          line: counter.lineOfContentAt(row.offset),
+          malformed: row.problem,
+          fatal: row.fatal,
+        };
+        if (row.fatal) return;
+      }
+    };
+    try {
+      for await (const parsed of parser as AsyncIterable<{ record: string[]; info: Info }>) {
+        const { record, info } = parsed;
+        for (const row of skippedBefore(info.bytes)) {
+          yield row;
+          if ('malformed' in row && row.fatal) return;
+        }
+        // info.bytes ends past the row's line break; its line breaks inside quotes come before.
+        const line = counter.lineAt(info.bytes - 1) - lineBreaksIn(record);
+        bytesRead = info.bytes;
+        yield { line, cells: record };
+      }
+      yield* skippedBefore(Infinity);
+    } finally {
+      parser.destroy();
+    }
+  }
+
+  const iterator = rows();
+  let first: IteratorResult<ImportRow>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    throw new LinkCsvError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (first.done === true) {
+    throw new LinkCsvError(
+      `${file} is empty: its first line must be the header, such as ${LINK_FILE_COLUMNS.join(',')}`,
+    );
+  }
+  if ('malformed' in first.value) {
+    await iterator.return(undefined);
+    throw new LinkCsvError(
+      `line ${first.value.line}: the header is not valid CSV: ${first.value.malformed}`,
+    );
+  }
+  return {
+    header: first.value.cells,
+    rows: { [Symbol.asyncIterator]: () => iterator },
+    sizeBytes,
+    bytesRead: () => bytesRead,
+  };
+}
+
+function skippedRow(error: CsvError): SkippedRow {
+  // The error's `bytes` is where the parser's last row ended: where the bad one starts.
+  const offset = typeof error.bytes === 'number' ? error.bytes : 0;
+  switch (error.code) {
+    case 'INVALID_OPENING_QUOTE':
+      // The parser picks up again at the next line: only this row is lost.
+      return {
+        offset,
+        fatal: false,
+        problem:
+          'a quote inside a cell that does not start with one ' +
+          '(quote the whole cell and double the quote: "say ""hi""")',
+      };
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return { offset, fatal: true, problem: 'a quoted cell goes on after its closing quote' };
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return { offset, fatal: true, problem: 'a quoted cell is never closed' };
+    case 'CSV_MAX_RECORD_SIZE':
+      return {
+        offset,
+        fatal: true,
+        problem: `the row is longer than ${MAX_ROW_BYTES} bytes (a quoted cell never closed?)`,
+      };
+    default:
+      return { offset, fatal: true, problem: error.message };
+  }
+}
+
+function lineBreaksIn(cells: readonly string[]): number {
+  let count = 0;
+  for (const cell of cells) {
+    for (let at = cell.indexOf('\n'); at !== -1; at = cell.indexOf('\n', at + 1)) count++;
+  }
+  return count;
+}

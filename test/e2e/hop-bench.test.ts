@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import { freePort } from '../support/free-port.js';
+import { runHop, startHop, stopHop, type HopRun } from '../support/hop-process.js';
+import { tempDataDir } from '../support/temp-data.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ADMIN_KEY = 'hop_bench_e2e_admin_key_0123456789';
+/** Short and light: these tests check what `hop bench` reports, not how fast hop is. */
+const LIGHT = ['--warmup', '0', '--connections', '4'];
+const SCENARIOS = ['hot', 'uniform', '404'];
+
+/**
+ * `hop bench` as a child, without blocking this process: the hop under load is our child
+ * too, and its output must keep draining while the bench runs.
+ */
+function bench(args: readonly string[]): Promise<HopRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/hop.ts', 'bench', ...args], {
+    cwd: ROOT,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** The figures of one scenario's table row, which must be all there: requests to errors. */
+function tableRow(stdout: string, scenario: string): number[] {
+  const figure = String.raw`([\d,]+(?:\.\d+)?)`;
+  const met = '(?:pass|OVER)';
+  const row = new RegExp(
+    `^${scenario} +${figure} +${figure} +(?:pass|UNDER) +${figure} +` +
+      `${figure} +${met} +${figure} +${met} +${figure} +${met} +(\\d+)$`,
+    'm',
+  ).exec(stdout);
+  assert.ok(row, `a row for ${scenario}:\n${stdout}`);
+  return row.slice(1).map((cell) => Number(cell.replaceAll(',', '')));
+}
+
+function assertOneLineMessage(run: HopRun, message: RegExp): void {
+  assert.equal(run.status, 1, run.stderr);
+  assert.match(run.stderr, message);
+  assert.doesNotMatch(run.stderr, /^\s+at /m, 'a message, not a stack trace');
+}
+
+describe('hop bench', () => {
+  test('loads a running hop: hot, uniform and 404, as a table and as JSON', async (t) => {
+    const dir = tempDataDir(t, 'hop-bench-');
+    const codesFile = join(dir, 'seeded.codes');
+    const seeded = runHop(['links', 'seed', '--count', '30', '--codes', codesFile], {
+      HOP_DATA_DIR: dir,
+    });
+    assert.equal(seeded.status, 0, seeded.stderr);
+    const hop = await startHop({ HOP_DATA_DIR: dir, HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY });
+    t.after(() => hop.child.kill('SIGKILL'));
+    const benchHop = (...args: string[]) => bench(['--url', hop.url, ...LIGHT, ...args]);
+
+    // Links made through the API, tagged hop-bench; the table.
+    const table = await benchHop('--key', ADMIN_KEY, '--links', '20', '--duration', '2s');
+    assert.equal(table.status, 0, `${table.stderr}\n${hop.output()}`);
+    assert.match(table.stdout, /^codes +20 links tagged hop-bench \(0 reused, 20 created\)$/m);
+    assert.match(table.stdout, /^SLO +>= 40,000 +< 5 +< 20 +< 10 +0$/m);
+    for (const scenario of SCENARIOS) {
+      const [requests, rps, p50, p80, p99, mean, errors] = tableRow(table.stdout, scenario);
+      assert.ok(requests! > 0 && rps! > 0, `${scenario} answered requests`);
+      assert.ok(p50! <= p80! && p80! <= p99! && mean! > 0, `${scenario} latencies`);
+      assert.equal(errors, 0, table.stdout);
+    }
+    // Every answer was the one expected: redirects only, 404s only.
+    assert.match(table.stdout, /^hot +Zipf.*: 302 ×[\d,]+$/m);
+    assert.match(table.stdout, /^uniform +every one of the 20 codes in turn: 302 ×[\d,]+$/m);
+    assert.match(table.stdout, /^404 +a new random .*: 404 ×[\d,]+$/m);
+    assert.doesNotMatch(table.stdout, /^errors in/m);
+    assert.match(table.stdout, /Latency is client-side/);
+
+    // A second run reuses those links, creates the rest, and says so in JSON.
+    const json = await benchHop('--key', ADMIN_KEY, '--links', '25', '--duration', '1s', '--json');
+    assert.equal(json.status, 0, json.stderr);
+    const report = JSON.parse(json.stdout);
+    const codes = { count: 25, file: null, reused: 20, created: 5, tag: 'hop-bench' };
+    assert.deepEqual(report.codes, codes);
+    assert.deepEqual(report.slo, { p80_ms: 5, p99_ms: 20, mean_ms: 10, peak_rps: 40000 });
+    assert.deepEqual(
+      report.scenarios.map((scenario: any) => scenario.name),
+      SCENARIOS,
+    );
+    for (const scenario of report.scenarios) {
+      assert.ok(scenario.requests > 0 && scenario.rps > 0, scenario.name);
+      for (const figure of ['p50_ms', 'p80_ms', 'p99_ms', 'mean_ms']) {
+        assert.ok(typeof scenario[figure] === 'number' && scenario[figure] > 0, figure);
+      }
+      assert.equal(scenario.errors, 0, JSON.stringify(scenario));
+      const statuses = Object.keys(scenario.statuses);
+      const expected = scenario.name === '404' ? /^404$/ : /^3\d\d$/;
+      assert.ok(statuses.length > 0 && statuses.every((s) => expected.test(s)), statuses.join());
+      assert.equal(typeof scenario.slo_met.p80, 'boolean');
+    }
+    const listed = await fetch(`${hop.url}/v1/links?tag=hop-bench&limit=100`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    assert.equal(((await listed.json()) as { items: unknown[] }).items.length, 25);
+
+    // Codes from `hop links seed --codes`: no key needed.
+    const fromFile = await benchHop(
+      '--codes',
+      codesFile,
+      '--scenarios',
+      'uniform',
+      '--duration',
+      '1s',
+    );
+    assert.equal(fromFile.status, 0, fromFile.stderr);
+    assert.match(fromFile.stdout, new RegExp(`^codes +30 codes from ${codesFile}$`, 'm'));
+    assert.equal(tableRow(fromFile.stdout, 'uniform').at(-1), 0);
+    assert.doesNotMatch(fromFile.stdout, /^(hot|404) /m);
+
+    await stopHop(hop);
+  });
+
+  test('a wrong key, and codes this hop does not have, are refused with a message', async (t) => {
+    const dir = tempDataDir(t, 'hop-bench-');
+    const hop = await startHop({ HOP_DATA_DIR: dir, HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY });
+    t.after(() => hop.child.kill('SIGKILL'));
+
+    assertOneLineMessage(
+      await bench(['--url', hop.url, '--key', 'hop_not_a_key_of_this_hop']),
+      /^hop: http:\/\/127\.0\.0\.1:\d+ refused the key \(401: .+\); give --key an API key/m,
+    );
+
+    const strangers = join(dir, 'strangers.codes');
+    writeFileSync(strangers, 'NotHere1\nNotHere2\n');
+    assertOneLineMessage(
+      await bench(['--url', hop.url, '--codes', strangers]),
+      /\/NotHere1 \(from .*strangers\.codes\) answered 404, not a redirect/,
+    );
+
+    const badLine = join(dir, 'bad.codes');
+    writeFileSync(badLine, 'abc123\n\nnot a code\n');
+    assertOneLineMessage(
+      await bench(['--url', hop.url, '--codes', badLine]),
+      /bad\.codes line 3: "not a code" is not a code/,
+    );
+
+    await stopHop(hop);
+  });
+
+  test('no hop at --url, no key, bad options: a line that says so', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    assertOneLineMessage(
+      runHop(['bench', '--url', url, '--key', ADMIN_KEY], {}),
+      /^hop: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED .*\); is `hop serve` running there\?$/m,
+    );
+    assertOneLineMessage(
+      runHop(['bench', '--url', url], {}),
+      /^hop: --key is needed to create the links to load \(or give --codes FILE/m,
+    );
+    for (const duration of ['soon', '0']) {
+      assertOneLineMessage(
+        runHop(['bench', '--duration', duration], {}),
+        /option '--duration <time>' argument .* is invalid\. It must be a duration such as 2s/,
+      );
+    }
+    assertOneLineMessage(
+      runHop(['bench', '--scenarios', 'hot,cold'], {}),
+      /--scenarios <list>' argument 'hot,cold' is invalid\. .*"cold" is not one/,
+    );
+  });
+});

@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { HopError, type ErrorKind } from '../../src/domain/errors.js';
+import type { Link } from '../../src/domain/link.js';
+import { toLinkFileRecord } from '../../src/services/links/export-links.js';
+import {
+  LINK_FILE_COLUMNS,
+  readLinkFileLayoutOrThrow,
+  type LinkFileLayout,
+} from '../../src/services/links/link-file-layout.js';
+import type { CreateLinkInput } from '../../src/services/links/create-link.js';
+import { readLinkRowOrThrow, type LinkRowRequest } from '../../src/services/links/read-link-row.js';
+
+/** Issue 7: a row of a link file becomes a create request, or a problem with the row. */
+
+const FULL = readLinkFileLayoutOrThrow([...LINK_FILE_COLUMNS]);
+const NOW = Date.UTC(2026, 0, 1);
+
+function row(cells: Partial<Record<(typeof LINK_FILE_COLUMNS)[number], string>>): string[] {
+  return LINK_FILE_COLUMNS.map((column) => cells[column] ?? '');
+}
+
+/** The request a row should make: absent fields unless given. */
+function request(input: Partial<CreateLinkInput>, disabled = false): LinkRowRequest {
+  return {
+    input: {
+      destination: '',
+      alias: undefined,
+      expiresAt: undefined,
+      statusCode: undefined,
+      title: undefined,
+      tags: undefined,
+      ...input,
+    },
+    disabled,
+  };
+}
+
+function refusal(fn: () => unknown, kind: ErrorKind, detail: RegExp, field?: string): void {
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(error instanceof HopError);
+    assert.equal(error.kind, kind);
+    assert.match(error.detail, detail);
+    if (field !== undefined) assert.equal(error.fields[0]?.field, field);
+    return true;
+  });
+}
+
+describe('a link file header', () => {
+  test('names any of the columns in any order, without case or surrounding spaces', () => {
+    const layout = readLinkFileLayoutOrThrow([' Tags', 'DESTINATION ', 'alias']);
+    assert.deepEqual(layout, { width: 3, cellOf: { tags: 0, destination: 1, alias: 2 } });
+  });
+
+  test('without a destination column is refused', () => {
+    refusal(
+      () => readLinkFileLayoutOrThrow(['alias', 'title']),
+      'invalid-request',
+      /no "destination" column/,
+      'header',
+    );
+  });
+
+  test('with an unknown or a repeated column is refused, every problem named at once', () => {
+    refusal(
+      () => readLinkFileLayoutOrThrow(['destination', 'url', 'alias', 'Alias', 'expiry']),
+      'invalid-request',
+      /unknown column "url"; column "alias" appears twice; unknown column "expiry"/,
+    );
+  });
+});
+
+describe('a link file row', () => {
+  test('empty cells are absent fields: the service applies its defaults', () => {
+    assert.deepEqual(
+      readLinkRowOrThrow(FULL, row({ destination: 'https://example.com/' })),
+      request({ destination: 'https://example.com/' }),
+    );
+  });
+
+  test('every column is read', () => {
+    const read = readLinkRowOrThrow(
+      FULL,
+      row({
+        destination: 'https://example.com/a',
+        alias: 'launch',
+        expires_at: '2030-01-31T12:00:00Z',
+        status_code: '308',
+        title: 'Launch, "v2"',
+        tags: 'docs|launch',
+        state: 'disabled',
+      }),
+    );
+    const expected = request(
+      {
+        destination: 'https://example.com/a',
+        alias: 'launch',
+        expiresAt: '2030-01-31T12:00:00Z',
+        statusCode: 308,
+        title: 'Launch, "v2"',
+        tags: ['docs', 'launch'],
+      },
+      true,
+    );
+    assert.deepEqual(read, expected);
+  });
+
+  test('a file with only some columns leaves the others absent', () => {
+    const layout: LinkFileLayout = readLinkFileLayoutOrThrow(['alias', 'destination']);
+    assert.deepEqual(
+      readLinkRowOrThrow(layout, ['x-1', 'https://example.com/']),
+      request({ destination: 'https://example.com/', alias: 'x-1' }),
+    );
+  });
+
+  test('"active" is the same as an empty state', () => {
+    assert.equal(readLinkRowOrThrow(FULL, row({ state: 'active' })).disabled, false);
+  });
+
+  test('an empty tag between separators is kept, for the tag rule to refuse', () => {
+    assert.deepEqual(readLinkRowOrThrow(FULL, row({ tags: 'a||b' })).input.tags, ['a', '', 'b']);
+  });
+
+  test('fewer or more cells than the header names are refused', () => {
+    const detail = /The row has 6 cells where the header names 7 columns\./;
+    refusal(() => readLinkRowOrThrow(FULL, row({}).slice(1)), 'invalid-request', detail, 'row');
+    refusal(
+      () => readLinkRowOrThrow(FULL, [...row({}), 'extra']),
+      'invalid-request',
+      /has 8 cells/,
+    );
+  });
+
+  test('a status that is not a whole number is refused as the service refuses one', () => {
+    for (const status of ['abc', '302.0', ' 302', '-301', '3e2']) {
+      refusal(
+        () => readLinkRowOrThrow(FULL, row({ status_code: status })),
+        'invalid-status-code',
+        /status_code must be one of 301, 302, 307, 308\./,
+        'status_code',
+      );
+    }
+  });
+
+  test('a whole number that is no redirect status is refused', () => {
+    refusal(
+      () => readLinkRowOrThrow(FULL, row({ status_code: '200' })),
+      'invalid-status-code',
+      /one of 301, 302, 307, 308/,
+    );
+  });
+
+  test('a state other than active or disabled is refused', () => {
+    for (const state of ['deleted', 'expired', 'Disabled', 'off']) {
+      refusal(
+        () => readLinkRowOrThrow(FULL, row({ state })),
+        'invalid-request',
+        /state must be "active", "disabled" or empty/,
+        'state',
+      );
+    }
+  });
+});
+
+describe('a link as a row of an export', () => {
+  const link: Link = {
+    id: '01JGZ8Q3V4X5Y6Z7A8B9C0D1E2',
+    code: 'aB3xY9z',
+    owner: 'alice',
+    destination: 'https://example.com/?q=1,2',
+    statusCode: 307,
+    state: 'disabled',
+    custom: false,
+    title: 'Say "hi"',
+    tags: ['docs', 'launch'],
+    createdAt: NOW - 1000,
+    updatedAt: NOW - 1000,
+    expiresAt: NOW + 86_400_000,
+    deletedAt: null,
+    version: 2,
+  };
+
+  test('holds the code as alias, an RFC 3339 expiry, the tags joined, the state', () => {
+    assert.deepEqual(toLinkFileRecord(link, NOW), [
+      'https://example.com/?q=1,2',
+      'aB3xY9z',
+      '2026-01-02T00:00:00.000Z',
+      '307',
+      'Say "hi"',
+      'docs|launch',
+      'disabled',
+    ]);
+  });
+
+  test('reads back as a request for the same link', () => {
+    assert.deepEqual(
+      readLinkRowOrThrow(FULL, [...toLinkFileRecord(link, NOW)]),
+      request(
+        {
+          destination: link.destination,
+          alias: link.code,
+          expiresAt: '2026-01-02T00:00:00.000Z',
+          statusCode: 307,
+          title: 'Say "hi"',
+          tags: ['docs', 'launch'],
+        },
+        true,
+      ),
+    );
+  });
+
+  test('an expiry passed shows as state expired; no expiry, no tags, no title as empty', () => {
+    const expired = { ...link, state: 'active' as const, expiresAt: NOW - 1 };
+    assert.equal(toLinkFileRecord(expired, NOW)[6], 'expired');
+    const bare = { ...link, expiresAt: null, tags: [], title: null };
+    assert.deepEqual(toLinkFileRecord(bare, NOW).slice(2, 7), ['', '307', '', '', 'disabled']);
+  });
+});

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import { LineCounter } from '../../src/cli/csv/line-counter.js';
+import { LinkCsvError, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
+import { tempDataDir } from '../support/temp-data.js';
+
+/** Issue 7: every row of a link file carries the physical line it starts on. */
+
+type Seen = [line: number, cells: readonly string[] | string];
+
+async function readAll(t: TestContext, content: string | Buffer): Promise<Seen[]> {
+  const file = join(tempDataDir(t, 'hop-csv-'), 'links.csv');
+  writeFileSync(file, content);
+  const csv = await openLinkCsv(file);
+  const seen: Seen[] = [[1, csv.header]];
+  for await (const row of csv.rows) {
+    seen.push([
+      row.line,
+      'cells' in row ? row.cells : `${row.fatal ? 'fatal' : 'skip'}: ${row.malformed}`,
+    ]);
+  }
+  return seen;
+}
+
+/** Each row after the header as its line and first cell, or the start of its problem. */
+function brief(seen: readonly Seen[], width: number): [number, string | undefined][] {
+  return seen
+    .slice(1)
+    .map(([line, what]) => [line, typeof what === 'string' ? what.slice(0, width) : what[0]]);
+}
+
+async function refusal(t: TestContext, content: string, message: RegExp): Promise<void> {
+  const file = join(tempDataDir(t, 'hop-csv-'), 'links.csv');
+  writeFileSync(file, content);
+  await assert.rejects(openLinkCsv(file), (error: unknown) => {
+    assert.ok(error instanceof LinkCsvError);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+describe('reading a link file', () => {
+  test('a row spanning lines is at its first line; blank lines are skipped, not counted as rows', async (t) => {
+    const seen = await readAll(
+      t,
+      'destination,title\nhttps://a.example/,one\n"https://b.example/","two\nlines"\n\n\nhttps://c.example/,"x,""y"""\n',
+    );
+    assert.deepEqual(seen, [
+      [1, ['destination', 'title']],
+      [2, ['https://a.example/', 'one']],
+      [3, ['https://b.example/', 'two\nlines']],
+      [7, ['https://c.example/', 'x,"y"']],
+    ]);
+  });
+
+  test('CRLF line breaks inside quoted cells count once (csv-parse counts them twice)', async (t) => {
+    const seen = await readAll(
+      t,
+      'destination,title\r\n"https://a.example/","a\r\nb\r\nc"\r\n\r\nhttps://b.example/,d\r\nhttps://c.example/,e',
+    );
+    assert.deepEqual(
+      seen.map(([line]) => line),
+      [1, 2, 6, 7],
+    );
+    assert.deepEqual(seen[1]?.[1], ['https://a.example/', 'a\r\nb\r\nc']);
+  });
+
+  test('a UTF-8 byte order mark is dropped from the header', async (t) => {
+    const seen = await readAll(t, Buffer.from('\uFEFFdestination\nhttps://ü.example/\n', 'utf8'));
+    assert.deepEqual(seen, [
+      [1, ['destination']],
+      [2, ['https://ü.example/']],
+    ]);
+  });
+
+  test('rows of another width are handed on as they are, for the import to refuse', async (t) => {
+    const seen = await readAll(
+      t,
+      'destination,alias\nhttps://a.example/\nhttps://b.example/,b,extra\n',
+    );
+    assert.deepEqual(seen.slice(1), [
+      [2, ['https://a.example/']],
+      [3, ['https://b.example/', 'b', 'extra']],
+    ]);
+  });
+
+  test('a stray quote spoils its row only: the next line is read again', async (t) => {
+    const seen = await readAll(
+      t,
+      'destination,title\nhttps://a.example/,a\nhttps://b"x.example/,b\n\nhttps://c"x.example/,c\n"https://d.example/","d\nd"\nhttps://e.example/,e\n',
+    );
+    assert.deepEqual(brief(seen, 11), [
+      [2, 'https://a.example/'],
+      [3, 'skip: a quo'],
+      [5, 'skip: a quo'],
+      [6, 'https://d.example/'],
+      [8, 'https://e.example/'],
+    ]);
+  });
+
+  test('a quote never closed ends the file at the row that opened it', async (t) => {
+    const seen = await readAll(
+      t,
+      'destination,title\nhttps://a.example/,a\nhttps://b.example/,"b\nhttps://c.example/,c\nhttps://d.example/,d\n',
+    );
+    assert.deepEqual(seen.slice(1), [
+      [2, ['https://a.example/', 'a']],
+      [3, 'fatal: a quoted cell is never closed'],
+    ]);
+  });
+
+  test('text after a closing quote ends the file there: the parser cannot tell where rows start', async (t) => {
+    const seen = await readAll(
+      t,
+      'destination,title\nhttps://a.example/,"a"b\nhttps://c.example/,c\nhttps://d.example/,d\n',
+    );
+    assert.deepEqual(seen.slice(1), [[2, 'fatal: a quoted cell goes on after its closing quote']]);
+  });
+
+  test('a row longer than 64 KiB ends the file instead of filling memory', async (t) => {
+    const seen = await readAll(
+      t,
+      `destination,title\nhttps://a.example/,a\nhttps://b.example/,"${'x'.repeat(70_000)}\nhttps://c.example/,c\n`,
+    );
+    assert.deepEqual(brief(seen, 35), [
+      [2, 'https://a.example/'],
+      [3, 'fatal: the row is longer than 65536'],
+    ]);
+  });
+
+  test('an empty file, a file that is not there, or a header that is not CSV cannot be read', async (t) => {
+    await refusal(t, '', /is empty: its first line must be the header, such as destination,alias,/);
+    await refusal(t, '\n\n', /is empty/);
+    await refusal(
+      t,
+      'destination,"ti"tle\nhttps://a.example/,a\n',
+      /^line 1: the header is not valid CSV/,
+    );
+    await assert.rejects(
+      openLinkCsv('/nonexistent/links.csv'),
+      /cannot read \/nonexistent\/links\.csv: ENOENT/,
+    );
+  });
+});
+
+describe('LineCounter', () => {
+  test('answers lines of offsets across chunk boundaries, however the bytes were cut', () => {
+    const text = Buffer.from('ab\ncd\r\n\r\n\nef\ng');
+    for (const size of [1, 2, 3, 5, text.length]) {
+      const counter = new LineCounter();
+      for (let at = 0; at < text.length; at += size) counter.write(text.subarray(at, at + size));
+      assert.equal(counter.lineAt(0), 1, `chunks of ${size}`);
+      assert.equal(counter.lineAt(2), 1);
+      assert.equal(counter.lineAt(3), 2);
+      assert.equal(counter.lineOfContentAt(5), 5, 'the blank lines after "cd" are passed over');
+      assert.equal(counter.lineAt(12), 5);
+      assert.equal(counter.lineAt(13), 6);
+      assert.equal(counter.lineAt(text.length), 6);
+    }
+  });
+});
