@@ -78,7 +78,9 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
       if (asset === undefined) {
         return sendProblem(request, reply, 'not-found', 'There is no such console asset.');
       }
-      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      if (request.headers['if-none-match'] === asset.etag) {
+        return reply.code(304).header('etag', asset.etag).send();
+      }
       return withConsoleHeaders(reply)
         .header('content-type', asset.contentType)
         .header('etag', asset.etag)

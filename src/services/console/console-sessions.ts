@@ -19,8 +19,11 @@ export interface ConsoleSession {
   readonly csrfToken: string;
 }
 
-/** `<key id>.<expiry ms>.<mac>`: key ids are ULIDs; the MAC is 32 bytes, base64url. */
-const TOKEN = /^([0-9A-Za-z]{1,64})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
+/**
+ * `<key id>.<expiry ms>.<mac>`: key ids are ULIDs; the expiry is written without leading
+ * zeros, so one session has one spelling; the MAC is 32 bytes, base64url.
+ */
+const TOKEN = /^([0-9A-Za-z]{1,64})\.([1-9]\d{0,14})\.([A-Za-z0-9_-]{43})$/;
 const KEY = /^[\x21-\x7e]{1,512}$/;
 
 /**

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test, type TestContext } from 'node:test';
+import type { ApiKeyStore } from '../../src/ports/api-key-store.js';
+import {
+  carriesCsrfToken,
+  readSession,
+  signIn,
+  type ConsoleSessionDeps,
+} from '../../src/services/console/console-sessions.js';
+import { hashApiKey, keyPrefix } from '../../src/services/keys/hash-api-key.js';
+import { BASE_MS, makeId } from '../contract/store-factories.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { openTempSqliteStore } from '../support/temp-data.js';
+
+/** Console sessions (issue 7): signed tokens `<key id>.<expiry ms>.<mac>`, checked on read. */
+
+const TTL_MS = 12 * 3_600_000;
+
+/** Stores a key and returns its id and secret, as `hop keys create` would. */
+async function storeKey(keys: ApiKeyStore, admin: boolean): Promise<{ id: string; key: string }> {
+  const key = `hop_${randomBytes(16).toString('hex')}`;
+  const id = makeId();
+  const record = {
+    id,
+    owner: admin ? 'ops' : 'team',
+    admin,
+    keyHash: hashApiKey(key),
+    prefix: keyPrefix(key),
+    createdAt: BASE_MS,
+    revokedAt: null,
+  };
+  assert.equal(await keys.insertKey(record), true);
+  return { id, key };
+}
+
+async function setup(t: TestContext) {
+  const store = openTempSqliteStore(t);
+  const clock = new ManualClock(BASE_MS);
+  const deps: ConsoleSessionDeps = { keys: store.keys, clock, ttlMs: TTL_MS };
+  const admin = await storeKey(store.keys, true);
+  return { store, clock, deps, admin };
+}
+
+/** The token with its part `index` (0 key id, 1 expiry, 2 MAC) replaced by `by(part)`. */
+function altered(token: string, index: number, by: (part: string) => string): string {
+  const parts = token.split('.');
+  parts[index] = by(parts[index] as string);
+  return parts.join('.');
+}
+
+/** The same string with its character at `at` swapped for another allowed one. */
+function swapChar(text: string, at: number): string {
+  const replacement = text[at] === 'A' ? 'B' : 'A';
+  return text.slice(0, at) + replacement + text.slice(at + 1);
+}
+
+describe('console sessions', () => {
+  test('a session signed in is read back, the same, until just before it expires', async (t) => {
+    const { clock, deps, admin } = await setup(t);
+    const { token, session } = await signIn(deps, admin.key);
+    assert.deepEqual(session.principal, { keyId: admin.id, owner: 'ops', admin: true });
+    assert.equal(session.expiresAt, BASE_MS + TTL_MS);
+    assert.match(token, new RegExp(`^${admin.id}\\.${BASE_MS + TTL_MS}\\.[A-Za-z0-9_-]{43}$`));
+
+    assert.deepEqual(await readSession(deps, token), session);
+    clock.advance(TTL_MS - 1);
+    assert.deepEqual(await readSession(deps, token), session);
+  });
+
+  test('at its expiry and after, the session is gone', async (t) => {
+    const { clock, deps, admin } = await setup(t);
+    const { token } = await signIn(deps, admin.key);
+    clock.advance(TTL_MS);
+    assert.equal(await readSession(deps, token), null);
+    clock.advance(1);
+    assert.equal(await readSession(deps, token), null);
+  });
+
+  test('a token altered in any one of its three parts is no session', async (t) => {
+    const { store, deps, admin } = await setup(t);
+    const other = await storeKey(store.keys, true);
+    const { token } = await signIn(deps, admin.key);
+    const forgeries = [
+      // key id: another admin key that exists, a near miss, one that does not exist
+      altered(token, 0, () => other.id),
+      altered(token, 0, (id) => swapChar(id, id.length - 1)),
+      altered(token, 0, (id) => id.toLowerCase()),
+      // expiry: later, earlier (still in the future), a digit changed
+      altered(token, 1, (ms) => String(Number(ms) + 1)),
+      altered(token, 1, (ms) => String(Number(ms) - 1000)),
+      altered(token, 1, (ms) => `2${ms.slice(1)}`),
+      // MAC: first, middle and last character, all of it
+      altered(token, 2, (mac) => swapChar(mac, 0)),
+      altered(token, 2, (mac) => swapChar(mac, 21)),
+      altered(token, 2, (mac) => swapChar(mac, 42)),
+      altered(token, 2, () => 'A'.repeat(43)),
+    ];
+    for (const forged of forgeries) {
+      assert.notEqual(forged, token);
+      assert.equal(await readSession(deps, forged), null, forged);
+    }
+    assert.notEqual(await readSession(deps, token), null, 'the genuine token still reads');
+  });
+
+  test('malformed tokens are no session', async (t) => {
+    const { deps, admin } = await setup(t);
+    const { token } = await signIn(deps, admin.key);
+    for (const malformed of [
+      '',
+      'garbage',
+      `${token}.`,
+      `.${token}`,
+      token.slice(0, -1),
+      `${token}A`,
+      token.replaceAll('.', '|'),
+      `${'A'.repeat(65)}.${token.split('.').slice(1).join('.')}`,
+      // The same expiry spelt with a leading zero: one session has one spelling.
+      token.replace('.', '.0'),
+    ]) {
+      assert.equal(await readSession(deps, malformed), null, malformed);
+    }
+  });
+
+  test("revoking the key ends its sessions; the session's key must still be an admin key", async (t) => {
+    const { store, clock, deps, admin } = await setup(t);
+    const { token } = await signIn(deps, admin.key);
+    assert.equal(await store.keys.revokeKey(admin.id, clock.now()), true);
+    assert.equal(await readSession(deps, token), null);
+  });
+
+  test('sign-in refuses unknown, revoked, malformed and non-admin keys', async (t) => {
+    const { store, clock, deps, admin } = await setup(t);
+    const member = await storeKey(store.keys, false);
+    const revoked = await storeKey(store.keys, true);
+    await store.keys.revokeKey(revoked.id, clock.now());
+
+    const unauthorized = { name: 'HopError', kind: 'unauthorized' };
+    await assert.rejects(signIn(deps, 'hop_nobody_has_this_key_00000000'), unauthorized);
+    await assert.rejects(signIn(deps, revoked.key), unauthorized);
+    for (const key of ['', `${admin.key}\n`, ` ${admin.key}`, `${admin.key}\u00e9`]) {
+      await assert.rejects(signIn(deps, key), unauthorized, JSON.stringify(key));
+    }
+    await assert.rejects(signIn(deps, 'k'.repeat(513)), unauthorized);
+    await assert.rejects(signIn(deps, member.key), { name: 'HopError', kind: 'forbidden' });
+  });
+
+  describe('carriesCsrfToken', () => {
+    test("true for the session's own token only", async (t) => {
+      const { clock, deps, admin } = await setup(t);
+      const { session } = await signIn(deps, admin.key);
+      clock.advance(1);
+      const { session: another } = await signIn(deps, admin.key);
+      assert.notEqual(another.csrfToken, session.csrfToken);
+
+      assert.equal(carriesCsrfToken(session, session.csrfToken), true);
+      assert.equal(carriesCsrfToken(session, undefined), false);
+      assert.equal(carriesCsrfToken(session, ''), false);
+      assert.equal(carriesCsrfToken(session, session.csrfToken.slice(1)), false);
+      assert.equal(carriesCsrfToken(session, `${session.csrfToken}A`), false);
+      assert.equal(carriesCsrfToken(session, swapChar(session.csrfToken, 10)), false);
+      assert.equal(carriesCsrfToken(session, another.csrfToken), false);
+      assert.equal(carriesCsrfToken(another, session.csrfToken), false);
+    });
+
+    test('a session read back carries the token given at sign-in', async (t) => {
+      const { deps, admin } = await setup(t);
+      const { token, session } = await signIn(deps, admin.key);
+      const read = await readSession(deps, token);
+      assert.ok(read !== null);
+      assert.equal(carriesCsrfToken(read, session.csrfToken), true);
+    });
+  });
+});
