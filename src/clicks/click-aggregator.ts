@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import type { ClickSource } from '../ports/click-source.js';
 import type { ClickStore } from '../ports/click-store.js';
+import { BusiestRanking } from './busiest-ranking.js';
 
 export interface ClickAggregatorDeps {
   readonly source: ClickSource;
@@ -23,6 +24,7 @@ export interface ClickAggregatorDeps {
  */
 export class ClickAggregator {
   readonly #deps: ClickAggregatorDeps;
+  readonly #ranking: BusiestRanking;
   #loop: Promise<void> | null = null;
   #stopping = false;
   #wake: (() => void) | null = null;
@@ -36,6 +38,7 @@ export class ClickAggregator {
 
   constructor(deps: ClickAggregatorDeps) {
     this.#deps = deps;
+    this.#ranking = new BusiestRanking(deps.store, deps.clock);
   }
 
   start(): void {
@@ -74,6 +77,11 @@ export class ClickAggregator {
     this.duplicates += result.duplicates;
     await delivery.ack();
     this.lagSeconds = oldest === Infinity ? 0 : Math.max(0, (clock.now() - oldest) / 1000);
+    // The dashboard's ranking is made here, where folds run, never on the request path.
+    // A failed ranking is reported, and is not a failed fold: the delivery is acknowledged.
+    await this.#ranking.rankIfDue().catch((error: unknown) => {
+      this.#deps.onFailure(error);
+    });
     return true;
   }
 

@@ -2,6 +2,8 @@ import type { ClickBatch } from '../domain/click-batch.js';
 import { decodeTallyWire } from '../domain/click-tally-wire.js';
 import type { ClickSink } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
+import type { Clock } from '../ports/clock.js';
+import { BusiestRanking } from './busiest-ranking.js';
 import { FlushTally } from './flush-tally.js';
 
 /**
@@ -14,15 +16,17 @@ export class StoreFoldingClickSink implements ClickSink {
   readonly #store: ClickStore;
   readonly #maxReferrers: number;
   readonly #flushTally = new FlushTally();
+  readonly #ranking: BusiestRanking;
   /** Clicks folded, and redelivered ones skipped, as the aggregator counts them. */
   folded = 0;
   duplicates = 0;
   /** Folded as it is flushed: no lag beyond the flush interval. */
   readonly lagSeconds = 0;
 
-  constructor(store: ClickStore, maxReferrers: number) {
+  constructor(store: ClickStore, maxReferrers: number, clock: Clock) {
     this.#store = store;
     this.#maxReferrers = maxReferrers;
+    this.#ranking = new BusiestRanking(store, clock);
   }
 
   async send(batch: ClickBatch): Promise<void> {
@@ -32,6 +36,8 @@ export class StoreFoldingClickSink implements ClickSink {
     const result = await this.#store.fold([tally], this.#maxReferrers);
     this.folded += result.counted;
     this.duplicates += result.duplicates;
+    // A failed ranking is not a failed send: the batch is folded, and must not come again.
+    await this.#ranking.rankIfDue().catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -36,6 +36,13 @@ export interface FoldPlan {
   readonly newestAt: number | null;
 }
 
+/** Clicks per hour over all links of a fold's buckets: what `click_hour_totals` adds. */
+export function clicksPerHour(buckets: readonly ClickBucket[]): Map<number, number> {
+  const perHour = new Map<number, number>();
+  for (const { hour, clicks } of buckets) perHour.set(hour, (perHour.get(hour) ?? 0) + clicks);
+  return perHour;
+}
+
 export function linkHourKey(linkId: string, hour: number): string {
   return `${linkId}\n${hour}`;
 }

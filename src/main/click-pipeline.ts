@@ -96,7 +96,7 @@ export function composeClickPipeline(
     queue !== null && !serving ? makeAggregator(queue, stores.clicks, clock, config, logger) : null;
   const direct =
     config.natsServers === undefined && queue === null
-      ? new StoreFoldingClickSink(stores.clicks, config.clickMaxReferrers)
+      ? new StoreFoldingClickSink(stores.clicks, config.clickMaxReferrers, clock)
       : null;
   const sink: ClickSink =
     config.natsServers !== undefined

@@ -22,11 +22,12 @@ export interface ClickSummary {
   readonly referrers: readonly DimensionCount[];
 }
 
-/** Every link's clicks within `[fromHour, toHour)`: the sum, and the links with the most. */
-export interface ClicksOverall {
-  readonly clicks: number;
-  /** At most the number asked for, most clicks first (ties by link id). */
-  readonly busiest: readonly { readonly linkId: string; readonly clicks: number }[];
+/** The links with the most clicks over a window, as last ranked. */
+export interface BusiestLinks {
+  /** When the ranking was made; null before the first. */
+  readonly rankedAt: number | null;
+  /** Most clicks first (ties by link id). */
+  readonly links: readonly { readonly linkId: string; readonly clicks: number }[];
 }
 
 /** The aggregates of SPEC §4 (`click_hourly`) and what folding into them needs. */
@@ -37,8 +38,16 @@ export interface ClickStore {
    */
   fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult>;
   summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary>;
-  /** All links' clicks within `[fromHour, toHour)` and the `top` busiest (the console's dashboard). */
-  overall(fromHour: number, toHour: number, top: number): Promise<ClicksOverall>;
+  /** All links' clicks within `[fromHour, toHour)`: kept per hour by each fold, cheap to read. */
+  clicksBetween(fromHour: number, toHour: number): Promise<number>;
+  /**
+   * Ranks the `top` links with the most clicks within `[fromHour, toHour)`, replacing the
+   * last ranking. Reads every bucket of the window: run where folds run, never where a
+   * redirect would wait for it.
+   */
+  rankBusiest(fromHour: number, toHour: number, top: number, nowMs: number): Promise<void>;
+  /** The last ranking; a read of a few rows. */
+  busiest(): Promise<BusiestLinks>;
   /** All-time clicks of each link asked for (0 when none). */
   totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
   /** Time of the newest event folded in, or null before the first. */

@@ -69,42 +69,44 @@ export function runClickStoreContract(
       assert.equal(await store.clicks.freshness(), HOUR + HOUR_MS);
     });
 
-    test('overall sums every link within the hours asked for and ranks the busiest', async (t) => {
+    test('clicksBetween sums every link per hour; rankBusiest ranks a window, busiest reads it', async (t) => {
       const clicks = await openClicks(t);
-      assert.deepEqual(await clicks.overall(HOUR, HOUR + HOUR_MS, 5), { clicks: 0, busiest: [] });
-      await clicks.fold(
-        [
-          tallyOfBatch(
-            batchOf([
-              ...events(3, 0, { linkId: 'link-a' }),
-              ...events(5, 3, { linkId: 'link-b' }),
-              ...events(5, 8, { linkId: 'link-c' }),
-              // The next hour: outside the first window, inside the second.
-              ...events(7, 13, { linkId: 'link-a', at: HOUR + HOUR_MS }),
-            ]),
-          ),
-        ],
-        50,
-      );
-      assert.deepEqual(await clicks.overall(HOUR, HOUR + HOUR_MS, 2), {
-        clicks: 13,
-        busiest: [
+      assert.equal(await clicks.clicksBetween(HOUR, HOUR + HOUR_MS), 0);
+      assert.deepEqual(await clicks.busiest(), { rankedAt: null, links: [] });
+      const fold = (batch: ClickEvent[]) => clicks.fold([tallyOfBatch(batchOf(batch))], 50);
+      await fold([
+        ...events(3, 0, { linkId: 'link-a' }),
+        ...events(5, 3, { linkId: 'link-b' }),
+        ...events(5, 8, { linkId: 'link-c' }),
+        // The next hour: outside the first window, inside the second.
+        ...events(7, 13, { linkId: 'link-a', at: HOUR + HOUR_MS }),
+      ]);
+      // A second fold adds to the hours the first wrote.
+      await fold(events(2, 20, { linkId: 'link-c' }));
+      assert.equal(await clicks.clicksBetween(HOUR, HOUR + HOUR_MS), 15);
+      assert.equal(await clicks.clicksBetween(HOUR, HOUR + 2 * HOUR_MS), 22);
+      assert.equal(await clicks.clicksBetween(HOUR + 2 * HOUR_MS, HOUR + 3 * HOUR_MS), 0);
+
+      await clicks.rankBusiest(HOUR, HOUR + HOUR_MS, 2, HOUR + 1000);
+      assert.deepEqual(await clicks.busiest(), {
+        rankedAt: HOUR + 1000,
+        links: [
+          { linkId: 'link-c', clicks: 7 },
           { linkId: 'link-b', clicks: 5 },
-          { linkId: 'link-c', clicks: 5 },
         ],
       });
-      assert.deepEqual(await clicks.overall(HOUR, HOUR + 2 * HOUR_MS, 5), {
-        clicks: 20,
-        busiest: [
+      // A new ranking replaces the last one whole.
+      await clicks.rankBusiest(HOUR, HOUR + 2 * HOUR_MS, 5, HOUR + 2000);
+      assert.deepEqual(await clicks.busiest(), {
+        rankedAt: HOUR + 2000,
+        links: [
           { linkId: 'link-a', clicks: 10 },
+          { linkId: 'link-c', clicks: 7 },
           { linkId: 'link-b', clicks: 5 },
-          { linkId: 'link-c', clicks: 5 },
         ],
       });
-      assert.deepEqual(await clicks.overall(HOUR + 2 * HOUR_MS, HOUR + 3 * HOUR_MS, 5), {
-        clicks: 0,
-        busiest: [],
-      });
+      await clicks.rankBusiest(HOUR + 2 * HOUR_MS, HOUR + 3 * HOUR_MS, 5, HOUR + 3000);
+      assert.deepEqual(await clicks.busiest(), { rankedAt: HOUR + 3000, links: [] });
     });
 
     test('the same batch folded twice, or overlapping batches, count each event once', async (t) => {

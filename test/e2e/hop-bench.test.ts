@@ -64,7 +64,7 @@ describe('hop bench', () => {
     const benchHop = (...args: string[]) => bench(['--url', hop.url, ...LIGHT, ...args]);
 
     // Links made through the API, tagged hop-bench; the table.
-    const table = await benchHop('--key', ADMIN_KEY, '--links', '20', '--duration', '2s');
+    const table = await benchHop('--key', ADMIN_KEY, '--links', '20', '--duration', '1s');
     assert.equal(table.status, 0, `${table.stderr}\n${hop.output()}`);
     assert.match(table.stdout, /^codes +20 links tagged hop-bench \(0 reused, 20 created\)$/m);
     assert.match(table.stdout, /^SLO +>= 40,000 +< 5 +< 20 +< 10 +0$/m);

@@ -451,7 +451,13 @@ describe('admin console over HTTP', () => {
       assert.equal(response.status, 200, response.text);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       const body = response.json;
-      assert.deepEqual(Object.keys(body).sort(), ['busiest', 'clicks', 'links', 'redirects']);
+      assert.deepEqual(Object.keys(body).sort(), [
+        'busiest',
+        'busiest_ranked_at',
+        'clicks',
+        'links',
+        'redirects',
+      ]);
       assert.deepEqual(Object.keys(body.links).sort(), ['active', 'all']);
       for (const count of [body.links.all, body.links.active]) {
         assert.ok(count === null || Number.isInteger(count), `link count ${count}`);
@@ -461,6 +467,7 @@ describe('admin console over HTTP', () => {
       assert.equal(body.clicks.week, 0);
       assert.equal(body.clicks.freshness, null);
       assert.deepEqual(body.busiest, []);
+      assert.equal(body.busiest_ranked_at, null, 'nothing folded yet, so nothing ranked');
       assert.deepEqual(Object.keys(body.redirects).sort(), [
         'p99_ms',
         'per_second',

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
-import { linkHourKey, planFold } from '../../domain/click-fold.js';
+import { clicksPerHour, linkHourKey, planFold } from '../../domain/click-fold.js';
 import type { ClickTally } from '../../domain/click-tally.js';
 import type { SeqIntervals } from '../../domain/seq-intervals.js';
 import type {
   ClickStore,
+  BusiestLinks,
   ClickSummary,
-  ClicksOverall,
   DimensionCount,
   FoldResult,
 } from '../../ports/click-store.js';
@@ -17,6 +17,8 @@ import { inTransaction } from './pg-transaction.js';
 const SEEN_RETENTION_MS = 7 * 24 * 3_600_000;
 /** The advisory lock folds take turns under ("hopf"): each sees the ids the other folded. */
 const FOLD_LOCK = 0x686f7066;
+/** Held while ranking the busiest links ("hopr"): one ranker at a time, the others skip. */
+const RANK_LOCK = 0x686f7072;
 
 const DIMENSIONS = ['country', 'device_class', 'referrer_host'] as const;
 
@@ -96,6 +98,13 @@ export class PgClickStore implements ClickStore {
              ON CONFLICT (link_id) DO UPDATE SET clicks = click_totals.clicks + excluded.clicks`,
             [totals.map((x) => x[0]), totals.map((x) => x[1])],
           );
+          const perHour = [...clicksPerHour(plan.buckets)];
+          await client.query(
+            `INSERT INTO click_hour_totals (hour, clicks)
+             SELECT * FROM unnest($1::bigint[], $2::bigint[])
+             ON CONFLICT (hour) DO UPDATE SET clicks = click_hour_totals.clicks + excluded.clicks`,
+            [perHour.map((x) => x[0]), perHour.map((x) => x[1])],
+          );
         }
         const now = Date.now();
         if (plan.seen.size > 0) {
@@ -153,27 +162,58 @@ export class PgClickStore implements ClickStore {
     });
   }
 
-  async overall(fromHour: number, toHour: number, top: number): Promise<ClicksOverall> {
+  async clicksBetween(fromHour: number, toHour: number): Promise<number> {
     return guardPg('read clicks', async () => {
-      // One statement, one snapshot: the sum and the ranking agree. Reads click_hourly_by_hour.
-      const { rows } = await this.#pool.query<{ link_id: string | null; clicks: number }>(
-        `WITH w AS (SELECT link_id, sum(clicks)::bigint AS clicks FROM click_hourly
-                    WHERE hour >= $1 AND hour < $2 GROUP BY link_id)
-         SELECT NULL AS link_id, coalesce(sum(clicks), 0)::bigint AS clicks FROM w
-         UNION ALL
-         (SELECT link_id, clicks FROM w ORDER BY clicks DESC, link_id LIMIT $3)`,
-        [fromHour, toHour, top],
+      const { rows } = await this.#pool.query<{ clicks: number }>(
+        `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_hour_totals
+         WHERE hour >= $1 AND hour < $2`,
+        [fromHour, toHour],
       );
-      let clicks = 0;
-      const busiest: { linkId: string; clicks: number }[] = [];
+      return rows[0]?.clicks ?? 0;
+    });
+  }
+
+  async rankBusiest(fromHour: number, toHour: number, top: number, nowMs: number): Promise<void> {
+    await guardPg('rank links', () =>
+      inTransaction(this.#pool, async (client) => {
+        const locked = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_xact_lock($1) AS locked',
+          [RANK_LOCK],
+        );
+        if (locked.rows[0]?.locked !== true) return;
+        await client.query('DELETE FROM click_busiest');
+        await client.query(
+          `INSERT INTO click_busiest (link_id, clicks)
+           SELECT link_id, sum(clicks) AS total FROM click_hourly
+           WHERE hour >= $1 AND hour < $2 GROUP BY link_id ORDER BY total DESC, link_id LIMIT $3`,
+          [fromHour, toHour, top],
+        );
+        await client.query(
+          `INSERT INTO click_busiest_ranked (id, ranked_at) VALUES (1, $1)
+           ON CONFLICT (id) DO UPDATE SET ranked_at = excluded.ranked_at`,
+          [nowMs],
+        );
+      }),
+    );
+  }
+
+  async busiest(): Promise<BusiestLinks> {
+    return guardPg('read clicks', async () => {
+      // One statement, one snapshot: the ranking and its time agree.
+      const { rows } = await this.#pool.query<{ link_id: string | null; clicks: number }>(
+        `SELECT NULL AS link_id, ranked_at AS clicks FROM click_busiest_ranked
+         UNION ALL SELECT link_id, clicks FROM click_busiest`,
+      );
+      let rankedAt: number | null = null;
+      const links: { linkId: string; clicks: number }[] = [];
       for (const row of rows) {
-        if (row.link_id === null) clicks = row.clicks;
-        else busiest.push({ linkId: row.link_id, clicks: row.clicks });
+        if (row.link_id === null) rankedAt = row.clicks;
+        else links.push({ linkId: row.link_id, clicks: row.clicks });
       }
-      busiest.sort((a, b) =>
+      links.sort((a, b) =>
         b.clicks !== a.clicks ? b.clicks - a.clicks : a.linkId < b.linkId ? -1 : 1,
       );
-      return { clicks, busiest };
+      return { rankedAt, links };
     });
   }
 

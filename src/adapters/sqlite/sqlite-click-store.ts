@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
-import { linkHourKey, planFold } from '../../domain/click-fold.js';
+import { clicksPerHour, linkHourKey, planFold } from '../../domain/click-fold.js';
 import type { ClickTally } from '../../domain/click-tally.js';
 import type { SeqIntervals } from '../../domain/seq-intervals.js';
 import type {
   ClickStore,
+  BusiestLinks,
   ClickSummary,
-  ClicksOverall,
   DimensionCount,
   FoldResult,
 } from '../../ports/click-store.js';
@@ -37,8 +37,14 @@ export class SqliteClickStore implements ClickStore {
   readonly #byDevice: Database.Statement<[string, number, number], Summed>;
   readonly #byReferrer: Database.Statement<[string, number, number], Summed>;
   readonly #totals: Database.Statement<[string], Summed>;
-  readonly #busiest: Database.Statement<[number, number, number], Summed>;
-  readonly #overall: Database.Statement<[number, number], number | null>;
+  readonly #addHourTotals: Database.Statement<[string]>;
+  readonly #clicksBetween: Database.Statement<[number, number], number | null>;
+  readonly #rank: Database.Statement<[number, number, number], Summed>;
+  readonly #forgetRanking: Database.Statement<[]>;
+  readonly #keepRanked: Database.Statement<[string, number]>;
+  readonly #markRanked: Database.Statement<[number]>;
+  readonly #busiest: Database.Statement<[], Summed>;
+  readonly #rankedAt: Database.Statement<[], number>;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -100,17 +106,36 @@ export class SqliteClickStore implements ClickStore {
         'SELECT link_id, clicks FROM click_totals WHERE link_id IN (SELECT value FROM json_each(?))',
       )
       .raw();
-    // Both read click_hourly_by_hour (click-migrations/0003): a week's rows, not the table.
-    this.#busiest = db
+    // The dashboard's rollups (click-migrations/0003).
+    this.#addHourTotals = db.prepare(
+      `INSERT INTO click_hour_totals (hour, clicks)
+       SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true
+       ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks`,
+    );
+    this.#clicksBetween = db
+      .prepare<[number, number], number | null>(
+        'SELECT sum(clicks) FROM click_hour_totals WHERE hour >= ? AND hour < ?',
+      )
+      .pluck();
+    this.#rank = db
       .prepare<[number, number, number], Summed>(
         `SELECT link_id, sum(clicks) AS total FROM click_hourly
          WHERE hour >= ? AND hour < ? GROUP BY link_id ORDER BY total DESC, link_id LIMIT ?`,
       )
       .raw();
-    this.#overall = db
-      .prepare<[number, number], number | null>(
-        'SELECT sum(clicks) FROM click_hourly WHERE hour >= ? AND hour < ?',
+    this.#forgetRanking = db.prepare('DELETE FROM click_busiest');
+    this.#keepRanked = db.prepare('INSERT INTO click_busiest (link_id, clicks) VALUES (?, ?)');
+    this.#markRanked = db.prepare(
+      `INSERT INTO click_busiest_ranked (id, ranked_at) VALUES (1, ?)
+       ON CONFLICT DO UPDATE SET ranked_at = excluded.ranked_at`,
+    );
+    this.#busiest = db
+      .prepare<[], Summed>(
+        'SELECT link_id, clicks FROM click_busiest ORDER BY clicks DESC, link_id',
       )
+      .raw();
+    this.#rankedAt = db
+      .prepare<[], number>('SELECT ranked_at FROM click_busiest_ranked WHERE id = 1')
       .pluck();
   }
 
@@ -164,6 +189,7 @@ export class SqliteClickStore implements ClickStore {
               ),
             );
             this.#addTotals.run(JSON.stringify([...plan.totals]));
+            this.#addHourTotals.run(JSON.stringify([...clicksPerHour(plan.buckets)]));
           }
           const now = Date.now();
           for (const [instance, intervals] of plan.seen) {
@@ -192,13 +218,27 @@ export class SqliteClickStore implements ClickStore {
     });
   }
 
-  async overall(fromHour: number, toHour: number, top: number): Promise<ClicksOverall> {
+  async clicksBetween(fromHour: number, toHour: number): Promise<number> {
+    return guardSqlite('read clicks', () => this.#clicksBetween.get(fromHour, toHour) ?? 0);
+  }
+
+  async rankBusiest(fromHour: number, toHour: number, top: number, nowMs: number): Promise<void> {
+    guardSqlite('rank links', () => {
+      // Read first, outside the write: the long part never holds clicks.db's write lock.
+      const ranked = this.#rank.all(fromHour, toHour, top);
+      this.#db.transaction(() => {
+        this.#forgetRanking.run();
+        for (const [linkId, clicks] of ranked) this.#keepRanked.run(linkId, clicks);
+        this.#markRanked.run(nowMs);
+      })();
+    });
+  }
+
+  async busiest(): Promise<BusiestLinks> {
     return guardSqlite('read clicks', () =>
       this.#db.transaction(() => ({
-        clicks: this.#overall.get(fromHour, toHour) ?? 0,
-        busiest: this.#busiest
-          .all(fromHour, toHour, top)
-          .map(([linkId, clicks]) => ({ linkId, clicks })),
+        rankedAt: this.#rankedAt.get() ?? null,
+        links: this.#busiest.all().map(([linkId, clicks]) => ({ linkId, clicks })),
       }))(),
     );
   }

@@ -183,6 +183,8 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
           freshness:
             dashboard.freshness === null ? null : new Date(dashboard.freshness).toISOString(),
         },
+        busiest_ranked_at:
+          dashboard.rankedAt === null ? null : new Date(dashboard.rankedAt).toISOString(),
         busiest: dashboard.busiest.map(({ link, clicks }) => ({
           clicks,
           link: toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? 0),
