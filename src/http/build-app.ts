@@ -105,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         deps.console.sessions,
         request,
       );
+      // A browser's answers stay out of every cache (routes may say otherwise, e.g. QR).
+      if (request.headers.authorization === undefined) reply.header('cache-control', 'no-store');
     });
     registerLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);

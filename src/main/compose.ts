@@ -298,7 +298,7 @@ export async function composeRuntime(
 
 /** A console sign-in lasts a working day; signing in again is one paste of the key. */
 const CONSOLE_SESSION_TTL_MS = 12 * 3_600_000;
-/** Built by `npm run build:console` (console/build.ts); src/main and dist/main sit alike. */
+/** Built by `npm run build:console` (scripts/build-console.ts); src/main and dist/main sit alike. */
 const CONSOLE_ASSETS_DIR = new URL('../../console/dist/', import.meta.url);
 
 /** Longest a create waits for the shared rate limit before asking this process's instead. */

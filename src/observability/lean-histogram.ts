@@ -92,11 +92,15 @@ export class LeanHistogram<Outcome extends string> {
     return this.#bounds;
   }
 
-  /** Every outcome's counts added up per bucket (not cumulative), +Inf last, into `into`. */
-  addCountsInto(into: Float64Array): void {
+  /**
+   * The counts of `outcomes` (default: every one) added up per bucket (not cumulative),
+   * +Inf last, into `into`.
+   */
+  addCountsInto(into: Float64Array, outcomes?: ReadonlySet<Outcome>): void {
     into.fill(0);
     const last = this.#bounds.length;
-    for (const series of this.#series.values()) {
+    for (const [outcome, series] of this.#series) {
+      if (outcomes !== undefined && !outcomes.has(outcome)) continue;
       let counted = 0;
       for (let i = 0; i < last; i++) {
         const n = series.buckets[i] as number;

@@ -14,6 +14,12 @@ export function createLogger(level: string): Logger {
       paths: [
         'req.headers.authorization',
         'headers.authorization',
+        // The console's session cookie and CSRF token are credentials too.
+        'req.headers.cookie',
+        'headers.cookie',
+        'req.headers["x-csrf-token"]',
+        'headers["x-csrf-token"]',
+        'res.headers["set-cookie"]',
         '*.key',
         '*.apiKey',
         '*.secret',

@@ -179,7 +179,7 @@ export function createMetrics(
   );
   readAtScrape('gauge', 'hop_l1_entries', 'Entries held by L1.', (c) => c.l1Size);
 
-  const recent = new RecentRedirectsWindow(duration);
+  const recent = new RecentRedirectsWindow(duration, new Set(['l1', 'l2', 'store'] as const));
 
   return {
     observeRedirect(outcome, startedAt) {

@@ -16,16 +16,19 @@ const WINDOW_SAMPLES = 10;
  * the newest sample and the one a window ago. The redirect path pays nothing for it: it
  * only ever adds to the histogram it already keeps.
  */
-export class RecentRedirectsWindow {
-  readonly #histogram: LeanHistogram<string>;
+export class RecentRedirectsWindow<Outcome extends string> {
+  readonly #histogram: LeanHistogram<Outcome>;
+  /** Only answers that redirected: 404s (a scanner's, say) would pull the p99 down. */
+  readonly #outcomes: ReadonlySet<Outcome>;
   /** Ring of samples: per-bucket counts at the time in #takenAt. */
   readonly #samples: Float64Array[];
   readonly #takenAt: number[];
   #newest = -1;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(histogram: LeanHistogram<string>) {
+  constructor(histogram: LeanHistogram<Outcome>, outcomes: ReadonlySet<Outcome>) {
     this.#histogram = histogram;
+    this.#outcomes = outcomes;
     const width = histogram.bounds.length + 1;
     this.#samples = Array.from({ length: WINDOW_SAMPLES + 1 }, () => new Float64Array(width));
     this.#takenAt = new Array<number>(WINDOW_SAMPLES + 1).fill(0);
@@ -40,7 +43,7 @@ export class RecentRedirectsWindow {
     // The newest counts are read now, so a quiet second is not reported as the last busy one.
     const width = this.#histogram.bounds.length + 1;
     const now = new Float64Array(width);
-    this.#histogram.addCountsInto(now);
+    this.#histogram.addCountsInto(now, this.#outcomes);
     const taken = Math.min(this.#newest + 1, this.#samples.length);
     const oldestIndex =
       taken < this.#samples.length ? 0 : (this.#newest + 1) % this.#samples.length;
@@ -52,7 +55,7 @@ export class RecentRedirectsWindow {
     const delta = now.map((count, i) => count - (oldest[i] as number));
     const total = delta.reduce((sum, n) => sum + n, 0);
     return {
-      windowSeconds: Math.round(seconds),
+      windowSeconds: Math.max(1, Math.round(seconds)),
       perSecond: total / seconds,
       p99Ms: total === 0 ? null : quantileMs(delta, this.#histogram.bounds, total, 0.99),
     };
@@ -65,7 +68,7 @@ export class RecentRedirectsWindow {
   #sample(): void {
     this.#newest++;
     const index = this.#newest % this.#samples.length;
-    this.#histogram.addCountsInto(this.#samples[index] as Float64Array);
+    this.#histogram.addCountsInto(this.#samples[index] as Float64Array, this.#outcomes);
     this.#takenAt[index] = performance.now();
   }
 }

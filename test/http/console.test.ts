@@ -253,6 +253,42 @@ describe('admin console over HTTP', () => {
     });
   });
 
+  test('a correctly signed token that lasts longer than a sign-in gives: 401', async () => {
+    const now = server.clock.now();
+    const longest = now + 12 * 3_600_000;
+    const atLimit = await server.request('GET', '/admin/session', {
+      key: null,
+      headers: { cookie: `hop_console=${signedToken(admin.keyId, server.adminKey, longest)}` },
+    });
+    assert.equal(atLimit.status, 200, atLimit.text);
+    for (const expiresAt of [longest + 1, now + 365 * 24 * 3_600_000, 999_999_999_999_999]) {
+      const response = await server.request('GET', '/admin/session', {
+        key: null,
+        headers: { cookie: `hop_console=${signedToken(admin.keyId, server.adminKey, expiresAt)}` },
+      });
+      assertProblem(response, 401, 'unauthorized');
+    }
+  });
+
+  test('a junk cookie of the same name before the real one does not lock the admin out', async () => {
+    for (const junk of ['hop_console=junk!', 'hop_console=AAAA.1.BBBB', 'hop_console=']) {
+      const response = await server.request('GET', '/admin/session', {
+        key: null,
+        headers: { cookie: `${junk}; ${admin.cookie}` },
+      });
+      assert.equal(response.status, 200, `${junk}: ${response.text}`);
+    }
+  });
+
+  test("the console's API answers are never cached; a bearer caller's are left as they were", async () => {
+    const viaCookie = await server.request('GET', '/v1/links', asConsole(admin.cookie));
+    assert.equal(viaCookie.status, 200);
+    assert.equal(viaCookie.headers.get('cache-control'), 'no-store');
+    const viaBearer = await server.request('GET', '/v1/links');
+    assert.equal(viaBearer.status, 200);
+    assert.equal(viaBearer.headers.get('cache-control'), null);
+  });
+
   test('revoking the admin key ends its console session at once', async () => {
     const { id, key } = await issueKey('ops-console', true);
     const session = await signIn(server, key);

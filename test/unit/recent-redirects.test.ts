@@ -35,8 +35,12 @@ function histogram(outcomes: readonly string[] = ['hit', 'miss']): LeanHistogram
   });
 }
 
-function windowOver(t: TestContext, lean: LeanHistogram<string>): RecentRedirectsWindow {
-  const window = new RecentRedirectsWindow(lean);
+function windowOver(
+  t: TestContext,
+  lean: LeanHistogram<string>,
+  outcomes: ReadonlySet<string> = new Set(['hit', 'miss']),
+): RecentRedirectsWindow<string> {
+  const window = new RecentRedirectsWindow(lean, outcomes);
   t.after(() => {
     window.stop();
   });
@@ -139,6 +143,17 @@ describe('RecentRedirectsWindow', () => {
     for (let i = 0; i < 90; i++) lean.observe('hit', 0.001);
     for (let i = 0; i < 10; i++) lean.observe('miss', 2);
     assert.equal(window.read().p99Ms, 50);
+  });
+
+  test('only the outcomes it is given count: 404s never move the redirect p99', (t) => {
+    const lean = histogram();
+    const window = windowOver(t, lean, new Set(['hit']));
+    for (let i = 0; i < 100; i++) lean.observe('miss', 2);
+    assert.deepEqual([window.read().perSecond, window.read().p99Ms], [0, null]);
+    lean.observe('hit', 0.002);
+    const recent = window.read();
+    assert.ok(recent.perSecond > 0);
+    assert.ok(recent.p99Ms !== null && recent.p99Ms <= 5, `p99 ${recent.p99Ms}`);
   });
 
   test('observations from before it started are not counted', (t) => {

@@ -6,9 +6,10 @@ import type { KeyServiceDeps } from '../../services/keys/key-service-deps.js';
 import {
   carriesCsrfToken,
   readSession,
+  type ConsoleSession,
   type ConsoleSessionDeps,
 } from '../../services/console/console-sessions.js';
-import { readSessionCookie } from './session-cookie.js';
+import { readSessionCookies } from './session-cookie.js';
 
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -26,11 +27,11 @@ export async function principalOfRequest(
   request: FastifyRequest,
 ): Promise<Principal> {
   const authorization = request.headers.authorization;
-  const cookie = readSessionCookie(request.headers.cookie);
-  if (authorization !== undefined || cookie === undefined) {
+  const cookies = readSessionCookies(request.headers.cookie);
+  if (authorization !== undefined || cookies.length === 0) {
     return authenticate(keys, authorization);
   }
-  const session = await readSession(sessions, cookie);
+  const session = await sessionOfCookies(sessions, cookies);
   if (session === null) {
     throw new HopError('unauthorized', 'The console session has ended; sign in again.');
   }
@@ -44,4 +45,16 @@ export async function principalOfRequest(
     }
   }
   return session.principal;
+}
+
+/** The session of the first cookie value that is one, or null. */
+export async function sessionOfCookies(
+  sessions: ConsoleSessionDeps,
+  cookies: readonly string[],
+): Promise<ConsoleSession | null> {
+  for (const cookie of cookies) {
+    const session = await readSession(sessions, cookie);
+    if (session !== null) return session;
+  }
+  return null;
 }

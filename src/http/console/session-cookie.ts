@@ -4,16 +4,24 @@ export const SESSION_COOKIE = 'hop_console';
 /** Session cookie values are `[0-9A-Za-z._-]`: nothing to decode, nothing to escape. */
 const COOKIE_VALUE = /^[0-9A-Za-z._-]{1,256}$/;
 
-/** The session cookie's value in a `Cookie` header, or undefined. */
-export function readSessionCookie(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
+/** Candidates tried at most: a page on a sibling host may have set junk under our name. */
+const MAX_CANDIDATES = 4;
+
+/**
+ * Every well-formed session cookie value in a `Cookie` header, first first, at most four:
+ * a junk cookie of the same name set from a sibling host must not lock an admin out.
+ */
+export function readSessionCookies(header: string | undefined): string[] {
+  const values: string[] = [];
+  if (header === undefined) return values;
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq < 0 || pair.slice(0, eq).trim() !== SESSION_COOKIE) continue;
     const value = pair.slice(eq + 1).trim();
-    return COOKIE_VALUE.test(value) ? value : undefined;
+    if (COOKIE_VALUE.test(value)) values.push(value);
+    if (values.length === MAX_CANDIDATES) break;
   }
-  return undefined;
+  return values;
 }
 
 /**

@@ -56,7 +56,9 @@ export async function readSession(
   if (match === null) return null;
   const [, keyId, expiry, given] = match as unknown as [string, string, string, string];
   const expiresAt = Number(expiry);
-  if (expiresAt <= deps.clock.now()) return null;
+  const now = deps.clock.now();
+  // Never later than a sign-in now would give: not even a forged MAC buys a longer session.
+  if (expiresAt <= now || expiresAt > now + deps.ttlMs) return null;
   const record = await deps.keys.findActiveKeyById(keyId);
   if (record === null || !record.admin) return null;
   if (!sameSecret(given, mac(record, `session|${keyId}|${expiresAt}`))) return null;
