@@ -50,6 +50,7 @@ export interface Dashboard {
     readonly freshness: string | null;
   };
   readonly busiest: readonly { readonly clicks: number; readonly link: Link }[];
+  readonly busiest_ranked_at: string | null;
   readonly redirects: {
     readonly per_second: number;
     readonly p99_ms: number | null;
@@ -129,5 +130,6 @@ export const api = {
   disable: (id: string) => call<Link>('POST', `/v1/links/${encodeURIComponent(id)}/disable`),
   enable: (id: string) => call<Link>('POST', `/v1/links/${encodeURIComponent(id)}/enable`),
   remove: (id: string) => call<undefined>('DELETE', `/v1/links/${encodeURIComponent(id)}`),
-  qrUrl: (id: string) => `/v1/links/${encodeURIComponent(id)}/qr?format=svg&size=192`,
+  qrUrl: (id: string, format: 'svg' | 'png', size: number) =>
+    `/v1/links/${encodeURIComponent(id)}/qr?format=${format}&size=${size}`,
 };

@@ -1,5 +1,5 @@
 import { Alert } from './components/alert.js';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, useSession, type Session } from './api.js';
 import { CreateLink } from './pages/create-link.js';
 import { DashboardPage } from './pages/dashboard-page.js';
@@ -29,6 +29,15 @@ export function App() {
 
 function Console({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
   const route = useRoute();
+  // A new page is announced: focus moves to its content, as after a page load.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus();
+  }, [route]);
   const [error, setError] = useState('');
   const signOut = () => {
     api.signOut().then(onSignedOut, (e: unknown) => {
@@ -37,7 +46,15 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
   };
   return (
     <>
-      <a class="skip" href="#main">
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          // The fragment is the router's: move focus without changing it.
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="top">
@@ -80,6 +97,8 @@ function Page({ route }: { route: Route }) {
       return <LinkPage key={route.id} id={route.id} />;
     case 'new':
       return <CreateLink />;
+    case 'missing':
+      return <p role="alert">There is no such page. Go back to the dashboard.</p>;
   }
 }
 

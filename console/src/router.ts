@@ -5,13 +5,19 @@ export type Route =
   | { readonly page: 'dashboard' }
   | { readonly page: 'links'; readonly params: URLSearchParams }
   | { readonly page: 'link'; readonly id: string }
-  | { readonly page: 'new' };
+  | { readonly page: 'new' }
+  | { readonly page: 'missing' };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter((part) => part !== '');
   if (parts[0] === 'links' && parts[1] !== undefined) {
-    return { page: 'link', id: decodeURIComponent(parts[1]) };
+    try {
+      return { page: 'link', id: decodeURIComponent(parts[1]) };
+    } catch {
+      // A hand-edited fragment with broken percent-encoding names no link.
+      return { page: 'missing' };
+    }
   }
   if (parts[0] === 'links') return { page: 'links', params: new URLSearchParams(query) };
   if (parts[0] === 'new') return { page: 'new' };

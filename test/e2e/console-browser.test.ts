@@ -233,10 +233,16 @@ whenChromium('admin console in Chromium', () => {
       assert.equal(days.at(-1), 5, "today's bar holds them");
       await page.getByRole('img', { name: `QR code of ${link.short_url}` }).waitFor();
       // The QR image loads with the session cookie, like any same-origin image (a broken
-      // image never passes this: it is complete with no width).
-      await page.waitForFunction(
-        "(() => { const img = document.querySelector('section.qr img'); return img !== null && img.complete && img.naturalWidth > 0; })()",
-      );
+      // image never passes this: it is complete with no width). The page's CSP allows no
+      // eval, so this polls from here rather than with waitForFunction.
+      const qrImage = page.locator('section.qr img');
+      const qrShown = () =>
+        qrImage.evaluate(
+          (img: { complete: boolean; naturalWidth: number }) =>
+            img.complete && img.naturalWidth > 0,
+        );
+      for (let i = 0; i < 100 && !(await qrShown()); i++) await page.waitForTimeout(100);
+      assert.ok(await qrShown(), 'the QR code shows');
       await page.getByRole('button', { name: 'By hour' }).click();
       await page.screenshot({ path: join(screenshots, 'link-page.png'), fullPage: true });
 
@@ -309,6 +315,67 @@ whenChromium('admin console in Chromium', () => {
       await page.getByRole('button', { name: 'Delete for good' }).click();
       await page.getByRole('heading', { name: 'Links' }).waitFor();
       assert.equal((await fetch(`${hop.url}/spring-sale`, { redirect: 'manual' })).status, 404);
+      await context.close();
+    });
+
+    test('pages, Back and Forward, the skip link, a broken fragment, the PNG download', async () => {
+      const marker = `paged-${Date.now()}`;
+      for (let i = 0; i < 25; i++) {
+        await createLink({ destination: `https://example.net/${marker}/${i}` });
+      }
+      const context = await browser.newContext();
+      const page = await newPage(context);
+      await signIn(page, ADMIN_KEY);
+      await page.goto(`${hop.url}/admin#/links?q=${marker}`);
+      const rows = page.locator('table.links tbody tr');
+      await rows.nth(19).waitFor();
+      assert.equal(await rows.count(), 20);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('Page 2').waitFor();
+      await rows.nth(4).waitFor();
+      await rows.nth(5).waitFor({ state: 'detached' });
+      const secondPage = await rows.allInnerTexts();
+      // Open a link of page 2, then come Back: still page 2, the same rows.
+      await rows.first().getByRole('link').click();
+      await page.getByRole('heading', { name: 'Details' }).waitFor();
+      await page.goBack();
+      await page.getByText('Page 2').waitFor();
+      await rows.nth(4).waitFor();
+      await rows.nth(5).waitFor({ state: 'detached' });
+      assert.deepEqual(await rows.allInnerTexts(), secondPage);
+      await page.getByRole('button', { name: 'Previous' }).click();
+      await page.getByText('Page 1').waitFor();
+      await rows.nth(19).waitFor();
+
+      // The skip link moves focus to the content and leaves the page where it is.
+      const before = page.url();
+      await page.getByRole('link', { name: 'Skip to content' }).focus();
+      await page.keyboard.press('Enter');
+      assert.equal(page.url(), before);
+      assert.equal(await page.evaluate<unknown>('document.activeElement?.id'), 'main');
+
+      // A fragment with broken percent-encoding is a page that says so, not a blank one.
+      await page.goto(`${hop.url}/admin#/links/%E0%A4%A`);
+      await page.getByText('There is no such page').waitFor();
+
+      // Download PNG: a real PNG of the short URL's QR code, with the session cookie.
+      await page.goto(`${hop.url}/admin#/links?q=${marker}`);
+      await rows.first().getByRole('link').click();
+      const href = await page.getByRole('link', { name: 'Download PNG' }).getAttribute('href');
+      assert.ok(href !== null);
+      const png = await page.evaluate(async (url) => {
+        const response = await fetch(url);
+        return { status: response.status, type: response.headers.get('content-type') };
+      }, href);
+      assert.deepEqual(png, { status: 200, type: 'image/png' });
+
+      // Delete asks first, with focus on the confirmation; "Keep it" returns focus.
+      // (Preact renders a state change after the click returns: wait for the focus to move.)
+      const focused = page.locator('button:focus');
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await focused.filter({ hasText: 'Delete for good' }).waitFor();
+      await page.getByRole('button', { name: 'Keep it' }).click();
+      await focused.filter({ hasText: /^Delete$/ }).waitFor();
       await context.close();
     });
 

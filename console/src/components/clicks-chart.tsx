@@ -20,8 +20,13 @@ export function ClicksChart({ analytics }: { analytics: Analytics }) {
           month: 'short',
           hour: '2-digit',
           minute: '2-digit',
+          timeZone: 'UTC',
         })
-      : new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
+      : new Date(iso).toLocaleDateString('en-GB', {
+          day: 'numeric',
+          month: 'short',
+          timeZone: 'UTC',
+        });
   const first = series[0];
   const last = series[series.length - 1];
   return (
@@ -64,7 +69,7 @@ export function ClicksChart({ analytics }: { analytics: Analytics }) {
       </svg>
       <figcaption>
         <strong data-testid="clicks-total">{count(analytics.total)}</strong> clicks by{' '}
-        {analytics.bucket}, {label(analytics.from)} to {label(analytics.to)}
+        {analytics.bucket}, {label(analytics.from)} to {label(analytics.to)} (UTC)
       </figcaption>
     </figure>
   );

@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 
-/** Loads once (and again on `reload`), keeping the last good value while reloading. */
+/**
+ * Loads when `deps` change (showing nothing of the old inputs' answer) and again on
+ * `reload` (keeping the last answer on screen while it runs).
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const [value, setValue] = useState<T | null>(null);
   const [error, setError] = useState('');
@@ -9,6 +12,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const reload = useCallback(() => {
     setGeneration((n) => n + 1);
   }, []);
+  // New inputs: what was shown belongs to the old ones (a reload keeps it while it runs).
+  const key = JSON.stringify(deps);
+  const [shownKey, setShownKey] = useState(key);
+  if (shownKey !== key) {
+    setShownKey(key);
+    setValue(null);
+  }
   useEffect(() => {
     let current = true;
     load().then(

@@ -10,7 +10,10 @@ const REFRESH_MS = 2000;
 export function DashboardPage() {
   const { value: dashboard, error, reload } = useLoad(() => api.dashboard(), []);
   useEffect(() => {
-    const timer = setInterval(reload, REFRESH_MS);
+    // A tab in the background asks for nothing.
+    const timer = setInterval(() => {
+      if (!document.hidden) reload();
+    }, REFRESH_MS);
     return () => {
       clearInterval(timer);
     };
@@ -30,7 +33,7 @@ export function DashboardPage() {
               testId="links-active"
             />
             <Card
-              label="Clicks today"
+              label="Clicks today (UTC)"
               value={count(dashboard.clicks.today)}
               testId="clicks-today"
             />
@@ -53,8 +56,9 @@ export function DashboardPage() {
             />
           </dl>
           <p class="note">
-            Clicks counted up to {dateTime(dashboard.clicks.freshness)}. Link totals are from the
-            last census plus links created since.
+            Clicks counted up to {dateTime(dashboard.clicks.freshness)}; busiest links ranked at{' '}
+            {dateTime(dashboard.busiest_ranked_at)}. Link totals (deleted ones included) are from
+            the last census plus links created since.
           </p>
           <table class="links">
             <caption>Busiest links, last 7 days</caption>
@@ -62,6 +66,7 @@ export function DashboardPage() {
               <tr>
                 <th scope="col">Code</th>
                 <th scope="col">Destination</th>
+                <th scope="col">State</th>
                 <th scope="col" class="num">
                   Clicks
                 </th>
@@ -70,7 +75,7 @@ export function DashboardPage() {
             <tbody>
               {dashboard.busiest.length === 0 && (
                 <tr>
-                  <td colSpan={3} class="empty">
+                  <td colSpan={4} class="empty">
                     No clicks in the last 7 days
                   </td>
                 </tr>
@@ -81,6 +86,9 @@ export function DashboardPage() {
                     <a href={`#/links/${link.id}`}>{link.code}</a>
                   </td>
                   <td class="destination">{link.destination}</td>
+                  <td>
+                    <span class={`state ${link.state}`}>{link.state}</span>
+                  </td>
                   <td class="num">{count(clicks)}</td>
                 </tr>
               ))}

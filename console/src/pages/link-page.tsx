@@ -1,5 +1,5 @@
 import { Alert } from '../components/alert.js';
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
 import { Breakdown } from '../components/breakdown.js';
 import { ClicksChart } from '../components/clicks-chart.js';
@@ -55,17 +55,17 @@ export function LinkPage({ id }: { id: string }) {
           <h2 id="details">Details</h2>
           <Details link={link} />
           <Actions link={link} onChanged={setLink} />
-          <EditDestination link={link} onChanged={setLink} />
+          <EditDestination key={link.version} link={link} onChanged={setLink} />
         </section>
         <section aria-labelledby="qr" class="qr">
           <h2 id="qr">QR code</h2>
           <img
-            src={api.qrUrl(link.id)}
+            src={api.qrUrl(link.id, 'svg', 192)}
             width={192}
             height={192}
             alt={`QR code of ${link.short_url}`}
           />
-          <a href={`${api.qrUrl(link.id).replace('format=svg', 'format=png')}&size=1024`} download>
+          <a href={api.qrUrl(link.id, 'png', 1024)} download={`${link.code}.png`}>
             Download PNG
           </a>
         </section>
@@ -129,6 +129,11 @@ export function LinkPage({ id }: { id: string }) {
 function Details({ link }: { link: Link }) {
   const [copied, setCopied] = useState('');
   const copy = () => {
+    // The clipboard API exists only in secure contexts (https, or localhost).
+    if (!('clipboard' in navigator)) {
+      setCopied('Copying needs https: select the link and copy it yourself');
+      return;
+    }
     navigator.clipboard.writeText(link.short_url).then(
       () => {
         setCopied('Copied');
@@ -183,6 +188,15 @@ function Details({ link }: { link: Link }) {
 function Actions({ link, onChanged }: { link: Link; onChanged: (link: Link) => void }) {
   const [message, setMessage] = useState('');
   const [confirming, setConfirming] = useState(false);
+  // Focus follows the confirmation: onto "Delete for good" when asked, back after "Keep it".
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useLayoutEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+    else if (asked.current) deleteRef.current?.focus();
+    asked.current ||= confirming;
+  }, [confirming]);
   const act = (action: () => Promise<Link | undefined>, done: string) => {
     setMessage('');
     action().then(
@@ -222,6 +236,7 @@ function Actions({ link, onChanged }: { link: Link; onChanged: (link: Link) => v
           <button
             type="button"
             class="danger"
+            ref={confirmRef}
             onClick={() => {
               api.remove(link.id).then(
                 () => {
@@ -249,6 +264,7 @@ function Actions({ link, onChanged }: { link: Link; onChanged: (link: Link) => v
         <button
           type="button"
           class="danger"
+          ref={deleteRef}
           onClick={() => {
             setConfirming(true);
           }}

@@ -1,5 +1,4 @@
 import { Alert } from '../components/alert.js';
-import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useLoad } from '../components/use-load.js';
 import { count, dateTime } from '../format.js';
@@ -9,15 +8,23 @@ import { go } from '../router.js';
 const STATES = ['', 'active', 'disabled', 'expired', 'deleted'] as const;
 
 /**
- * Search and filters live in the URL fragment, so a search can be bookmarked and Back
- * works; pages are followed by the API's cursors, kept as a stack for "Previous".
+ * Search, filters and the page live in the URL fragment, so a search can be bookmarked and
+ * Back and Forward work: the API's cursors of the pages passed are kept there as a stack,
+ * which "Previous" pops.
  */
 export function LinksPage({ params }: { params: URLSearchParams }) {
   const q = params.get('q') ?? '';
   const state = params.get('state') ?? '';
   const owner = params.get('owner') ?? '';
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = params.get('pages') ?? '';
+  const cursors = pages === '' ? [] : pages.split(' ');
   const cursor = cursors[cursors.length - 1];
+  const toPages = (next: readonly string[]) => {
+    const query = new URLSearchParams(params);
+    if (next.length === 0) query.delete('pages');
+    else query.set('pages', next.join(' '));
+    go(`#/links?${query.toString()}`);
+  };
   const { value: page, error } = useLoad(
     () => api.links({ q, state, owner, cursor }),
     [q, state, owner, cursor],
@@ -31,7 +38,6 @@ export function LinksPage({ params }: { params: URLSearchParams }) {
       const value = formText(form, name);
       if (value !== '') next.set(name, value);
     }
-    setCursors([]);
     const query = next.toString();
     go(query === '' ? '#/links' : `#/links?${query}`);
   };
@@ -107,7 +113,7 @@ export function LinksPage({ params }: { params: URLSearchParams }) {
           class="secondary"
           disabled={cursors.length === 0}
           onClick={() => {
-            setCursors(cursors.slice(0, -1));
+            toPages(cursors.slice(0, -1));
           }}
         >
           Previous
@@ -118,7 +124,7 @@ export function LinksPage({ params }: { params: URLSearchParams }) {
           class="secondary"
           disabled={page?.next_cursor == null}
           onClick={() => {
-            if (page?.next_cursor != null) setCursors([...cursors, page.next_cursor]);
+            if (page?.next_cursor != null) toPages([...cursors, page.next_cursor]);
           }}
         >
           Next
