@@ -258,7 +258,7 @@ export async function composeRuntime(
         clock,
         linkCounts: () => ({
           all: codes.guessBound.allLinks,
-          active: codes.guessBound.activeLinks,
+          active: codes.guessBound.liveLinks,
         }),
         recentRedirects: () => metrics.recentRedirects(),
       },

@@ -36,6 +36,8 @@ export function guessProbability(
 export class GuessBound implements LinkEvents {
   readonly #options: GuessBoundOptions;
   #activeLinks = 0;
+  /** For people (the console), not the bound: custom aliases count here between censuses. */
+  #liveLinks = 0;
   #allLinks = 0;
   #counted = false;
   #census: Promise<void> | null = null;
@@ -58,6 +60,14 @@ export class GuessBound implements LinkEvents {
   /** Links of every state as of the last census plus creates since; null before the first. */
   get allLinks(): number | null {
     return this.#counted ? this.#allLinks : null;
+  }
+
+  /**
+   * Redirecting links as of the last census plus every create since, custom ones too
+   * (activeLinks leaves those out between censuses); null before the first census.
+   */
+  get liveLinks(): number | null {
+    return this.#counted ? this.#liveLinks : null;
   }
 
   get codeSpace(): number {
@@ -87,6 +97,7 @@ export class GuessBound implements LinkEvents {
   linkCreated(link: Link): void {
     if (!this.#counted) return;
     this.#allLinks++;
+    this.#liveLinks++;
     if (link.custom) return;
     this.#activeLinks++;
     this.#enforce();
@@ -111,6 +122,7 @@ export class GuessBound implements LinkEvents {
       await yieldBetweenSlices();
     }
     this.#activeLinks = active;
+    this.#liveLinks = active;
     this.#allLinks = all;
     this.#counted = true;
     this.#enforce();
