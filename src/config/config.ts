@@ -33,6 +33,8 @@ export interface Config {
   /** Codes claimed from the pool at a time (SPEC §2: 10,000). */
   readonly poolBatch: number;
   readonly permutationKey: string | undefined;
+  /** Mixed into console session signatures; see src/main/console-secret.ts when unset. */
+  readonly consoleSecret: string | undefined;
   /** null: the server never sweeps on its own (`hop sweep` still does). */
   readonly sweepIntervalMs: number | null;
   readonly reclaimGraceMs: number;

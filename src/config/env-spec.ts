@@ -243,6 +243,13 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     secret: true,
   },
   {
+    name: 'HOP_CONSOLE_SECRET',
+    default: undefined,
+    doc: "Secret mixed into the admin console's session signatures, the same on every instance (unset: a random one kept in HOP_DATA_DIR/console-secret on the embedded store; on PostgreSQL, sessions are signed with key hashes alone and hop warns).",
+    parse: parseSecret,
+    secret: true,
+  },
+  {
     name: 'HOP_SWEEP_INTERVAL',
     default: '10m',
     doc: 'How often the sweeper marks expired links and reclaims codes; 0 = never (`hop sweep` runs it once).',

@@ -60,6 +60,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     poolFile: get<string | undefined>('HOP_POOL_FILE') ?? join(dataDir, 'pool.codes'),
     poolBatch: get<number>('HOP_POOL_BATCH'),
     permutationKey: get<string | undefined>('HOP_PERMUTATION_KEY'),
+    consoleSecret: get<string | undefined>('HOP_CONSOLE_SECRET'),
     sweepIntervalMs: get<number | null>('HOP_SWEEP_INTERVAL'),
     reclaimGraceMs: get<number>('HOP_RECLAIM_GRACE'),
     defaultTtlMs: get<number | null>('HOP_DEFAULT_TTL'),

@@ -21,6 +21,7 @@ import { ConfigError } from '../config/load-config.js';
 import { normaliseHostname } from '../domain/destination-policy.js';
 import type { AppDeps } from '../http/app-deps.js';
 import { loadConsoleAssets } from './console-assets.js';
+import { resolveConsoleSecret } from './console-secret.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { systemClock, type Clock } from '../ports/clock.js';
@@ -251,7 +252,12 @@ export async function composeRuntime(
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics,
     console: {
-      sessions: { keys: store.keys, clock, ttlMs: CONSOLE_SESSION_TTL_MS },
+      sessions: {
+        keys: store.keys,
+        clock,
+        ttlMs: CONSOLE_SESSION_TTL_MS,
+        secret: resolveConsoleSecret(config, options.serving === true ? logger : null),
+      },
       dashboard: {
         links: store.links,
         clicks: store.clicks,

@@ -28,10 +28,23 @@ interface SignedIn {
   readonly keyId: string;
 }
 
-/** A session token signed as console-sessions.ts signs one: only the key's hash is needed. */
-function signedToken(keyId: string, key: string, expiresAt: number): string {
+/** The server's console secret in these tests, so they can sign tokens as it does. */
+const CONSOLE_SECRET = 'console-test-secret-0123456789abcdef';
+
+/**
+ * A session token signed as console-sessions.ts signs one: with the key's hash and the
+ * server's secret (`secret` null: with the hash alone, as a copy of the key table allows).
+ */
+function signedToken(
+  keyId: string,
+  key: string,
+  expiresAt: number,
+  secret: string | null = CONSOLE_SECRET,
+): string {
+  const keyHash = hashApiKey(key);
+  const macKey = secret === null ? keyHash : createHmac('sha256', secret).update(keyHash).digest();
   const message = `session|${keyId}|${expiresAt}`;
-  return `${keyId}.${expiresAt}.${createHmac('sha256', hashApiKey(key)).update(message).digest('base64url')}`;
+  return `${keyId}.${expiresAt}.${createHmac('sha256', macKey).update(message).digest('base64url')}`;
 }
 
 /** Request options of a browser with this console cookie (no bearer key). */
@@ -71,7 +84,7 @@ describe('admin console over HTTP', () => {
   let server: TestServer;
   let admin: SignedIn;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ HOP_CONSOLE_SECRET: CONSOLE_SECRET });
     admin = await signIn(server, server.adminKey);
   });
   after(async () => {
@@ -251,6 +264,14 @@ describe('admin console over HTTP', () => {
         assertProblem(response, 401, 'unauthorized');
       }
     });
+  });
+
+  test('a token made from the key table alone, without the server secret: 401', async () => {
+    const now = server.clock.now();
+    const control = signedToken(admin.keyId, server.adminKey, now + 60_000);
+    assert.equal((await sessionStatus(control)).status, 200);
+    const fromDump = signedToken(admin.keyId, server.adminKey, now + 60_000, null);
+    assertProblem(await sessionStatus(fromDump), 401, 'unauthorized');
   });
 
   test('a correctly signed token that lasts longer than a sign-in gives: 401', async () => {

@@ -37,7 +37,12 @@ async function storeKey(keys: ApiKeyStore, admin: boolean): Promise<{ id: string
 async function setup(t: TestContext) {
   const store = openTempSqliteStore(t);
   const clock = new ManualClock(BASE_MS);
-  const deps: ConsoleSessionDeps = { keys: store.keys, clock, ttlMs: TTL_MS };
+  const deps: ConsoleSessionDeps = {
+    keys: store.keys,
+    clock,
+    ttlMs: TTL_MS,
+    secret: Buffer.from('session-test-secret-0123456789'),
+  };
   const admin = await storeKey(store.keys, true);
   return { store, clock, deps, admin };
 }
@@ -101,6 +106,20 @@ describe('console sessions', () => {
       assert.equal(await readSession(deps, forged), null, forged);
     }
     assert.notEqual(await readSession(deps, token), null, 'the genuine token still reads');
+  });
+
+  test("a session is bound to the server's secret: another secret, or none, reads nothing", async (t) => {
+    const { deps, admin } = await setup(t);
+    const { token } = await signIn(deps, admin.key);
+    assert.notEqual(await readSession(deps, token), null);
+    for (const secret of [Buffer.from('another-secret-0123456789abcdef'), null]) {
+      assert.equal(await readSession({ ...deps, secret }, token), null, String(secret));
+    }
+    // Without a secret (scaled out, unset), sessions still work, signed by the hash alone.
+    const unsalted = { ...deps, secret: null };
+    const plain = await signIn(unsalted, admin.key);
+    assert.notEqual(await readSession(unsalted, plain.token), null);
+    assert.equal(await readSession(deps, plain.token), null);
   });
 
   test('malformed tokens are no session', async (t) => {

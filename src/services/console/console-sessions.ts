@@ -10,6 +10,11 @@ export interface ConsoleSessionDeps {
   readonly clock: Clock;
   /** How long a sign-in lasts. */
   readonly ttlMs: number;
+  /**
+   * The server's own secret, mixed with the key's stored hash into each session's MAC, so
+   * that reading the key table is not enough to make a session. Null: the hash alone.
+   */
+  readonly secret: Buffer | null;
 }
 
 /** A signed-in console: who, until when, and the token its state changes must carry. */
@@ -28,7 +33,8 @@ const KEY = /^[\x21-\x7e]{1,512}$/;
 
 /**
  * Console sessions are signed, not stored: the token names the admin key it was made
- * from and is MACed with that key's stored hash, a secret that never leaves the server.
+ * from and is MACed with that key's stored hash and the server's own secret, neither of
+ * which leaves the server.
  * Any instance sharing the store can check it, and revoking the key ends its sessions at
  * once (docs/decisions.md).
  */
@@ -43,8 +49,8 @@ export async function signIn(
     throw new HopError('forbidden', 'Only an admin key may sign in to the console.');
   }
   const expiresAt = deps.clock.now() + deps.ttlMs;
-  const token = `${record.id}.${expiresAt}.${mac(record, `session|${record.id}|${expiresAt}`)}`;
-  return { token, session: sessionOf(record, token, expiresAt) };
+  const token = `${record.id}.${expiresAt}.${mac(deps.secret, record, `session|${record.id}|${expiresAt}`)}`;
+  return { token, session: sessionOf(deps.secret, record, token, expiresAt) };
 }
 
 /** The session a cookie's token stands for; null if forged, expired or its key revoked. */
@@ -61,8 +67,8 @@ export async function readSession(
   if (expiresAt <= now || expiresAt > now + deps.ttlMs) return null;
   const record = await deps.keys.findActiveKeyById(keyId);
   if (record === null || !record.admin) return null;
-  if (!sameSecret(given, mac(record, `session|${keyId}|${expiresAt}`))) return null;
-  return sessionOf(record, token, expiresAt);
+  if (!sameSecret(given, mac(deps.secret, record, `session|${keyId}|${expiresAt}`))) return null;
+  return sessionOf(deps.secret, record, token, expiresAt);
 }
 
 /** True when `given` is the session's CSRF token, compared in constant time. */
@@ -70,17 +76,24 @@ export function carriesCsrfToken(session: ConsoleSession, given: string | undefi
   return given !== undefined && sameSecret(given, session.csrfToken);
 }
 
-function sessionOf(record: ApiKeyRecord, token: string, expiresAt: number): ConsoleSession {
+function sessionOf(
+  secret: Buffer | null,
+  record: ApiKeyRecord,
+  token: string,
+  expiresAt: number,
+): ConsoleSession {
   return {
     principal: { keyId: record.id, owner: record.owner, admin: true },
     expiresAt,
     // Bound to this very session: a token seen in one sign-in is useless in another.
-    csrfToken: mac(record, `csrf|${token}`),
+    csrfToken: mac(secret, record, `csrf|${token}`),
   };
 }
 
-function mac(record: ApiKeyRecord, message: string): string {
-  return createHmac('sha256', record.keyHash).update(message).digest('base64url');
+function mac(secret: Buffer | null, record: ApiKeyRecord, message: string): string {
+  const key =
+    secret === null ? record.keyHash : createHmac('sha256', secret).update(record.keyHash).digest();
+  return createHmac('sha256', key).update(message).digest('base64url');
 }
 
 function sameSecret(given: string, expected: string): boolean {
