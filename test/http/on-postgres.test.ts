@@ -16,6 +16,7 @@ if (await postgresReachable()) {
   await import('./hostile-input.test.js');
   await import('./concurrency.test.js');
   await import('./code-strategies.test.js');
+  await import('./console.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);
