@@ -36,16 +36,6 @@ export function durationParser(minMs: number, maxMs: number): (value: string) =>
   };
 }
 
-export function wholeNumberParser(min: number, max: number): (value: string) => number {
-  return (value) => {
-    const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!(Number.isSafeInteger(n) && n >= min && n <= max)) {
-      throw new InvalidArgumentError(`It must be a whole number from ${min} to ${max}.`);
-    }
-    return n;
-  };
-}
-
 /** `hot,uniform,404`, in the order given, each once. */
 export function parseScenarios(value: string): ScenarioName[] {
   const names = value.split(',').map((name) => name.trim());

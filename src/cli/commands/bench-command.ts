@@ -1,15 +1,11 @@
 import { Option, type Command } from 'commander';
 import { BenchError } from '../bench/bench-error.js';
 import { BENCH_TAG } from '../bench/bench-links.js';
-import {
-  durationParser,
-  parseScenarios,
-  parseUrlOption,
-  wholeNumberParser,
-} from '../bench/bench-option-parsers.js';
+import { durationParser, parseScenarios, parseUrlOption } from '../bench/bench-option-parsers.js';
 import { formatBenchJson, formatBenchTable } from '../bench/format-bench-report.js';
 import { runBench } from '../bench/run-bench.js';
 import { SCENARIOS, type ScenarioName } from '../bench/scenarios.js';
+import { wholeNumberParser } from '../whole-number-parser.js';
 
 interface BenchCommandOptions {
   url: string;
