@@ -2,18 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HopError } from '../../domain/errors.js';
 import { linkClickTotals } from '../../services/analytics/link-click-totals.js';
 import { readDashboard } from '../../services/console/dashboard.js';
-import {
-  carriesCsrfToken,
-  signIn,
-  type ConsoleSession,
-} from '../../services/console/console-sessions.js';
+import { signIn, type ConsoleSession } from '../../services/console/console-sessions.js';
 import type { AppDeps } from '../app-deps.js';
 import { toLinkJson } from '../link-json.js';
 import { problemResponse } from '../schemas.js';
 import { sendProblem } from '../send-problem.js';
 import { withConsoleHeaders } from './console-headers.js';
-import { CSRF_HEADER, principalOfRequest, sessionOfCookies } from './principal-of-request.js';
-import { clearedSessionCookie, readSessionCookies, sessionCookie } from './session-cookie.js';
+import { carriesCsrfHeader, principalOfRequest, sessionOfRequest } from './principal-of-request.js';
+import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 
 const sessionJson = {
   type: 'object',
@@ -45,8 +41,6 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
       expires_at: new Date(session.expiresAt).toISOString(),
       csrf_token: session.csrfToken,
     });
-  const currentSession = (request: FastifyRequest) =>
-    sessionOfCookies(sessions, readSessionCookies(request.headers.cookie));
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     const index = assets?.get('index.html');
@@ -127,7 +121,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request, reply) => {
-      const session = await currentSession(request);
+      const session = await sessionOfRequest(sessions, request);
       if (session === null) throw new HopError('unauthorized', 'Not signed in to the console.');
       return sessionReply(reply, session);
     },
@@ -143,13 +137,9 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request, reply) => {
-      const session = await currentSession(request);
-      const token = request.headers[CSRF_HEADER];
+      const session = await sessionOfRequest(sessions, request);
       // An ended session has nothing left to protect: its cookie is simply cleared.
-      if (
-        session !== null &&
-        !carriesCsrfToken(session, typeof token === 'string' ? token : undefined)
-      ) {
+      if (session !== null && !carriesCsrfHeader(session, request)) {
         throw new HopError('forbidden', "Signing out needs the session's X-CSRF-Token header.");
       }
       return reply

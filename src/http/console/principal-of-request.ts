@@ -11,7 +11,7 @@ import {
 } from '../../services/console/console-sessions.js';
 import { readSessionCookies } from './session-cookie.js';
 
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -36,8 +36,7 @@ export async function principalOfRequest(
     throw new HopError('unauthorized', 'The console session has ended; sign in again.');
   }
   if (!SAFE_METHODS.has(request.method)) {
-    const token = request.headers[CSRF_HEADER];
-    if (!carriesCsrfToken(session, typeof token === 'string' ? token : undefined)) {
+    if (!carriesCsrfHeader(session, request)) {
       throw new HopError(
         'forbidden',
         "A console request that changes something must carry its session's X-CSRF-Token header.",
@@ -47,8 +46,22 @@ export async function principalOfRequest(
   return session.principal;
 }
 
+/** The console session the request's cookies stand for, or null. */
+export function sessionOfRequest(
+  sessions: ConsoleSessionDeps,
+  request: FastifyRequest,
+): Promise<ConsoleSession | null> {
+  return sessionOfCookies(sessions, readSessionCookies(request.headers.cookie));
+}
+
+/** True when the request's `X-CSRF-Token` is the session's. */
+export function carriesCsrfHeader(session: ConsoleSession, request: FastifyRequest): boolean {
+  const token = request.headers[CSRF_HEADER];
+  return carriesCsrfToken(session, typeof token === 'string' ? token : undefined);
+}
+
 /** The session of the first cookie value that is one, or null. */
-export async function sessionOfCookies(
+async function sessionOfCookies(
   sessions: ConsoleSessionDeps,
   cookies: readonly string[],
 ): Promise<ConsoleSession | null> {
