@@ -204,6 +204,12 @@ export async function composeRuntime(
       poolRemaining: () => codes.pool?.remaining ?? null,
       sweeps,
     });
+  // Made (or read, or warned about) by hop serve at start; other commands never ask, so
+  // `hop links list` on a read-only data dir writes nothing.
+  let secret: Buffer | null | undefined;
+  const consoleSecret = () =>
+    (secret = secret === undefined ? resolveConsoleSecret(config, logger) : secret);
+  if (options.serving === true) consoleSecret();
   const metrics = createMetrics(
     () => ({
       l1Hits: resolver.l1Hits,
@@ -256,7 +262,7 @@ export async function composeRuntime(
         keys: store.keys,
         clock,
         ttlMs: CONSOLE_SESSION_TTL_MS,
-        secret: resolveConsoleSecret(config, options.serving === true ? logger : null),
+        secret: consoleSecret,
       },
       dashboard: {
         links: store.links,

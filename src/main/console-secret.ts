@@ -10,13 +10,12 @@ const SECRET_FILE = 'console-secret';
  * The secret console sessions are signed with, besides the key's stored hash: so that a
  * copy of the database alone cannot make a session. HOP_CONSOLE_SECRET when given (it must
  * be the same on every instance); on the embedded store, one made at first start and kept
- * beside hop.db, readable by its owner only; scaled out without one, none, and a warning
- * (from `hop serve`: `logger` is null for commands that serve no console).
+ * beside hop.db, readable by its owner only; scaled out without one, none, and a warning.
  */
-export function resolveConsoleSecret(config: Config, logger: Logger | null): Buffer | null {
+export function resolveConsoleSecret(config: Config, logger: Logger): Buffer | null {
   if (config.consoleSecret !== undefined) return Buffer.from(config.consoleSecret, 'utf8');
   if (config.postgres !== undefined) {
-    logger?.warn(
+    logger.warn(
       'HOP_CONSOLE_SECRET is not set: console sessions are signed with key hashes alone, so a copy of the key table could make one; set the same secret on every instance',
     );
     return null;

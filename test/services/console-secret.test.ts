@@ -24,19 +24,23 @@ describe('the console secret', () => {
   test('embedded: made once at first start, kept owner-only beside hop.db, reused after', (t) => {
     const dir = tempDataDir(t);
     const config = loadConfig({ HOP_DATA_DIR: dir });
-    const first = resolveConsoleSecret(config, null);
+    const first = resolveConsoleSecret(config, capturingLogger().logger);
     assert.ok(first !== null && first.length === 32);
     const file = join(dir, 'console-secret');
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(readFileSync(file, 'utf8').trim(), first.toString('hex'));
-    assert.deepEqual(resolveConsoleSecret(config, null), first, 'a restart keeps its sessions');
+    assert.deepEqual(
+      resolveConsoleSecret(config, capturingLogger().logger),
+      first,
+      'a restart keeps its sessions',
+    );
   });
 
   test('HOP_CONSOLE_SECRET wins, and no file is written', (t) => {
     const dir = tempDataDir(t);
     const given = 'a-console-secret-of-30-chars-xx';
     const config = loadConfig({ HOP_DATA_DIR: dir, HOP_CONSOLE_SECRET: given });
-    assert.deepEqual(resolveConsoleSecret(config, null), Buffer.from(given));
+    assert.deepEqual(resolveConsoleSecret(config, capturingLogger().logger), Buffer.from(given));
     assert.throws(() => statSync(join(dir, 'console-secret')), { code: 'ENOENT' });
   });
 

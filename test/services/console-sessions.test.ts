@@ -41,7 +41,7 @@ async function setup(t: TestContext) {
     keys: store.keys,
     clock,
     ttlMs: TTL_MS,
-    secret: Buffer.from('session-test-secret-0123456789'),
+    secret: () => Buffer.from('session-test-secret-0123456789'),
   };
   const admin = await storeKey(store.keys, true);
   return { store, clock, deps, admin };
@@ -113,10 +113,14 @@ describe('console sessions', () => {
     const { token } = await signIn(deps, admin.key);
     assert.notEqual(await readSession(deps, token), null);
     for (const secret of [Buffer.from('another-secret-0123456789abcdef'), null]) {
-      assert.equal(await readSession({ ...deps, secret }, token), null, String(secret));
+      assert.equal(
+        await readSession({ ...deps, secret: () => secret }, token),
+        null,
+        String(secret),
+      );
     }
     // Without a secret (scaled out, unset), sessions still work, signed by the hash alone.
-    const unsalted = { ...deps, secret: null };
+    const unsalted = { ...deps, secret: () => null };
     const plain = await signIn(unsalted, admin.key);
     assert.notEqual(await readSession(unsalted, plain.token), null);
     assert.equal(await readSession(deps, plain.token), null);

@@ -13,8 +13,9 @@ export interface ConsoleSessionDeps {
   /**
    * The server's own secret, mixed with the key's stored hash into each session's MAC, so
    * that reading the key table is not enough to make a session. Null: the hash alone.
+   * Asked for when a session is made or read: runtimes that serve no console never need it.
    */
-  readonly secret: Buffer | null;
+  readonly secret: () => Buffer | null;
 }
 
 /** A signed-in console: who, until when, and the token its state changes must carry. */
@@ -49,8 +50,8 @@ export async function signIn(
     throw new HopError('forbidden', 'Only an admin key may sign in to the console.');
   }
   const expiresAt = deps.clock.now() + deps.ttlMs;
-  const token = `${record.id}.${expiresAt}.${mac(deps.secret, record, `session|${record.id}|${expiresAt}`)}`;
-  return { token, session: sessionOf(deps.secret, record, token, expiresAt) };
+  const token = `${record.id}.${expiresAt}.${mac(deps.secret(), record, `session|${record.id}|${expiresAt}`)}`;
+  return { token, session: sessionOf(deps.secret(), record, token, expiresAt) };
 }
 
 /** The session a cookie's token stands for; null if forged, expired or its key revoked. */
@@ -67,8 +68,8 @@ export async function readSession(
   if (expiresAt <= now || expiresAt > now + deps.ttlMs) return null;
   const record = await deps.keys.findActiveKeyById(keyId);
   if (record === null || !record.admin) return null;
-  if (!sameSecret(given, mac(deps.secret, record, `session|${keyId}|${expiresAt}`))) return null;
-  return sessionOf(deps.secret, record, token, expiresAt);
+  if (!sameSecret(given, mac(deps.secret(), record, `session|${keyId}|${expiresAt}`))) return null;
+  return sessionOf(deps.secret(), record, token, expiresAt);
 }
 
 /** True when `given` is the session's CSRF token, compared in constant time. */
