@@ -1,4 +1,5 @@
-import { HOUR_MS } from '../../domain/click-fold.js';
+import { BUSIEST_WINDOW_MS } from '../../clicks/busiest-ranking.js';
+import { HOUR_MS, hourOf } from '../../domain/click-fold.js';
 import type { Link } from '../../domain/link.js';
 import type { ClickStore } from '../../ports/click-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -45,11 +46,12 @@ export interface Dashboard {
  */
 export async function readDashboard(deps: DashboardDeps): Promise<Dashboard> {
   const now = deps.clock.now();
-  const nextHour = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
-  const midnight = Math.floor(now / DAY_MS) * DAY_MS;
+  const nextHour = hourOf(now) + HOUR_MS;
+  const midnight = now - (now % DAY_MS);
   const [clicksToday, clicksWeek, ranking, freshness] = await Promise.all([
     deps.clicks.clicksBetween(midnight, nextHour),
-    deps.clicks.clicksBetween(nextHour - 7 * DAY_MS, nextHour),
+    // The same 7 × 24 whole hours the busiest links are ranked over.
+    deps.clicks.clicksBetween(nextHour - BUSIEST_WINDOW_MS, nextHour),
     deps.clicks.busiest(),
     deps.clicks.freshness(),
   ]);
