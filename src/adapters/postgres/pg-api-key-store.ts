@@ -39,21 +39,20 @@ export class PgApiKeyStore implements ApiKeyStore {
     });
   }
 
-  async findActiveKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    return guardPg('read the key', async () => {
-      const { rows } = await this.#pool.query<ApiKeyRow>(
-        `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-        [keyHash],
-      );
-      return rows[0] === undefined ? null : fromRow(rows[0]);
-    });
+  findActiveKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return this.#findActive('key_hash', keyHash);
   }
 
-  async findActiveKeyById(id: string): Promise<ApiKeyRecord | null> {
+  findActiveKeyById(id: string): Promise<ApiKeyRecord | null> {
+    return this.#findActive('id', id);
+  }
+
+  /** The unrevoked key whose `column` is `value`, or null. */
+  #findActive(column: 'key_hash' | 'id', value: string): Promise<ApiKeyRecord | null> {
     return guardPg('read the key', async () => {
       const { rows } = await this.#pool.query<ApiKeyRow>(
-        `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND revoked_at IS NULL`,
-        [id],
+        `SELECT ${COLUMNS} FROM api_keys WHERE ${column} = $1 AND revoked_at IS NULL`,
+        [value],
       );
       return rows[0] === undefined ? null : fromRow(rows[0]);
     });
