@@ -1,3 +1,4 @@
+import { LinkCells } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api.js';
@@ -82,13 +83,7 @@ export function DashboardPage() {
               )}
               {dashboard.busiest.map(({ link, clicks }) => (
                 <tr key={link.id}>
-                  <td>
-                    <a href={`#/links/${link.id}`}>{link.code}</a>
-                  </td>
-                  <td class="destination">{link.destination}</td>
-                  <td>
-                    <span class={`state ${link.state}`}>{link.state}</span>
-                  </td>
+                  <LinkCells link={link} />
                   <td class="num">{count(clicks)}</td>
                 </tr>
               ))}

@@ -1,3 +1,4 @@
+import { StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
@@ -45,10 +46,7 @@ export function LinkPage({ id }: { id: string }) {
   return (
     <>
       <h1>
-        <span class="code">{link.code}</span>{' '}
-        <span class={`state ${link.state}`} data-testid="link-state">
-          {link.state}
-        </span>
+        <span class="code">{link.code}</span> <StateBadge state={link.state} testId="link-state" />
       </h1>
       <div class="link-layout">
         <section aria-labelledby="details">

@@ -1,3 +1,4 @@
+import { LinkCells } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { api } from '../api.js';
 import { useLoad } from '../components/use-load.js';
@@ -92,13 +93,7 @@ export function LinksPage({ params }: { params: URLSearchParams }) {
             )}
             {page?.items.map((link) => (
               <tr key={link.id}>
-                <td>
-                  <a href={`#/links/${link.id}`}>{link.code}</a>
-                </td>
-                <td class="destination">{link.destination}</td>
-                <td>
-                  <span class={`state ${link.state}`}>{link.state}</span>
-                </td>
+                <LinkCells link={link} />
                 <td>{link.owner}</td>
                 <td class="num">{count(link.clicks)}</td>
                 <td>{dateTime(link.created_at)}</td>
