@@ -1,6 +1,7 @@
 import { HopError } from '../../domain/errors.js';
 import type { Link } from '../../domain/link.js';
-import { canSeeLinkOf, type Principal } from '../../domain/principal.js';
+import type { Principal } from '../../domain/principal.js';
+import { isVisibleTo } from './find-visible-link.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 
 /**
@@ -13,11 +14,9 @@ export async function findLinkByCodeOrIdOrThrow(
   principal: Principal,
   codeOrId: string,
 ): Promise<Link> {
-  const isVisible = (link: Link | null): link is Link =>
-    link !== null && link.state !== 'deleted' && canSeeLinkOf(principal, link.owner);
   const byCode = await deps.links.findLinkByCode(codeOrId);
-  if (isVisible(byCode)) return byCode;
+  if (isVisibleTo(principal, byCode)) return byCode;
   const byId = await deps.links.findLinkById(codeOrId);
-  if (isVisible(byId)) return byId;
+  if (isVisibleTo(principal, byId)) return byId;
   throw new HopError('not-found', `No link has the code or id ${JSON.stringify(codeOrId)}.`);
 }

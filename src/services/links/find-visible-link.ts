@@ -13,8 +13,11 @@ export async function findVisibleLinkOrThrow(
   id: string,
 ): Promise<Link> {
   const link = await links.findLinkById(id);
-  if (link === null || link.state === 'deleted' || !canSeeLinkOf(principal, link.owner)) {
-    throw new HopError('not-found', 'No link with this id.');
-  }
+  if (!isVisibleTo(principal, link)) throw new HopError('not-found', 'No link with this id.');
   return link;
+}
+
+/** True for a link the caller may see: not deleted, and theirs or the caller an admin. */
+export function isVisibleTo(principal: Principal, link: Link | null): link is Link {
+  return link !== null && link.state !== 'deleted' && canSeeLinkOf(principal, link.owner);
 }
