@@ -25,16 +25,20 @@ export function parseRoute(hash: string): Route {
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  const [firstHash] = useState(() => location.hash);
+  const [route, setRoute] = useState(() => parseRoute(firstHash));
   useEffect(() => {
     const changed = () => {
       setRoute(parseRoute(location.hash));
     };
     addEventListener('hashchange', changed);
+    // The fragment may have changed between the first render and this effect, when a
+    // hashchange had no listener yet: catch up once.
+    if (location.hash !== firstHash) changed();
     return () => {
       removeEventListener('hashchange', changed);
     };
-  }, []);
+  }, [firstHash]);
   return route;
 }
 

@@ -46,6 +46,18 @@ export interface Config {
   readonly createRate: RateRule | null;
   readonly maxUrlLength: number;
   readonly blocklistFile: string | undefined;
+  /** Proxies whose X-Forwarded-For names the client; empty: the socket address is the client. */
+  readonly trustProxy: readonly string[];
+  /** Scanner throttling (SPEC §7); threshold 0 = off. */
+  readonly scannerThreshold: number;
+  readonly scannerWindowMs: number;
+  readonly scannerCoolDownMs: number;
+  /** Load shedding (SPEC §7). */
+  readonly maxInFlight: number;
+  readonly shedLagMs: number;
+  /** Slow clients: Node's headersTimeout and requestTimeout. */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
   /** L1, the in-process cache of codes (SPEC §5). */

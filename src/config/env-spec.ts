@@ -18,6 +18,7 @@ import {
   parseSwitch,
   parsePostgresUrl,
   parseSqlIdentifier,
+  parseTrustedProxies,
 } from './parsers.js';
 
 export interface EnvEntry {
@@ -160,7 +161,7 @@ export const ENV_SPEC: readonly EnvEntry[] = [
   {
     name: 'HOP_CREATE_RATE',
     default: '20/s:100',
-    doc: 'Creates per API key, rate:burst (admin keys exempt; off = unlimited).',
+    doc: 'Creates per API key and per client address, rate:burst (admin keys exempt; off = unlimited).',
     parse: parseRate,
   },
   {
@@ -174,6 +175,54 @@ export const ENV_SPEC: readonly EnvEntry[] = [
     default: undefined,
     doc: 'File of blocked domains, one a line (# comments).',
     parse: parseNonEmpty,
+  },
+  {
+    name: 'HOP_TRUST_PROXY',
+    default: undefined,
+    doc: 'Proxies whose X-Forwarded-For is believed: addresses, CIDRs or loopback, linklocal, uniquelocal, comma-separated; unset = the socket address is the client.',
+    parse: parseTrustedProxies,
+  },
+  {
+    name: 'HOP_SCANNER_THRESHOLD',
+    default: '100',
+    doc: 'Unknown codes a client may ask for within HOP_SCANNER_WINDOW before it is throttled (0 = never).',
+    parse: parseInteger(0, 1_000_000),
+  },
+  {
+    name: 'HOP_SCANNER_WINDOW',
+    default: '1m',
+    doc: "Window in which a client's unknown codes are counted.",
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_SCANNER_COOLDOWN',
+    default: '10m',
+    doc: 'How long a throttled client gets 429 for unknown codes.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_MAX_IN_FLIGHT',
+    default: '1000',
+    doc: 'Requests in flight past which creates, analytics and admin get 503 (redirects that need a read: past twice this).',
+    parse: parseInteger(1, 1_000_000),
+  },
+  {
+    name: 'HOP_SHED_LAG',
+    default: '200ms',
+    doc: 'Event-loop lag (a moving average) past which creates, analytics and admin get 503 (redirects that need a read: past twice this).',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_HEADERS_TIMEOUT',
+    default: '10s',
+    doc: 'Longest a client may take to send its request headers.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_REQUEST_TIMEOUT',
+    default: '30s',
+    doc: 'Longest a client may take to send a whole request.',
+    parse: parseDuration,
   },
   {
     name: 'HOP_LOG_LEVEL',

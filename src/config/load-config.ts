@@ -68,6 +68,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     createRate: get<RateRule | null>('HOP_CREATE_RATE'),
     maxUrlLength: get<number>('HOP_MAX_URL_LENGTH'),
     blocklistFile: get<string | undefined>('HOP_BLOCKLIST_FILE'),
+    trustProxy: get<readonly string[] | undefined>('HOP_TRUST_PROXY') ?? [],
+    scannerThreshold: get<number>('HOP_SCANNER_THRESHOLD'),
+    scannerWindowMs: get<number>('HOP_SCANNER_WINDOW'),
+    scannerCoolDownMs: get<number>('HOP_SCANNER_COOLDOWN'),
+    maxInFlight: get<number>('HOP_MAX_IN_FLIGHT'),
+    shedLagMs: get<number>('HOP_SHED_LAG'),
+    headersTimeoutMs: get<number>('HOP_HEADERS_TIMEOUT'),
+    requestTimeoutMs: get<number>('HOP_REQUEST_TIMEOUT'),
     logLevel: get<LogLevel>('HOP_LOG_LEVEL'),
     shutdownTimeoutMs: get<number>('HOP_SHUTDOWN_TIMEOUT'),
     l1MaxEntries: get<number>('HOP_L1_MAX_ENTRIES'),
@@ -109,6 +117,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   ) {
     throw new ConfigError([
       'HOP_DATABASE_REPLICA_URL is invalid: expected HOP_DATABASE_URL too (a replica serves redirect reads of a primary).',
+    ]);
+  }
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError([
+      'HOP_HEADERS_TIMEOUT is invalid: expected no longer than HOP_REQUEST_TIMEOUT (the headers are part of the request).',
     ]);
   }
   if (config.redisUrl !== undefined && config.redisClusterNodes !== undefined) {

@@ -229,3 +229,26 @@ export function parseProbability(raw: string): number {
     throw new ParseError('a probability between 0 and 1, such as 1e-6');
   return value;
 }
+
+/** Names proxy-addr knows for whole ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `10.0.0.1, 10.1.0.0/16, loopback` → the list, each entry an address, a CIDR or a range name. */
+export function parseTrustedProxies(raw: string): readonly string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const accepts =
+    'addresses, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal, comma-separated';
+  if (entries.length === 0) throw new ParseError(accepts);
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.includes(entry)) continue;
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 4 ? 32 : 128;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || rest.length > 0) throw new ParseError(accepts);
+  }
+  return Object.freeze(entries);
+}

@@ -13,8 +13,8 @@ export interface DestinationPolicyOptions {
   readonly maxLength: number;
   /** Hostnames of this service (lower-case, punycode): a link to them would loop. */
   readonly ownHosts: readonly string[];
-  /** Registrable domains refused together with all their subdomains. */
-  readonly blockedDomains: ReadonlySet<string>;
+  /** Domains refused together with all their subdomains (a Set, or the live DomainBlocklist). */
+  readonly blockedDomains: Pick<ReadonlySet<string>, 'has' | 'size'>;
 }
 
 export type DestinationVerdict =
@@ -121,7 +121,7 @@ function checkIpLiteral(literal: string): string | null {
   return null;
 }
 
-function isBlocked(hostname: string, blocked: ReadonlySet<string>): boolean {
+function isBlocked(hostname: string, blocked: Pick<ReadonlySet<string>, 'has' | 'size'>): boolean {
   if (blocked.size === 0) return false;
   let candidate = hostname;
   for (;;) {

@@ -3,6 +3,8 @@
  * The HTTP layer maps each kind to a status in one table (src/http/problems.ts);
  * nothing below `http/` knows about status codes.
  */
+import type { QuotaReading } from './quota.js';
+
 export const ERROR_KINDS = [
   'invalid-request',
   'invalid-destination',
@@ -35,6 +37,8 @@ export interface HopErrorOptions {
   /** True when the same call may succeed later (timeouts, a store that is down). */
   readonly retryable?: boolean;
   readonly cause?: unknown;
+  /** Rate-limit policies the request was counted against, for the RateLimit fields. */
+  readonly quotas?: readonly QuotaReading[];
 }
 
 export class HopError extends Error {
@@ -43,6 +47,7 @@ export class HopError extends Error {
   readonly fields: readonly FieldProblem[];
   readonly retryAfterSeconds: number | undefined;
   readonly retryable: boolean;
+  readonly quotas: readonly QuotaReading[];
 
   constructor(kind: ErrorKind, detail: string, options: HopErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -52,6 +57,7 @@ export class HopError extends Error {
     this.fields = options.fields ?? [];
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.retryable = options.retryable ?? false;
+    this.quotas = options.quotas ?? [];
   }
 }
 

@@ -18,6 +18,18 @@ export interface TokenBucketDecision {
   readonly remaining: number;
   /** Seconds until one token is back; 0 when allowed. */
   readonly retryAfterSeconds: number;
+  /** Whole seconds until the bucket is full again. */
+  readonly fullInSeconds: number;
+}
+
+/** Whole seconds an empty bucket of `rule` takes to fill. */
+export function bucketWindowSeconds(rule: TokenBucketRule): number {
+  return Math.ceil(rule.burst / rule.ratePerSecond);
+}
+
+/** Whole seconds until a bucket holding `tokens` is full. */
+export function secondsUntilFull(rule: TokenBucketRule, tokens: number): number {
+  return Math.max(0, Math.ceil((rule.burst - tokens) / rule.ratePerSecond));
 }
 
 export function takeToken(
@@ -38,6 +50,7 @@ export function takeToken(
       state: { tokens, updatedAtMs: nowMs },
       remaining: Math.floor(tokens),
       retryAfterSeconds: 0,
+      fullInSeconds: secondsUntilFull(rule, tokens),
     };
   }
   return {
@@ -45,5 +58,6 @@ export function takeToken(
     state: { tokens: available, updatedAtMs: nowMs },
     remaining: 0,
     retryAfterSeconds: Math.max(1, Math.ceil((1 - available) / rule.ratePerSecond)),
+    fullInSeconds: secondsUntilFull(rule, available),
   };
 }

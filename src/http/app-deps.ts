@@ -7,6 +7,9 @@ import type { ServiceStats } from '../services/stats/service-stats.js';
 import type { LinkQrDeps } from '../services/links/link-qr-code.js';
 import type { ConsoleSessionDeps } from '../services/console/console-sessions.js';
 import type { DashboardDeps } from '../services/console/dashboard.js';
+import type { LoadShedder } from '../services/protection/load-shedder.js';
+import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
+import type { ClientOf } from './client-address.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -53,6 +56,16 @@ export interface AppDeps {
   readonly console: ConsoleDeps;
   /** `GET /v1/stats`: the code space and what creates cost (admin). */
   readonly stats: () => ServiceStats;
+  readonly protection: ProtectionDeps;
+  readonly timeouts: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
+}
+
+/** Abuse resistance (SPEC §7, issue 8). */
+export interface ProtectionDeps {
+  /** Null when scanner throttling is off. */
+  readonly scanners: ScannerThrottle | null;
+  readonly shedder: LoadShedder;
+  readonly clientOf: ClientOf;
 }
 
 /**

@@ -10,7 +10,7 @@ import { installErrorHandling } from './error-handling.js';
 import { installJsonBodyParsing } from './json-body.js';
 import { sendProblem } from './send-problem.js';
 import { writeRawProblem } from './write-raw-problem.js';
-import { makeRedirectFront } from './redirect-front.js';
+import { makeRedirectFront, OVERLOADED_BODY, OVERLOADED_HEADERS } from './redirect-front.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
@@ -21,23 +21,60 @@ import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** Operations must see an overloaded instance: health and metrics are never shed. */
+const NEVER_SHED = /^\/(healthz|readyz|metrics)(\?|$)/;
+
+/** Every answer Fastify gives (API, docs, console) is never sniffed, framed or referred. */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
 /** The HTTP application, without listening: `hop serve` listens, tests may too. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics;
-  const redirectFront = makeRedirectFront(
-    deps.redirect,
-    (outcome, startedAt) => {
+  const { shedder } = deps.protection;
+  const redirectFront = makeRedirectFront({
+    resolver: deps.redirect,
+    observe: (outcome, startedAt) => {
       metrics.observeRedirect(outcome, startedAt);
     },
-    deps.clicks,
-    deps.countryHeader,
-  );
+    clicks: deps.clicks,
+    countryHeader: deps.countryHeader,
+    scanners: deps.protection.scanners,
+    clientOf: deps.protection.clientOf,
+    shedder,
+  });
+  const securityHeaders = deps.publicUrl.startsWith('https:')
+    ? { ...SECURITY_HEADERS, 'strict-transport-security': 'max-age=31536000' }
+    : SECURITY_HEADERS;
+  const { headersTimeoutMs, requestTimeoutMs } = deps.timeouts;
   const app = Fastify({
     // The redirect is answered by plain node:http before Fastify sees the request.
     serverFactory: (fastifyHandler) =>
-      createServer((request, response) => {
-        if (!redirectFront(request, response)) fastifyHandler(request, response);
-      }),
+      createServer(
+        {
+          // Slow clients (SPEC §7): headers and whole requests have deadlines, checked
+          // often enough that a short one is kept.
+          headersTimeout: headersTimeoutMs,
+          requestTimeout: requestTimeoutMs,
+          connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+        },
+        (request, response) => {
+          if (redirectFront(request, response)) return;
+          // Everything else waits behind redirects when the instance is overloaded.
+          if (shedder.level() > 0 && !NEVER_SHED.test(request.url ?? '')) {
+            shedder.shedRequests++;
+            response.writeHead(503, OVERLOADED_HEADERS);
+            response.end(OVERLOADED_BODY);
+            return;
+          }
+          shedder.enter();
+          response.once('close', shedder.leave);
+          fastifyHandler(request, response);
+        },
+      ),
     loggerInstance: deps.logger,
     // SPEC §8: no per-request log lines; metrics by outcome instead.
     logController: new LogController({
@@ -70,6 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Long enough for any path segment Node accepts: an over-long code is a plain 404.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16_384 },
   });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
+  });
   app.setValidatorCompiler(makeValidatorCompiler());
   installJsonBodyParsing(app);
   installErrorHandling(app);
@@ -88,7 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // staticCSP: the docs page gets a Content-Security-Policy with hashes of its own scripts.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);

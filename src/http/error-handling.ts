@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isHopError, type FieldProblem } from '../domain/errors.js';
 import { INVALID_JSON } from './json-body.js';
 import type { ProblemKind } from './problems.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 import { sendProblem } from './send-problem.js';
 
 interface AjvIssue {
@@ -22,6 +23,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (error.kind === 'store-unavailable') {
         request.log.warn({ err: error.cause ?? error }, 'store unavailable');
       }
+      reply.headers(rateLimitHeaders(error.quotas));
       return sendProblem(request, reply, error.kind, error.detail, {
         fields: error.fields,
         retryAfterSeconds: error.retryAfterSeconds,

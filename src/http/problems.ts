@@ -2,7 +2,11 @@ import type { ErrorKind, FieldProblem } from '../domain/errors.js';
 
 /** Kinds only the HTTP layer produces: malformed requests that never reach a service. */
 export type HttpErrorKind =
-  'malformed-request' | 'unsupported-media-type' | 'payload-too-large' | 'internal-error';
+  | 'malformed-request'
+  | 'unsupported-media-type'
+  | 'payload-too-large'
+  | 'internal-error'
+  | 'overloaded';
 
 export type ProblemKind = ErrorKind | HttpErrorKind;
 
@@ -27,6 +31,7 @@ export const PROBLEMS: Readonly<Record<ProblemKind, { status: number; title: str
   'code-space-exhausted': { status: 503, title: 'No free code' },
   'code-pool-exhausted': { status: 503, title: 'Code pool exhausted' },
   'store-unavailable': { status: 503, title: 'Store unavailable' },
+  overloaded: { status: 503, title: 'Overloaded' },
 };
 
 /** Problem types are stable URNs; docs/problems.md has one heading per kind. */

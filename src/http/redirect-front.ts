@@ -2,7 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isReservedAlias } from '../domain/alias-rules.js';
 import type { RedirectOutcome } from '../domain/redirect-outcome.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import type { LoadShedder } from '../services/protection/load-shedder.js';
+import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClickRecorder } from './app-deps.js';
+import type { ClientOf } from './client-address.js';
 import { readClickHeaders } from './click-headers.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
 
@@ -28,21 +31,52 @@ const UNAVAILABLE_HEADERS = {
   'retry-after': '1',
 };
 
+const THROTTLED_BODY = JSON.stringify(
+  problemBody(
+    'rate-limited',
+    'Too many unknown codes from this client; wait for Retry-After before asking again.',
+    undefined,
+  ),
+);
+const THROTTLED_LENGTH = String(Buffer.byteLength(THROTTLED_BODY));
+export const OVERLOADED_BODY = JSON.stringify(
+  problemBody('overloaded', 'The service is overloaded; try again shortly.', undefined),
+);
+export const OVERLOADED_HEADERS = {
+  'content-type': PROBLEM_CONTENT_TYPE,
+  'content-length': String(Buffer.byteLength(OVERLOADED_BODY)),
+  'cache-control': 'no-store',
+  'retry-after': '2',
+};
+
 /** Observes how long one redirect took and how it ended, for metrics. */
 export type RedirectObserver = (outcome: string, startedAt: number) => void;
+
+export interface RedirectFrontDeps {
+  readonly resolver: RedirectResolver;
+  readonly observe: RedirectObserver;
+  readonly clicks: ClickRecorder | null;
+  readonly countryHeader: string | undefined;
+  /** Code scanners; null when HOP_SCANNER_THRESHOLD is 0. */
+  readonly scanners: ScannerThrottle | null;
+  readonly clientOf: ClientOf;
+  readonly shedder: LoadShedder;
+}
 
 /**
  * The redirect, served by plain node:http in front of Fastify (issue 3: Fastify's routing
  * costs more than the whole L1 hit). It takes GET and HEAD of `/{code}` and nothing else;
  * every other request, and codes that spell one of our own routes, go on to Fastify.
  * Returns false when the request is not ours.
+ *
+ * Abuse (SPEC §7) costs a well-behaved client nothing it can measure: while nobody is
+ * throttled and the instance is not shedding, an L1 hit pays two comparisons more; a
+ * client's address is only looked up on a miss.
  */
 export function makeRedirectFront(
-  resolver: RedirectResolver,
-  observe: RedirectObserver,
-  clicks: ClickRecorder | null,
-  countryHeader: string | undefined,
+  deps: RedirectFrontDeps,
 ): (request: IncomingMessage, response: ServerResponse) => boolean {
+  const { resolver, observe, clicks, countryHeader, scanners, clientOf, shedder } = deps;
   const send = (
     request: IncomingMessage,
     response: ServerResponse,
@@ -73,6 +107,44 @@ export function makeRedirectFront(
     response.writeHead(404, NOT_FOUND_HEADERS);
     response.end(NOT_FOUND_BODY);
     observe(outcome.kind === 'invalid' ? 'invalid' : 'not_found', startedAt);
+    scanners?.recordMiss(clientOf(request));
+  };
+
+  /**
+   * A throttled client, or heavy shedding: only what memory can answer. A redirect found
+   * there is served; anything that would need a read gets `refuse` instead, and so does
+   * an unknown code from a throttled client.
+   */
+  const sendFromMemory = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    code: string,
+    startedAt: number,
+    coolDownMs: number,
+  ): boolean => {
+    const outcome = resolver.resolveFromMemory(code);
+    if (outcome?.kind === 'invalid' && isReservedAlias(code)) return false;
+    if (outcome?.kind === 'redirect' || (outcome !== undefined && coolDownMs === 0)) {
+      send(request, response, outcome, 'l1', startedAt);
+      return true;
+    }
+    if (coolDownMs > 0) {
+      if (scanners !== null) scanners.refusedRequests++;
+      response.writeHead(429, {
+        'content-type': PROBLEM_CONTENT_TYPE,
+        'content-length': THROTTLED_LENGTH,
+        'cache-control': 'no-store',
+        'retry-after': String(Math.ceil(coolDownMs / 1000)),
+      });
+      response.end(THROTTLED_BODY);
+      observe('throttled', startedAt);
+      return true;
+    }
+    shedder.shedRedirects++;
+    response.writeHead(503, OVERLOADED_HEADERS);
+    response.end(OVERLOADED_BODY);
+    observe('shed', startedAt);
+    return true;
   };
 
   return (request, response) => {
@@ -84,6 +156,11 @@ export function makeRedirectFront(
     if (url.charCodeAt(0) !== 47 || code.includes('/')) return false;
 
     const startedAt = performance.now();
+    if (scanners?.throttling === true) {
+      const coolDownMs = scanners.coolDownLeft(clientOf(request));
+      if (coolDownMs > 0) return sendFromMemory(request, response, code, startedAt, coolDownMs);
+    }
+    if (shedder.level() === 2) return sendFromMemory(request, response, code, startedAt, 0);
     const outcome = resolver.resolve(code);
     if (!(outcome instanceof Promise)) {
       // Our own routes (/healthz, /metrics, /openapi.json …) are never codes: Fastify's.
@@ -91,11 +168,14 @@ export function makeRedirectFront(
       send(request, response, outcome, 'l1', startedAt);
       return true;
     }
+    shedder.enter();
     outcome.then(
       (resolved) => {
+        shedder.leave();
         send(request, response, resolved.outcome, resolved.source, startedAt);
       },
       () => {
+        shedder.leave();
         // Never "not found" for a store that failed (SPEC §5): 503, try again.
         response.writeHead(503, UNAVAILABLE_HEADERS);
         response.end(UNAVAILABLE_BODY);

@@ -1,5 +1,4 @@
 import { randomFillSync, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { monotonicFactory } from 'ulid';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
 import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
@@ -17,9 +16,10 @@ import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import { ScalableBloomFilter } from '../codes/scalable-bloom-filter.js';
 import type { Config } from '../config/config.js';
-import { ConfigError } from '../config/load-config.js';
 import { normaliseHostname } from '../domain/destination-policy.js';
 import type { AppDeps } from '../http/app-deps.js';
+import { openBlocklistFile } from './blocklist-file.js';
+import { composeProtection } from './compose-protection.js';
 import { loadConsoleAssets } from './console-assets.js';
 import { resolveConsoleSecret } from './console-secret.js';
 import type { Logger } from '../observability/logger.js';
@@ -159,7 +159,9 @@ export async function composeRuntime(
       seed: randomInt(2 ** 31),
     }),
   });
+  const blocklistFile = openBlocklistFile(config.blocklistFile, logger);
   const resolver = new RedirectResolver({
+    blocklist: blocklistFile.blocklist,
     links: store.links,
     clock,
     shared,
@@ -181,7 +183,7 @@ export async function composeRuntime(
     destinationPolicy: {
       maxLength: config.maxUrlLength,
       ownHosts: [normaliseHostname(config.publicUrl)],
-      blockedDomains: readBlocklist(config.blocklistFile),
+      blockedDomains: blocklistFile.blocklist,
     },
     expiryPolicy: { defaultTtlMs: config.defaultTtlMs, maxTtlMs: config.maxTtlMs },
     createLimiter: createLimiter?.limiter ?? null,
@@ -210,6 +212,7 @@ export async function composeRuntime(
   const consoleSecret = () =>
     (secret = secret === undefined ? resolveConsoleSecret(config, logger) : secret);
   if (options.serving === true) consoleSecret();
+  const protection = composeProtection(config, clock, () => resolver.blockedRedirects);
   const metrics = createMetrics(
     () => ({
       l1Hits: resolver.l1Hits,
@@ -243,6 +246,7 @@ export async function composeRuntime(
         reclaimedCodes: sweeps.reclaimed,
       };
     },
+    protection.counters,
   );
   const appDeps: AppDeps = {
     linkService,
@@ -278,6 +282,11 @@ export async function composeRuntime(
       secureCookie: config.publicUrl.startsWith('https:'),
     },
     stats,
+    protection: protection.deps,
+    timeouts: {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+    },
   };
   return {
     config,
@@ -298,6 +307,8 @@ export async function composeRuntime(
     sweeps,
     close: async () => {
       metrics.stop();
+      protection.stop();
+      blocklistFile.close();
       // Buffered clicks go to the sink before the store they may be queued in closes.
       await clicks?.stop();
       await codes.close();
@@ -376,22 +387,4 @@ function bothLinkEvents(first: LinkEvents, second: LinkEvents): LinkEvents {
       second.linkChanged(link);
     },
   };
-}
-
-/** One domain a line; blank lines and `#` comments ignored; subdomains are blocked too. */
-function readBlocklist(file: string | undefined): ReadonlySet<string> {
-  if (file === undefined) return new Set();
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError([`HOP_BLOCKLIST_FILE=${JSON.stringify(file)} cannot be read: ${reason}`]);
-  }
-  const domains = text
-    .split('\n')
-    .map((line) => line.replace(/#.*/, '').trim().toLowerCase())
-    .filter((line) => line !== '')
-    .map((domain) => normaliseHostname(domain));
-  return new Set(domains);
 }

@@ -53,6 +53,20 @@ export interface CodeCounters {
   readonly reclaimedCodes: number;
 }
 
+/** Abuse resistance (issue 8); read only when scraped. */
+export interface ProtectionCounters {
+  readonly inFlight: number;
+  readonly eventLoopLagSeconds: number;
+  /** Requests other than redirects refused by load shedding. */
+  readonly shedRequests: number;
+  /** Redirects refused by load shedding (they needed a read). */
+  readonly shedRedirects: number;
+  readonly throttledClients: number;
+  readonly throttledClientsTotal: number;
+  readonly throttledRequests: number;
+  readonly blockedRedirects: number;
+}
+
 export interface Metrics {
   /** Records one redirect: how it ended and when it started (performance.now()). */
   observeRedirect(outcome: string, startedAt: number): void;
@@ -63,7 +77,16 @@ export interface Metrics {
   stop(): void;
 }
 
-export const REDIRECT_OUTCOMES = ['l1', 'l2', 'store', 'not_found', 'invalid', 'error'] as const;
+export const REDIRECT_OUTCOMES = [
+  'l1',
+  'l2',
+  'store',
+  'not_found',
+  'invalid',
+  'error',
+  'throttled',
+  'shed',
+] as const;
 type RedirectOutcomeLabel = (typeof REDIRECT_OUTCOMES)[number];
 
 /**
@@ -74,11 +97,13 @@ export function createMetrics(
   counters: () => RedirectCounters,
   clickCounters: (() => ClickCounters) | null,
   codeCounters: (() => CodeCounters) | null = null,
+  protectionCounters: (() => ProtectionCounters) | null = null,
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hop_' });
   if (clickCounters !== null) registerClickMetrics(registry, clickCounters);
   if (codeCounters !== null) registerCodeMetrics(registry, codeCounters);
+  if (protectionCounters !== null) registerProtectionMetrics(registry, protectionCounters);
   const duration = new LeanHistogram<RedirectOutcomeLabel>({
     name: 'hop_redirect_duration_seconds',
     help: 'Time to answer a redirect, by outcome (l1 hit, store read, not found, invalid code).',
@@ -243,6 +268,53 @@ function registerClickMetrics(registry: Registry, counters: () => ClickCounters)
     'hop_click_aggregation_lag_seconds',
     'Age of the oldest click in the last fold; 0 when nothing waits.',
     (c) => c.lagSeconds,
+  );
+}
+
+function registerProtectionMetrics(registry: Registry, counters: () => ProtectionCounters): void {
+  const scraped = scrapeReader(registry, counters);
+  scraped('gauge', 'hop_in_flight_requests', 'Requests being answered now.', (c) => c.inFlight);
+  scraped(
+    'gauge',
+    'hop_event_loop_lag_seconds',
+    'How late a 100 ms timer fires, averaged over about a second (load shedding reads it).',
+    (c) => c.eventLoopLagSeconds,
+  );
+  new Counter({
+    name: 'hop_requests_shed_total',
+    help: 'Requests refused with 503 by load shedding: creates, analytics and admin (kind="api"), redirects that needed a read (kind="redirect").',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      const c = counters();
+      this.reset();
+      this.labels('api').inc(c.shedRequests);
+      this.labels('redirect').inc(c.shedRedirects);
+    },
+  });
+  scraped(
+    'gauge',
+    'hop_scanner_clients_throttled',
+    'Clients in a scanner cool-down now (or served and not seen since).',
+    (c) => c.throttledClients,
+  );
+  scraped(
+    'counter',
+    'hop_scanner_throttles_total',
+    'Clients throttled for asking for too many unknown codes.',
+    (c) => c.throttledClientsTotal,
+  );
+  scraped(
+    'counter',
+    'hop_scanner_refused_total',
+    'Redirect requests answered 429 because their client was throttled.',
+    (c) => c.throttledRequests,
+  );
+  scraped(
+    'counter',
+    'hop_blocked_redirects_total',
+    'Redirects refused because the destination domain is on the blocklist.',
+    (c) => c.blockedRedirects,
   );
 }
 

@@ -326,6 +326,9 @@ whenChromium('admin console in Chromium', () => {
       const context = await browser.newContext();
       const page = await newPage(context);
       await signIn(page, ADMIN_KEY);
+      // Wait for the sign-in to land: it ends on the dashboard, and a hash set
+      // before then would be replaced by it.
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
       await page.goto(`${hop.url}/admin#/links?q=${marker}`);
       const rows = page.locator('table.links tbody tr');
       await rows.nth(19).waitFor();

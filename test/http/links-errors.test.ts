@@ -360,43 +360,170 @@ describe('links API: every 4xx of SPEC §3', () => {
   });
 });
 
-describe('429: creates are rate limited per key', () => {
+describe('429: creates are rate limited per key and per client address', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ HOP_CREATE_RATE: '1/m:2' });
+    // The test client is on loopback: trusting it as a proxy lets each test speak for a
+    // client address of its own through X-Forwarded-For.
+    server = await startTestServer({ HOP_CREATE_RATE: '1/m:2', HOP_TRUST_PROXY: 'loopback' });
   });
   after(async () => {
     await server.close();
   });
+  const from = (address: string, extra: Record<string, string> = {}) => ({
+    'x-forwarded-for': address,
+    ...extra,
+  });
 
-  test('the third create in a burst of two is refused with Retry-After; admin is exempt', async () => {
+  test('a burst over the limit gets 429 with Retry-After and RateLimit fields, then recovers', async () => {
     const key = await server.ownerKey('busy');
-    const other = await server.ownerKey('calm');
     const body = { destination: 'https://example.com/' };
-    assert.equal((await server.request('POST', '/v1/links', { key, body })).status, 201);
-    assert.equal((await server.request('POST', '/v1/links', { key, body })).status, 201);
-    const limited = await server.request('POST', '/v1/links', { key, body });
+    const headers = from('198.51.100.1');
+    const first = await server.request('POST', '/v1/links', { key, body, headers });
+    assert.equal(first.status, 201);
+    assert.equal(first.headers.get('ratelimit-policy'), '"key";q=2;w=120, "ip";q=2;w=120');
+    assert.equal(first.headers.get('ratelimit'), '"key";r=1;t=60, "ip";r=1;t=60');
+    const second = await server.request('POST', '/v1/links', { key, body, headers });
+    assert.equal(second.status, 201);
+    assert.equal(second.headers.get('ratelimit'), '"key";r=0;t=120, "ip";r=0;t=120');
+
+    const limited = await server.request('POST', '/v1/links', { key, body, headers });
     assertProblem(limited, 429, 'rate-limited');
-    const retryAfter = Number(limited.headers.get('retry-after'));
-    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
-    assert.equal((await server.request('POST', '/v1/links', { key: other, body })).status, 201);
+    assert.equal(limited.headers.get('retry-after'), '60');
+    assert.equal(limited.headers.get('ratelimit-policy'), '"key";q=2;w=120, "ip";q=2;w=120');
+    assert.equal(limited.headers.get('ratelimit'), '"key";r=0;t=60, "ip";r=0;t=60');
+
+    // Half the wait is not enough; the whole of it is.
+    server.clock.advance(30_000);
+    const early = await server.request('POST', '/v1/links', { key, body, headers });
+    assertProblem(early, 429, 'rate-limited');
+    assert.equal(early.headers.get('retry-after'), '30');
+    server.clock.advance(30_000);
+    const recovered = await server.request('POST', '/v1/links', { key, body, headers });
+    assert.equal(recovered.status, 201);
+    assert.equal(recovered.headers.get('ratelimit'), '"key";r=0;t=120, "ip";r=0;t=120');
+  });
+
+  test('keys at one address share its bucket; one key at many addresses keeps its own', async () => {
+    const first = await server.ownerKey('first-tenant');
+    const second = await server.ownerKey('second-tenant');
+    const body = { destination: 'https://example.com/shared-address' };
+    const shared = from('198.51.100.2');
+    assert.equal(
+      (await server.request('POST', '/v1/links', { key: first, body, headers: shared })).status,
+      201,
+    );
+    assert.equal(
+      (await server.request('POST', '/v1/links', { key: first, body, headers: shared })).status,
+      201,
+    );
+    const otherKeySameAddress = await server.request('POST', '/v1/links', {
+      key: second,
+      body,
+      headers: shared,
+    });
+    assertProblem(otherKeySameAddress, 429, 'rate-limited');
+    assert.match(otherKeySameAddress.json.detail, /address/);
+    // The same tenant elsewhere is not held back by that address.
+    const elsewhere = await server.request('POST', '/v1/links', {
+      key: second,
+      body,
+      headers: from('198.51.100.3'),
+    });
+    assert.equal(elsewhere.status, 201);
+    // And the first key is empty wherever it goes.
+    const roaming = await server.request('POST', '/v1/links', {
+      key: first,
+      body,
+      headers: from('198.51.100.4'),
+    });
+    assertProblem(roaming, 429, 'rate-limited');
+    assert.match(roaming.json.detail, /key/);
+  });
+
+  test('IPv6 clients are counted by their /64', async () => {
+    const body = { destination: 'https://example.com/v6' };
+    const a = await server.ownerKey('v6-a');
+    const b = await server.ownerKey('v6-b');
+    const c = await server.ownerKey('v6-c');
+    const one = from('2001:db8:5:6::1');
+    const sameSixtyFour = from('2001:db8:5:6:ffff::2');
+    assert.equal(
+      (await server.request('POST', '/v1/links', { key: a, body, headers: one })).status,
+      201,
+    );
+    assert.equal(
+      (await server.request('POST', '/v1/links', { key: b, body, headers: sameSixtyFour })).status,
+      201,
+    );
+    assertProblem(
+      await server.request('POST', '/v1/links', { key: c, body, headers: from('2001:db8:5:6::3') }),
+      429,
+      'rate-limited',
+    );
+    assert.equal(
+      (
+        await server.request('POST', '/v1/links', {
+          key: c,
+          body,
+          headers: from('2001:db8:5:7::1'),
+        })
+      ).status,
+      201,
+    );
+  });
+
+  test('admin keys are exempt and get no RateLimit fields', async () => {
+    const body = { destination: 'https://example.com/admin' };
     for (let i = 0; i < 5; i++) {
-      assert.equal((await server.request('POST', '/v1/links', { body })).status, 201);
+      const created = await server.request('POST', '/v1/links', {
+        body,
+        headers: from('198.51.100.5'),
+      });
+      assert.equal(created.status, 201);
+      assert.equal(created.headers.get('ratelimit'), null);
     }
-    server.clock.advance(60_000);
-    assert.equal((await server.request('POST', '/v1/links', { key, body })).status, 201);
   });
 
   test('a retried create with its Idempotency-Key is replayed even while limited', async () => {
     const key = await server.ownerKey('retrier');
     const body = { destination: 'https://example.com/retry' };
-    const headers = { 'idempotency-key': 'retry-1' };
-    const first = await server.request('POST', '/v1/links', { key, body, headers });
+    const address = from('198.51.100.6');
+    const retry = from('198.51.100.6', { 'idempotency-key': 'retry-1' });
+    const first = await server.request('POST', '/v1/links', { key, body, headers: retry });
     assert.equal(first.status, 201);
-    await server.request('POST', '/v1/links', { key, body });
-    assertProblem(await server.request('POST', '/v1/links', { key, body }), 429);
-    const replay = await server.request('POST', '/v1/links', { key, body, headers });
+    await server.request('POST', '/v1/links', { key, body, headers: address });
+    assertProblem(await server.request('POST', '/v1/links', { key, body, headers: address }), 429);
+    const replay = await server.request('POST', '/v1/links', { key, body, headers: retry });
     assert.equal(replay.status, 200);
     assert.equal(replay.json.id, first.json.id);
+  });
+});
+
+describe('429: without HOP_TRUST_PROXY a client cannot pick its address', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ HOP_CREATE_RATE: '1/m:1' });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('X-Forwarded-For is ignored: two keys from loopback share one bucket', async () => {
+    const body = { destination: 'https://example.com/spoof' };
+    const a = await server.ownerKey('spoof-a');
+    const b = await server.ownerKey('spoof-b');
+    const spoofed = { 'x-forwarded-for': '203.0.113.9' };
+    assert.equal(
+      (await server.request('POST', '/v1/links', { key: a, body, headers: spoofed })).status,
+      201,
+    );
+    const second = await server.request('POST', '/v1/links', {
+      key: b,
+      body,
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+    });
+    assertProblem(second, 429, 'rate-limited');
+    assert.match(second.json.detail, /address/);
   });
 });

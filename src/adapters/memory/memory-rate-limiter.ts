@@ -1,4 +1,5 @@
 import {
+  bucketWindowSeconds,
   takeToken,
   type TokenBucketRule,
   type TokenBucketState,
@@ -34,6 +35,8 @@ export class MemoryRateLimiter implements RateLimiter {
       limit: this.#rule.burst,
       remaining: decision.remaining,
       retryAfterSeconds: decision.retryAfterSeconds,
+      fullInSeconds: decision.fullInSeconds,
+      windowSeconds: bucketWindowSeconds(this.#rule),
     };
   }
 }

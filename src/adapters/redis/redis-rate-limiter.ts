@@ -1,5 +1,9 @@
 import type { Cluster, Redis } from 'ioredis';
-import type { TokenBucketRule } from '../../domain/token-bucket.js';
+import {
+  bucketWindowSeconds,
+  secondsUntilFull,
+  type TokenBucketRule,
+} from '../../domain/token-bucket.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -103,6 +107,8 @@ export class RedisRateLimiter implements RateLimiter {
       limit: rule.burst,
       remaining: allowed ? Math.floor(tokens) : 0,
       retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rule.ratePerSecond)),
+      fullInSeconds: secondsUntilFull(rule, tokens),
+      windowSeconds: bucketWindowSeconds(rule),
     };
   }
 }

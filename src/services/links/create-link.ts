@@ -5,10 +5,12 @@ import { resolveExpiry } from '../../domain/expiry.js';
 import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
+import type { QuotaReading } from '../../domain/quota.js';
 import type { IdempotencyClaim } from '../../ports/link-store.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
+import { takeCreateQuota } from './take-create-quota.js';
 
 /** SPEC §3: an idempotency record answers replays for 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -27,6 +29,15 @@ export interface CreateLinkResult {
   readonly link: Link;
   /** True when an earlier request with the same idempotency key made this link. */
   readonly replayed: boolean;
+  /** Where the caller stands against the create rate limits (none for admins, replays). */
+  readonly quotas: readonly QuotaReading[];
+}
+
+/** How the request came, beyond who made it. */
+export interface CreateContext {
+  readonly idempotencyKey?: string | undefined;
+  /** The client's address (its /64 for IPv6), rate limited like the key; none from the CLI. */
+  readonly client?: string | undefined;
 }
 
 /**
@@ -38,8 +49,9 @@ export async function createLink(
   deps: LinkServiceDeps,
   principal: Principal,
   input: CreateLinkInput,
-  idempotencyKey?: string,
+  context: CreateContext = {},
 ): Promise<CreateLinkResult> {
+  const { idempotencyKey } = context;
   // A retry of a create that succeeded gets its answer before anything else is checked:
   // neither the rate limit nor an expiry that has since passed may turn it into an error.
   const requestHash = idempotencyKey === undefined ? undefined : fingerprint(input);
@@ -53,15 +65,7 @@ export async function createLink(
     if (earlier !== null) return replayOrThrow(earlier.link, earlier.requestHash, requestHash);
   }
 
-  if (!principal.admin && deps.createLimiter !== null) {
-    const decision = await deps.createLimiter.take(principal.keyId);
-    if (!decision.allowed) {
-      throw new HopError('rate-limited', 'Too many links created with this key; slow down.', {
-        retryAfterSeconds: decision.retryAfterSeconds,
-        retryable: true,
-      });
-    }
-  }
+  const quotas = await takeCreateQuota(deps.createLimiter, principal, context.client);
 
   const now = deps.clock.now();
   const destination = checkDestinationOrThrow(input.destination, deps.destinationPolicy);
@@ -109,7 +113,7 @@ export async function createLink(
       case 'inserted':
         deps.createCounters.created++;
         deps.events.linkCreated(result.link);
-        return { link: result.link, replayed: false };
+        return { link: result.link, replayed: false, quotas };
       case 'replayed':
         // Another request with this key committed between our first look and the insert.
         return replayOrThrow(result.record.link, result.record.requestHash, requestHash);
@@ -139,7 +143,7 @@ function replayOrThrow(
       'This Idempotency-Key was already used with a different request.',
     );
   }
-  return { link, replayed: true };
+  return { link, replayed: true, quotas: [] };
 }
 
 /** A stable fingerprint of what was asked: key order and absent-vs-null do not matter. */

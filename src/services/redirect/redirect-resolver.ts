@@ -14,6 +14,7 @@ import { ABSENT_ENTRY, cachedLinkOf, type CacheEntry } from '../../domain/cache-
 import type { NearLinkCache } from '../../ports/near-link-cache.js';
 import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
 import type { KnownCodes } from './known-codes.js';
+import type { DomainBlocklist } from '../../domain/domain-blocklist.js';
 
 /** A miss, once answered: the outcome and which tier answered it. */
 export interface ResolvedMiss {
@@ -29,6 +30,8 @@ export interface RedirectResolverDeps {
   readonly shared: SharedLinkCache | null;
   /** Every code that exists: a code outside it is answered without any read. */
   readonly knownCodes: KnownCodes;
+  /** Domains that no longer redirect (HOP_BLOCKLIST_FILE, reloaded when it changes). */
+  readonly blocklist?: DomainBlocklist;
 }
 
 /**
@@ -42,6 +45,7 @@ export class RedirectResolver implements LinkEvents {
   readonly #cache: NearLinkCache;
   readonly #shared: SharedLinkCache | null;
   readonly #known: KnownCodes;
+  readonly #blocklist: DomainBlocklist | undefined;
   readonly #inflight = new Map<string, Promise<ResolvedMiss>>();
   l1Hits = 0;
   l1Misses = 0;
@@ -57,6 +61,8 @@ export class RedirectResolver implements LinkEvents {
   readsSkipped = 0;
   /** Misses the known codes let through that the store then did not have. */
   filterFalsePositives = 0;
+  /** Redirects refused because the destination's domain is on the blocklist. */
+  blockedRedirects = 0;
 
   constructor(deps: RedirectResolverDeps) {
     this.#links = deps.links;
@@ -64,6 +70,7 @@ export class RedirectResolver implements LinkEvents {
     this.#cache = deps.cache;
     this.#shared = deps.shared;
     this.#known = deps.knownCodes;
+    this.#blocklist = deps.blocklist;
     // Invalidations from any instance (this one included) drop the code from L1. Creates
     // are announced the same way, so the code is known here before the next catch-up.
     deps.shared?.onInvalidation((code, version) => {
@@ -123,6 +130,25 @@ export class RedirectResolver implements LinkEvents {
     return read;
   }
 
+  /**
+   * The answer this instance has without any read (L1, the code format, the known codes),
+   * or undefined when only a read could tell: for throttled scanners and for redirects
+   * under heavy load shedding, which must not cost a read.
+   */
+  resolveFromMemory(code: string): RedirectOutcome | undefined {
+    const entry = this.#cache.get(code);
+    if (entry !== undefined) {
+      this.l1Hits++;
+      return this.#outcomeOf(entry);
+    }
+    if (!isPossibleCode(code) || isReservedAlias(code)) return INVALID;
+    if (!this.#known.mightExist(code)) {
+      this.readsSkipped++;
+      return NOT_FOUND;
+    }
+    return undefined;
+  }
+
   /** Entries L1 holds now. */
   get cachedEntries(): number {
     return this.#cache.size;
@@ -175,6 +201,10 @@ export class RedirectResolver implements LinkEvents {
     if (!entry.found || entry.state !== 'active') return NOT_FOUND;
     const now = this.#clock.now();
     if (entry.expiresAt !== null && entry.expiresAt <= now) return NOT_FOUND;
+    if (this.#blocklist !== undefined && this.#blocklist.blocksUrl(entry.location)) {
+      this.blockedRedirects++;
+      return NOT_FOUND;
+    }
     if (entry.fixedOutcome !== null) return entry.fixedOutcome;
     return {
       kind: 'redirect',

@@ -11,6 +11,7 @@ import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
 import { toLinkJson } from '../../link-json.js';
 import { principalOf } from '../../principal-of.js';
+import { rateLimitHeaders } from '../../rate-limit-headers.js';
 import {
   authErrors,
   createLinkBody,
@@ -109,11 +110,12 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           title: body.title,
           tags: body.tags,
         },
-        idempotencyKey,
+        { idempotencyKey, client: deps.protection.clientOf(request.raw) },
       );
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply
         .code(result.replayed ? 200 : 201)
+        .headers(rateLimitHeaders(result.quotas))
         .header('location', `/v1/links/${result.link.id}`)
         .send(await json(result.link));
     },
