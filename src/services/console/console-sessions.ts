@@ -3,7 +3,7 @@ import { HopError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
 import type { Clock } from '../../ports/clock.js';
-import { hashApiKey } from '../keys/hash-api-key.js';
+import { findKeyBySecret } from '../keys/find-key-by-secret.js';
 
 export interface ConsoleSessionDeps {
   readonly keys: ApiKeyStore;
@@ -44,7 +44,7 @@ export async function signIn(
   key: string,
 ): Promise<{ token: string; session: ConsoleSession }> {
   if (!KEY.test(key)) throw new HopError('unauthorized', 'This admin key is unknown or revoked.');
-  const record = await deps.keys.findActiveKeyByHash(hashApiKey(key));
+  const record = await findKeyBySecret(deps.keys, key);
   if (record === null) throw new HopError('unauthorized', 'This admin key is unknown or revoked.');
   if (!record.admin) {
     throw new HopError('forbidden', 'Only an admin key may sign in to the console.');

@@ -1,7 +1,7 @@
 import { HopError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ApiKeyStore } from '../../ports/api-key-store.js';
-import { hashApiKey } from './hash-api-key.js';
+import { findKeyBySecret } from './find-key-by-secret.js';
 
 /** Resolves an `Authorization` header to its principal, or throws `unauthorized`. */
 export async function authenticate(
@@ -16,7 +16,7 @@ export async function authenticate(
   if (key === undefined) {
     throw new HopError('unauthorized', 'The Authorization header must be "Bearer <key>".');
   }
-  const record = await keys.findActiveKeyByHash(hashApiKey(key));
+  const record = await findKeyBySecret(keys, key);
   if (record === null) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
   return { keyId: record.id, owner: record.owner, admin: record.admin };
 }
