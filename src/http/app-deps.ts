@@ -66,6 +66,8 @@ export interface ProtectionDeps {
   readonly scanners: ScannerThrottle | null;
   readonly shedder: LoadShedder;
   readonly clientOf: ClientOf;
+  /** Starts measuring event-loop lag for the shedder: called once the server listens. */
+  readonly startLoadSampling: () => void;
 }
 
 /**

@@ -111,6 +111,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.headers(securityHeaders);
     done();
   });
+  app.addHook('onListen', (done) => {
+    deps.protection.startLoadSampling();
+    done();
+  });
   app.setValidatorCompiler(makeValidatorCompiler());
   installJsonBodyParsing(app);
   installErrorHandling(app);

@@ -13,8 +13,9 @@ export function composeProtection(
   clock: Clock,
   blockedRedirects: () => number,
 ): { deps: ProtectionDeps; counters: () => ProtectionCounters; stop: () => void } {
+  // Sampled from the moment hop listens (buildApp's onListen): start-up's own long
+  // synchronous steps are not overload, and must not shed the first requests.
   const lag = new EventLoopLag();
-  lag.start();
   const shedder = new LoadShedder({
     maxInFlight: config.maxInFlight,
     maxLagMs: config.shedLagMs,
@@ -30,7 +31,14 @@ export function composeProtection(
           now: () => clock.now(),
         });
   return {
-    deps: { scanners, shedder, clientOf: makeClientOf(config.trustProxy) },
+    deps: {
+      scanners,
+      shedder,
+      clientOf: makeClientOf(config.trustProxy),
+      startLoadSampling: () => {
+        lag.start();
+      },
+    },
     counters: () => ({
       inFlight: shedder.inFlight,
       eventLoopLagSeconds: lag.lagMs() / 1000,

@@ -30,6 +30,7 @@ import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import { KnownCodes } from '../services/redirect/known-codes.js';
 import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import { composeClickPipeline, type ClickPipeline } from './click-pipeline.js';
 import { openStore } from './open-store.js';
 import { composeCodes, type CodeParts } from './compose-codes.js';
@@ -267,6 +268,7 @@ export async function composeRuntime(
         clock,
         ttlMs: CONSOLE_SESSION_TTL_MS,
         secret: consoleSecret,
+        signInThrottle: new ScannerThrottle({ ...CONSOLE_SIGN_IN_LIMIT, now: () => clock.now() }),
       },
       dashboard: {
         links: store.links,
@@ -319,6 +321,8 @@ export async function composeRuntime(
   };
 }
 
+/** Refused console sign-ins an address may make in 10 minutes before it waits 10 minutes. */
+const CONSOLE_SIGN_IN_LIMIT = { threshold: 10, windowMs: 600_000, coolDownMs: 600_000 };
 /** A console sign-in lasts a working day; signing in again is one paste of the key. */
 const CONSOLE_SESSION_TTL_MS = 12 * 3_600_000;
 /** Built by `npm run build:console` (scripts/build-console.ts); src/main and dist/main sit alike. */

@@ -59,7 +59,12 @@ describe('hop bench', () => {
       HOP_DATA_DIR: dir,
     });
     assert.equal(seeded.status, 0, seeded.stderr);
-    const hop = await startHop({ HOP_DATA_DIR: dir, HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY });
+    // The 404 scenario is a code scanner to a hop that throttles them: not this one.
+    const hop = await startHop({
+      HOP_DATA_DIR: dir,
+      HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
+      HOP_SCANNER_THRESHOLD: '0',
+    });
     t.after(() => hop.child.kill('SIGKILL'));
     const benchHop = (...args: string[]) => bench(['--url', hop.url, ...LIGHT, ...args]);
 
@@ -122,6 +127,30 @@ describe('hop bench', () => {
     assert.equal(tableRow(fromFile.stdout, 'uniform').at(-1), 0);
     assert.doesNotMatch(fromFile.stdout, /^(hot|404) /m);
 
+    await stopHop(hop);
+  });
+
+  test('a hop that throttles code scanners answers the 404 scenario with 429s, and the report says why', async (t) => {
+    const hop = await startHop({
+      HOP_DATA_DIR: tempDataDir(t, 'hop-bench-'),
+      HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
+    });
+    t.after(() => hop.child.kill('SIGKILL'));
+    const run = await bench([
+      '--url',
+      hop.url,
+      ...LIGHT,
+      '--key',
+      ADMIN_KEY,
+      '--links',
+      '1',
+      '--scenarios',
+      '404',
+      '--duration',
+      '1s',
+    ]);
+    assert.match(run.stdout, /^errors in 404: .*429/m);
+    assert.match(run.stdout, /^429s in 404: the target throttled this client as a code scanner/m);
     await stopHop(hop);
   });
 

@@ -76,7 +76,12 @@ test('HOP_KNOWN_CODES=off: no filter is loaded, and every miss asks the store', 
     env,
   );
   assert.equal(beside.status, 0, beside.stderr);
-  const found = await fetch(`${hop.url}/made-beside`, { redirect: 'manual' });
+  const found = await fetch(`${hop.url}/made-beside`, { redirect: 'manual' }).catch(
+    (error: unknown) => {
+      // Seen once or twice in full runs: say what the server said, not only "fetch failed".
+      throw new Error(`GET /made-beside failed; hop said:\n${hop.output()}`, { cause: error });
+    },
+  );
   assert.equal(found.status, 302);
   hop.child.kill('SIGTERM');
   assert.equal(await hop.exited, 0, hop.output());

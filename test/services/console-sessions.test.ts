@@ -10,12 +10,14 @@ import {
 } from '../../src/services/console/console-sessions.js';
 import { hashApiKey, keyPrefix } from '../../src/services/keys/hash-api-key.js';
 import { BASE_MS, makeId } from '../contract/store-factories.js';
+import { ScannerThrottle } from '../../src/services/protection/scanner-throttle.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
 
 /** Console sessions (issue 7): signed tokens `<key id>.<expiry ms>.<mac>`, checked on read. */
 
 const TTL_MS = 12 * 3_600_000;
+const CLIENT = '192.0.2.1';
 
 /** Stores a key and returns its id and secret, as `hop keys create` would. */
 async function storeKey(keys: ApiKeyStore, admin: boolean): Promise<{ id: string; key: string }> {
@@ -42,6 +44,7 @@ async function setup(t: TestContext) {
     clock,
     ttlMs: TTL_MS,
     secret: () => Buffer.from('session-test-secret-0123456789'),
+    signInThrottle: null,
   };
   const admin = await storeKey(store.keys, true);
   return { store, clock, deps, admin };
@@ -63,7 +66,7 @@ function swapChar(text: string, at: number): string {
 describe('console sessions', () => {
   test('a session signed in is read back, the same, until just before it expires', async (t) => {
     const { clock, deps, admin } = await setup(t);
-    const { token, session } = await signIn(deps, admin.key);
+    const { token, session } = await signIn(deps, admin.key, CLIENT);
     assert.deepEqual(session.principal, { keyId: admin.id, owner: 'ops', admin: true });
     assert.equal(session.expiresAt, BASE_MS + TTL_MS);
     assert.match(token, new RegExp(`^${admin.id}\\.${BASE_MS + TTL_MS}\\.[A-Za-z0-9_-]{43}$`));
@@ -75,7 +78,7 @@ describe('console sessions', () => {
 
   test('at its expiry and after, the session is gone', async (t) => {
     const { clock, deps, admin } = await setup(t);
-    const { token } = await signIn(deps, admin.key);
+    const { token } = await signIn(deps, admin.key, CLIENT);
     clock.advance(TTL_MS);
     assert.equal(await readSession(deps, token), null);
     clock.advance(1);
@@ -85,7 +88,7 @@ describe('console sessions', () => {
   test('a token altered in any one of its three parts is no session', async (t) => {
     const { store, deps, admin } = await setup(t);
     const other = await storeKey(store.keys, true);
-    const { token } = await signIn(deps, admin.key);
+    const { token } = await signIn(deps, admin.key, CLIENT);
     const forgeries = [
       // key id: another admin key that exists, a near miss, one that does not exist
       altered(token, 0, () => other.id),
@@ -110,7 +113,7 @@ describe('console sessions', () => {
 
   test("a session is bound to the server's secret: another secret, or none, reads nothing", async (t) => {
     const { deps, admin } = await setup(t);
-    const { token } = await signIn(deps, admin.key);
+    const { token } = await signIn(deps, admin.key, CLIENT);
     assert.notEqual(await readSession(deps, token), null);
     for (const secret of [Buffer.from('another-secret-0123456789abcdef'), null]) {
       assert.equal(
@@ -121,14 +124,14 @@ describe('console sessions', () => {
     }
     // Without a secret (scaled out, unset), sessions still work, signed by the hash alone.
     const unsalted = { ...deps, secret: () => null };
-    const plain = await signIn(unsalted, admin.key);
+    const plain = await signIn(unsalted, admin.key, CLIENT);
     assert.notEqual(await readSession(unsalted, plain.token), null);
     assert.equal(await readSession(deps, plain.token), null);
   });
 
   test('malformed tokens are no session', async (t) => {
     const { deps, admin } = await setup(t);
-    const { token } = await signIn(deps, admin.key);
+    const { token } = await signIn(deps, admin.key, CLIENT);
     for (const malformed of [
       '',
       'garbage',
@@ -147,7 +150,7 @@ describe('console sessions', () => {
 
   test("revoking the key ends its sessions; the session's key must still be an admin key", async (t) => {
     const { store, clock, deps, admin } = await setup(t);
-    const { token } = await signIn(deps, admin.key);
+    const { token } = await signIn(deps, admin.key, CLIENT);
     assert.equal(await store.keys.revokeKey(admin.id, clock.now()), true);
     assert.equal(await readSession(deps, token), null);
   });
@@ -159,21 +162,48 @@ describe('console sessions', () => {
     await store.keys.revokeKey(revoked.id, clock.now());
 
     const unauthorized = { name: 'HopError', kind: 'unauthorized' };
-    await assert.rejects(signIn(deps, 'hop_nobody_has_this_key_00000000'), unauthorized);
-    await assert.rejects(signIn(deps, revoked.key), unauthorized);
+    await assert.rejects(signIn(deps, 'hop_nobody_has_this_key_00000000', CLIENT), unauthorized);
+    await assert.rejects(signIn(deps, revoked.key, CLIENT), unauthorized);
     for (const key of ['', `${admin.key}\n`, ` ${admin.key}`, `${admin.key}\u00e9`]) {
-      await assert.rejects(signIn(deps, key), unauthorized, JSON.stringify(key));
+      await assert.rejects(signIn(deps, key, CLIENT), unauthorized, JSON.stringify(key));
     }
-    await assert.rejects(signIn(deps, 'k'.repeat(513)), unauthorized);
-    await assert.rejects(signIn(deps, member.key), { name: 'HopError', kind: 'forbidden' });
+    await assert.rejects(signIn(deps, 'k'.repeat(513), CLIENT), unauthorized);
+    await assert.rejects(signIn(deps, member.key, CLIENT), { name: 'HopError', kind: 'forbidden' });
+  });
+
+  test('an address past ten refused sign-ins waits, even with the right key; others do not', async (t) => {
+    const { clock, deps, admin } = await setup(t);
+    const throttled = {
+      ...deps,
+      signInThrottle: new ScannerThrottle({
+        threshold: 10,
+        windowMs: 600_000,
+        coolDownMs: 600_000,
+        now: () => clock.now(),
+      }),
+    };
+    // Signing in successfully, however often, is never held against anyone.
+    for (let i = 0; i < 20; i++) await signIn(throttled, admin.key, CLIENT);
+    const unauthorized = { name: 'HopError', kind: 'unauthorized' };
+    for (let i = 0; i < 11; i++) {
+      await assert.rejects(
+        signIn(throttled, `hop_guess_${i}_000000000000000`, CLIENT),
+        unauthorized,
+      );
+    }
+    const limited = { name: 'HopError', kind: 'rate-limited', retryAfterSeconds: 600 };
+    await assert.rejects(signIn(throttled, admin.key, CLIENT), limited);
+    await signIn(throttled, admin.key, '192.0.2.99');
+    clock.advance(600_000);
+    await signIn(throttled, admin.key, CLIENT);
   });
 
   describe('carriesCsrfToken', () => {
     test("true for the session's own token only", async (t) => {
       const { clock, deps, admin } = await setup(t);
-      const { session } = await signIn(deps, admin.key);
+      const { session } = await signIn(deps, admin.key, CLIENT);
       clock.advance(1);
-      const { session: another } = await signIn(deps, admin.key);
+      const { session: another } = await signIn(deps, admin.key, CLIENT);
       assert.notEqual(another.csrfToken, session.csrfToken);
 
       assert.equal(carriesCsrfToken(session, session.csrfToken), true);
@@ -188,7 +218,7 @@ describe('console sessions', () => {
 
     test('a session read back carries the token given at sign-in', async (t) => {
       const { deps, admin } = await setup(t);
-      const { token, session } = await signIn(deps, admin.key);
+      const { token, session } = await signIn(deps, admin.key, CLIENT);
       const read = await readSession(deps, token);
       assert.ok(read !== null);
       assert.equal(carriesCsrfToken(read, session.csrfToken), true);

@@ -49,7 +49,15 @@ describe('burst, then refusal', () => {
       state: { tokens: 99, updatedAtMs: T0 },
       remaining: 99,
       retryAfterSeconds: 0,
+      // One token short of 100 at 20 a second: full again within the second.
+      fullInSeconds: 1,
     });
+  });
+
+  test('fullInSeconds counts the whole seconds until the bucket is full again', () => {
+    const { decisions } = takeMany(RULE, undefined, T0, 100);
+    assert.equal(decisions.at(-1)?.fullInSeconds, 5);
+    assert.equal(decisions[40]?.fullInSeconds, 3);
   });
 
   test('a refusal keeps refusing at the same instant', () => {

@@ -104,6 +104,12 @@ export function formatBenchTable(report: BenchReport): string {
     ...report.scenarios
       .filter((result) => result.errorCount > 0)
       .map((result) => `errors in ${result.name}: ${tally(result.errors)}`),
+    ...(report.scenarios.some((result) => result.name === '404' && result.errors.has('429'))
+      ? [
+          '429s in 404: the target throttled this client as a code scanner (issue 8);',
+          'start it with HOP_SCANNER_THRESHOLD=0 to measure what unknown codes cost.',
+        ]
+      : []),
     '',
     ...SLO_NOTE,
     ...LATENCY_NOTE,

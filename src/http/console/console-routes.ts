@@ -92,14 +92,20 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
           additionalProperties: false,
           properties: { key: { type: 'string', maxLength: 512 } },
         },
-        response: { 200: sessionJson, 401: problemResponse, 403: problemResponse },
+        response: {
+          200: sessionJson,
+          401: problemResponse,
+          403: problemResponse,
+          429: problemResponse,
+        },
       },
     },
     async (request, reply) => {
-      const { token, session } = await signIn(sessions, request.body.key).catch(
+      const client = deps.protection.clientOf(request.raw);
+      const { token, session } = await signIn(sessions, request.body.key, client).catch(
         (error: unknown) => {
-          // Who tried, never what: the key is not logged (issue 8 adds a rate limit).
-          request.log.warn({ ip: request.ip }, 'console sign-in refused');
+          // Who tried, never what: the key is not logged.
+          request.log.warn({ client }, 'console sign-in refused');
           throw error;
         },
       );

@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
 import type { Clock } from '../../ports/clock.js';
 import { findKeyBySecret } from '../keys/find-key-by-secret.js';
+import type { ScannerThrottle } from '../protection/scanner-throttle.js';
 
 export interface ConsoleSessionDeps {
   readonly keys: ApiKeyStore;
@@ -16,6 +17,8 @@ export interface ConsoleSessionDeps {
    * Asked for when a session is made or read: runtimes that serve no console never need it.
    */
   readonly secret: () => Buffer | null;
+  /** Refused sign-ins per client address: past a few, the address waits; null: never. */
+  readonly signInThrottle: ScannerThrottle | null;
 }
 
 /** A signed-in console: who, until when, and the token its state changes must carry. */
@@ -40,6 +43,28 @@ const KEY = /^[\x21-\x7e]{1,512}$/;
  * once (docs/decisions.md).
  */
 export async function signIn(
+  deps: ConsoleSessionDeps,
+  key: string,
+  client: string,
+): Promise<{ token: string; session: ConsoleSession }> {
+  // Keys are not guessable, but a page that answers every guess invites trying: an
+  // address whose refused attempts pass the threshold waits, whatever key it sends next.
+  const waitMs = deps.signInThrottle?.coolDownLeft(client) ?? 0;
+  if (waitMs > 0) {
+    throw new HopError('rate-limited', 'Too many refused sign-ins from this address; wait.', {
+      retryAfterSeconds: Math.ceil(waitMs / 1000),
+      retryable: true,
+    });
+  }
+  try {
+    return await signInWithKey(deps, key);
+  } catch (error) {
+    deps.signInThrottle?.recordMiss(client);
+    throw error;
+  }
+}
+
+async function signInWithKey(
   deps: ConsoleSessionDeps,
   key: string,
 ): Promise<{ token: string; session: ConsoleSession }> {
