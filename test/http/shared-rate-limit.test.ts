@@ -22,8 +22,35 @@ describe('create rate limits shared through Redis', () => {
     // Admin keys are exempt on every instance.
     assert.equal((await b.request('POST', '/v1/links', { body })).status, 201);
     assert.ok(
-      (await admin.keys(`${prefix}ratelimit:create:*`)).length > 0,
+      (await admin.keys(`${prefix}ratelimit:create:key:*`)).length > 0,
       'the bucket is in Redis',
     );
+  });
+
+  test('an address gets one burst across two instances, whichever keys it uses', async (t) => {
+    if (!(await requireRedis(t))) return;
+    const { a, b, prefix, admin } = await startSharedPair(t, {
+      HOP_CREATE_RATE: '1/m:2',
+      HOP_TRUST_PROXY: 'loopback',
+    });
+    const body = { destination: 'https://example.com/limited-address' };
+    const headers = { 'x-forwarded-for': '198.51.100.77' };
+    const keys = [
+      await a.ownerKey('tenant-1'),
+      await a.ownerKey('tenant-2'),
+      await a.ownerKey('tenant-3'),
+    ];
+    const statuses = [];
+    for (const [server, key] of [
+      [a, keys[0]],
+      [b, keys[1]],
+      [a, keys[2]],
+    ] as const) {
+      statuses.push((await server.request('POST', '/v1/links', { key, body, headers })).status);
+    }
+    assert.deepEqual(statuses, [201, 201, 429]);
+    assert.deepEqual(await admin.keys(`${prefix}ratelimit:create:ip:198.51.100.77`), [
+      `${prefix}ratelimit:create:ip:198.51.100.77`,
+    ]);
   });
 });
