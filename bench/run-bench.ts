@@ -17,13 +17,22 @@
  * analytics costs; it is taken as the median over BENCH_PAIRS process pairs (default 6),
  * started afresh: single pairs still differ by about ±1.5%.
  *
+ * `scanner` (issue 8) is hot's load from 127.0.0.1 while a code scanner floods unknown codes
+ * from 127.0.0.2 (bench/scanner-load.ts, a process of its own on the load core, open loop at
+ * BENCH_SCANNER_RATE): hop without and with the scanner (throttled after
+ * HOP_SCANNER_THRESHOLD misses), a second hop with HOP_SCANNER_THRESHOLD=0 with and without
+ * it, and the ceiling without it, in rotated rounds (bench/scanner-scenario.ts). Reports the
+ * visitors' throughput and latency per row, the scanner's rate and its 404s and 429s, and
+ * the two cores' busy time, since wrk and the scanner share the load core.
+ *
  * `codes` (alone) is bench/codes-bench.ts: creates/s and store round trips per code strategy.
  * `sweep` (alone) is bench/sweep-bench.ts, and `scale` (alone) bench/scale-bench.ts: creates on
  * PostgreSQL and redirects through HAProxy to one and two instances on PostgreSQL and Redis.
  *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2),
  * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_PAIRS (analytics-paired,
- * default 6), BENCH_UNIFORM_LINKS (default
+ * default 6), BENCH_SCANNER_RATE (scanner req/s, default 5000), BENCH_SCANNER_CONNECTIONS
+ * (default 16), BENCH_UNIFORM_LINKS (default
  * 1000000), BENCH_CONNECTIONS (default 50), BENCH_DRIVER (wrk or autocannon for the
  * closed-loop scenarios; default wrk when installed), BENCH_SEED_DIR (keep the seeded
  * store there and reuse it for the same count; default a temporary folder), BENCH_REPORT
@@ -56,6 +65,11 @@ import { cpuSeconds, residentMb } from './process-memory.js';
 import { copyStore, countLinks, prepareSeededStore } from './seeded-store.js';
 import { CpuShareGroups } from './cpu-share-groups.js';
 import { makeZipf } from './zipf.js';
+import {
+  describeScannerScenario,
+  runScannerScenario,
+  type ScannerScenarioResult,
+} from './scanner-scenario.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -85,6 +99,11 @@ const ANALYTICS_OFF_PORT = 18_582;
 const ANALYTICS_ON_PORT = 18_583;
 /** analytics-paired: process pairs, each started afresh. */
 const PAIRS = Number(process.env['BENCH_PAIRS'] ?? 6);
+/** scanner: the throttling-off hop it starts, and what its scanner offers, from where. */
+const SCANNER_OFF_PORT = 18_584;
+const SCANNER_RATE = Number(process.env['BENCH_SCANNER_RATE'] ?? 5000);
+const SCANNER_CONNECTIONS = Number(process.env['BENCH_SCANNER_CONNECTIONS'] ?? 16);
+const SCANNER_ADDRESS = '127.0.0.2';
 /** analytics: the header a trusted edge puts the country in (HOP_COUNTRY_HEADER). */
 const COUNTRY_HEADER = 'cf-ipcountry';
 /**
@@ -114,6 +133,7 @@ const ALL = [
   'mixed',
   'analytics',
   'analytics-paired',
+  'scanner',
 ] as const;
 type Scenario = (typeof ALL)[number];
 
@@ -217,6 +237,9 @@ if (scenarios.includes('analytics')) {
   await copyStore(store.dataDir, analyticsDirs.off);
   await copyStore(store.dataDir, analyticsDirs.on);
 }
+// scanner: its throttling-off hop gets a copy too, for the same reason (both count clicks).
+const scannerOffDir = join(dir, 'scanner-off');
+if (scenarios.includes('scanner')) await copyStore(store.dataDir, scannerOffDir);
 const pairedDirs = Array.from({ length: PAIRS }, (_, pair) => ({
   off: join(dir, `paired-off-${pair}`),
   on: join(dir, `paired-on-${pair}`),
@@ -253,7 +276,7 @@ const HOP_READY = /known codes loaded/;
 const hop = scenarios.some((s) => s !== 'analytics' && s !== 'analytics-paired')
   ? await startServer(HOP_COMMAND, HOP_READY, env)
   : null;
-await startServer(
+const ceiling = await startServer(
   pin(SERVER_CORE, [
     process.execPath,
     '--import',
@@ -270,6 +293,7 @@ await startServer(
 const rows: { scenario: Scenario; hop: Result; ceiling: Result; hopRssMb: number }[] = [];
 let analytics: AnalyticsRow | null = null;
 let paired: PairedRow | null = null;
+let scanner: ScannerScenarioResult | null = null;
 for (const scenario of scenarios) {
   if (scenario === 'analytics') {
     analytics = await runAnalytics();
@@ -282,6 +306,11 @@ for (const scenario of scenarios) {
     continue;
   }
   if (hop === null) throw new Error('hop was not started');
+  if (scenario === 'scanner') {
+    scanner = await runScanner(hop);
+    process.stderr.write(`${scenario} done\n`);
+    continue;
+  }
   const paths = pathFiles[isOpenLoop(scenario) ? 'hot' : scenario] as string;
   const drive = async (port: number, seconds: number): Promise<Result> => {
     const target: LoadTarget = {
@@ -326,6 +355,7 @@ const rssMb = hop === null ? null : residentMb(hop.pid ?? 0);
 const header =
   '| scenario | server | req/s | p50 ms | p80 ms | p99 ms | errors | hop RSS MB | hop/ceiling |';
 const lines = [header, '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+const tableRows = lines.length;
 for (const scenario of scenarios) {
   const row = rows.find((r) => r.scenario === scenario);
   if (row !== undefined) {
@@ -378,8 +408,22 @@ const report = [
   ...describeAnalytics(),
   ...describePaired(),
   ...(rssMb === null ? [] : [`hop resident memory at the end: ${rssMb.toFixed(0)} MB.`]),
-  '',
-  ...lines,
+  ...(lines.length > tableRows ? ['', ...lines] : []),
+  ...(scanner === null
+    ? []
+    : [
+        '',
+        ...describeScannerScenario(
+          scanner,
+          {
+            rounds: ROUNDS,
+            scannerRate: SCANNER_RATE,
+            scannerConnections: SCANNER_CONNECTIONS,
+            scannerAddress: SCANNER_ADDRESS,
+          },
+          scannerThrottleSettings(),
+        ),
+      ]),
   '',
 ].join('\n');
 process.stdout.write(`\n${report}\n`);
@@ -387,6 +431,51 @@ if (!existsSync(REPORT_FILE))
   writeFileSync(REPORT_FILE, '# Benchmarks\n\nAppended by `npm run bench`; newest last.\n\n');
 appendFileSync(REPORT_FILE, `${report}\n`);
 process.exit(0);
+
+/**
+ * scanner: run-bench's hop (throttling as configured) and the ceiling, plus a hop started
+ * for it with HOP_SCANNER_THRESHOLD=0; visitors get hot's paths (bench/scanner-scenario.ts).
+ */
+function runScanner(throttledHop: ChildProcess): Promise<ScannerScenarioResult> {
+  return runScannerScenario({
+    root: ROOT,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    warmupSeconds: WARMUP_SECONDS,
+    scannerRate: SCANNER_RATE,
+    scannerConnections: SCANNER_CONNECTIONS,
+    scannerAddress: SCANNER_ADDRESS,
+    hop: { port: HOP_PORT, process: throttledHop },
+    ceiling: { port: CEILING_PORT, process: ceiling },
+    throttlingOffPort: SCANNER_OFF_PORT,
+    startThrottlingOffHop: () =>
+      startServer(HOP_COMMAND, HOP_READY, {
+        ...env,
+        HOP_PORT: String(SCANNER_OFF_PORT),
+        HOP_DATA_DIR: scannerOffDir,
+        HOP_SCANNER_THRESHOLD: '0',
+      }),
+    visitors: (port, seconds) =>
+      runClosedLoop(closedLoopDriver, {
+        root: ROOT,
+        port,
+        pathsFile: pathFiles['hot'] as string,
+        connections: CONNECTIONS,
+        seconds,
+      }),
+  });
+}
+
+/** The throttled hop's scanner settings, as its environment gives them (else the defaults). */
+function scannerThrottleSettings(): string {
+  const setting = (name: string, fallback: string) =>
+    `${name}=${process.env[name] ?? `${fallback} (default)`}`;
+  return [
+    setting('HOP_SCANNER_THRESHOLD', '100'),
+    setting('HOP_SCANNER_WINDOW', '1m'),
+    setting('HOP_SCANNER_COOLDOWN', '10m'),
+  ].join(', ');
+}
 
 /** Issue 3: mixed's redirect p99 within 1.5× of fixed-rate's (hot at the same offered rate). */
 function mixedAgainstFixedRate(): string[] {
