@@ -42,9 +42,9 @@ describe('create rate limits shared through Redis', () => {
     ];
     const statuses = [];
     for (const [server, key] of [
-      [a, keys[0]],
-      [b, keys[1]],
-      [a, keys[2]],
+      [a, keys[0] as string],
+      [b, keys[1] as string],
+      [a, keys[2] as string],
     ] as const) {
       statuses.push((await server.request('POST', '/v1/links', { key, body, headers })).status);
     }

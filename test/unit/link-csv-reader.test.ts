@@ -42,6 +42,31 @@ async function refusal(t: TestContext, content: string, message: RegExp): Promis
 }
 
 describe('reading a link file', () => {
+  // The three below were found by test/fuzz/link-csv.fuzz.test.ts (issue 8).
+  test('a row with several bad quotes is one rejection, not one per quote', async (t) => {
+    const seen = await readAll(t, 'destination\na"b"c\nhttps://ok.example/\n');
+    assert.deepEqual(brief(seen, 4), [
+      [2, 'skip'],
+      [3, 'https://ok.example/'],
+    ]);
+  });
+
+  test('a CRLF file whose last line ends in a bare LF: every row at its line, intact', async (t) => {
+    const seen = await readAll(
+      t,
+      'title,destination\r\nt,https://a.example/\r\nu,https://b.example/\n',
+    );
+    assert.deepEqual(seen, [
+      [1, ['title', 'destination']],
+      [2, ['t', 'https://a.example/']],
+      [3, ['u', 'https://b.example/']],
+    ]);
+  });
+
+  test('a file with CR-only line endings is refused as a whole, saying why', async (t) => {
+    await refusal(t, 'destination\rhttps://a.example/\rnot a url\r', /CR alone/);
+  });
+
   test('a row spanning lines is at its first line; blank lines are skipped, not counted as rows', async (t) => {
     const seen = await readAll(
       t,

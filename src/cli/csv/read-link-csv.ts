@@ -48,6 +48,9 @@ export async function openLinkCsv(file: string): Promise<LinkCsv> {
   const parser = parse({
     bom: true,
     info: true,
+    // Said outright: guessed from the first line, a CRLF file whose last line ends in a
+    // bare LF kept that LF in its last cell, and the row was refused at the wrong line.
+    record_delimiter: ['\r\n', '\n'],
     skip_empty_lines: true,
     // Rows of the wrong width are reported by the import with their line, not thrown.
     relax_column_count: true,
@@ -65,12 +68,19 @@ export async function openLinkCsv(file: string): Promise<LinkCsv> {
   async function* rows(): AsyncGenerator<ImportRow> {
     const skippedBefore = function* (offset: number): Generator<ImportRow> {
       while (skipped[0] !== undefined && skipped[0].offset < offset) {
-        const row = skipped.shift() as SkippedRow;
-        yield {
-          line: counter.lineOfContentAt(row.offset),
-          malformed: row.problem,
-          fatal: row.fatal,
-        };
+        let row = skipped.shift() as SkippedRow;
+        const line = counter.lineOfContentAt(row.offset);
+        // csv-parse reports each bad quote of a row on its own: one row, one report (the
+        // fatal one, when there is one), or a file of N rows would report more than N.
+        while (
+          !row.fatal &&
+          skipped[0] !== undefined &&
+          skipped[0].offset < offset &&
+          counter.lineOfContentAt(skipped[0].offset) === line
+        ) {
+          row = skipped.shift() as SkippedRow;
+        }
+        yield { line, malformed: row.problem, fatal: row.fatal };
         if (row.fatal) return;
       }
     };
@@ -108,6 +118,12 @@ export async function openLinkCsv(file: string): Promise<LinkCsv> {
     await iterator.return(undefined);
     throw new LinkCsvError(
       `line ${first.value.line}: the header is not valid CSV: ${first.value.malformed}`,
+    );
+  }
+  if (first.value.cells.some((cell) => cell.includes('\r'))) {
+    await iterator.return(undefined);
+    throw new LinkCsvError(
+      `${file} ends its lines with CR alone (classic Mac OS): save it with LF or CRLF line endings`,
     );
   }
   return {
