@@ -3,6 +3,14 @@
  * ceiling, in the same run, driven from a separate process. Each scenario runs alternately
  * against hop and the ceiling; the table and the machine go to BENCHMARKS.md.
  *
+ * That hop (hot, uniform, notfound, fixed-rate, mixed) runs with HOP_SCANNER_THRESHOLD=0:
+ * these scenarios measure what answers cost, not throttling. With hop's default (throttle a
+ * client after 100 unknown codes a minute, for 10 minutes) notfound's wrk on 127.0.0.1
+ * would be answered 429 after about its first 100 requests, and 127.0.0.1 would stay
+ * throttled for the scenarios after it. Only `scanner` runs hops that throttle, started for
+ * it. notfound cannot count 429s as errors (wrk counts every status > 399 alike, and 404s
+ * are its answer), so the report lists that hop's answers by outcome from its /metrics.
+ *
  * `analytics` is hot's load, with a browser's headers, at two more hops started for it (one
  * with HOP_ANALYTICS=off, one with it on) and at the ceiling, in interleaved rounds: what
  * counting clicks costs a redirect, and the analytics-on hop's click counters to show the
@@ -19,11 +27,15 @@
  *
  * `scanner` (issue 8) is hot's load from 127.0.0.1 while a code scanner floods unknown codes
  * from 127.0.0.2 (bench/scanner-load.ts, a process of its own on the load core, open loop at
- * BENCH_SCANNER_RATE): hop without and with the scanner (throttled after
- * HOP_SCANNER_THRESHOLD misses), a second hop with HOP_SCANNER_THRESHOLD=0 with and without
- * it, and the ceiling without it, in rotated rounds (bench/scanner-scenario.ts). Reports the
- * visitors' throughput and latency per row, the scanner's rate and its 404s and 429s, and
- * the two cores' busy time, since wrk and the scanner share the load core.
+ * BENCH_SCANNER_RATE), at two hops of its own, each on its copy of the store: one throttling
+ * at hop's defaults (or HOP_SCANNER_* as given in the environment), without and with the
+ * scanner, and one with HOP_SCANNER_THRESHOLD=0, with and without it; and the ceiling
+ * without it, in rotated rounds (bench/scanner-scenario.ts). Reports the visitors'
+ * throughput and latency per row, the scanner's rate and its 404s and 429s, each hop's L1
+ * misses, skipped reads and store reads per second (from its /metrics), and the two cores'
+ * busy time, since wrk and the scanner share the load core. BENCH_SCANNER_KNOWN_CODES=off
+ * starts both its hops with HOP_KNOWN_CODES=off: every unknown code then costs a store
+ * read unless its client is throttled, which is where throttling saves hop work.
  *
  * `codes` (alone) is bench/codes-bench.ts: creates/s and store round trips per code strategy.
  * `sweep` (alone) is bench/sweep-bench.ts, and `scale` (alone) bench/scale-bench.ts: creates on
@@ -32,7 +44,7 @@
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2),
  * BENCH_WARMUP_SECONDS (per server and scenario, default 3), BENCH_PAIRS (analytics-paired,
  * default 6), BENCH_SCANNER_RATE (scanner req/s, default 5000), BENCH_SCANNER_CONNECTIONS
- * (default 16), BENCH_UNIFORM_LINKS (default
+ * (default 16), BENCH_SCANNER_KNOWN_CODES (on or off, default on), BENCH_UNIFORM_LINKS (default
  * 1000000), BENCH_CONNECTIONS (default 50), BENCH_DRIVER (wrk or autocannon for the
  * closed-loop scenarios; default wrk when installed), BENCH_SEED_DIR (keep the seeded
  * store there and reuse it for the same count; default a temporary folder), BENCH_REPORT
@@ -99,11 +111,15 @@ const ANALYTICS_OFF_PORT = 18_582;
 const ANALYTICS_ON_PORT = 18_583;
 /** analytics-paired: process pairs, each started afresh. */
 const PAIRS = Number(process.env['BENCH_PAIRS'] ?? 6);
-/** scanner: the throttling-off hop it starts, and what its scanner offers, from where. */
+/** scanner: the two hops it starts, and what its scanner offers, from where. */
 const SCANNER_OFF_PORT = 18_584;
+const SCANNER_ON_PORT = 18_585;
 const SCANNER_RATE = Number(process.env['BENCH_SCANNER_RATE'] ?? 5000);
 const SCANNER_CONNECTIONS = Number(process.env['BENCH_SCANNER_CONNECTIONS'] ?? 16);
 const SCANNER_ADDRESS = '127.0.0.2';
+const SCANNER_KNOWN_CODES = process.env['BENCH_SCANNER_KNOWN_CODES'] ?? 'on';
+if (SCANNER_KNOWN_CODES !== 'on' && SCANNER_KNOWN_CODES !== 'off')
+  throw new Error(`BENCH_SCANNER_KNOWN_CODES is on or off, not ${SCANNER_KNOWN_CODES}`);
 /** analytics: the header a trusted edge puts the country in (HOP_COUNTRY_HEADER). */
 const COUNTRY_HEADER = 'cf-ipcountry';
 /**
@@ -225,7 +241,8 @@ const store = prepareSeededStore({
   seedRoot: SEED_ROOT,
 });
 const linksInStore = countLinks(store.dataDir);
-const env = { ...serverEnv, HOP_DATA_DIR: store.dataDir };
+// The main hop does not throttle scanners: notfound's unknown codes come from 127.0.0.1.
+const env = { ...serverEnv, HOP_DATA_DIR: store.dataDir, HOP_SCANNER_THRESHOLD: '0' };
 // analytics: each of its two hops gets a copy of the store, made now, before any hop has it
 // open. Sharing one file would be safe for SQLite (WAL) but not for the comparison: the
 // analytics-on hop writes click batches and aggregates to it every second, and the
@@ -237,9 +254,12 @@ if (scenarios.includes('analytics')) {
   await copyStore(store.dataDir, analyticsDirs.off);
   await copyStore(store.dataDir, analyticsDirs.on);
 }
-// scanner: its throttling-off hop gets a copy too, for the same reason (both count clicks).
-const scannerOffDir = join(dir, 'scanner-off');
-if (scenarios.includes('scanner')) await copyStore(store.dataDir, scannerOffDir);
+// scanner: its two hops get a copy each, for the same reason (both count clicks).
+const scannerDirs = { on: join(dir, 'scanner-on'), off: join(dir, 'scanner-off') };
+if (scenarios.includes('scanner')) {
+  await copyStore(store.dataDir, scannerDirs.on);
+  await copyStore(store.dataDir, scannerDirs.off);
+}
 const pairedDirs = Array.from({ length: PAIRS }, (_, pair) => ({
   off: join(dir, `paired-off-${pair}`),
   on: join(dir, `paired-on-${pair}`),
@@ -269,11 +289,13 @@ const pathFiles: Record<string, string> = {
 // 3. Start both servers on the server core; the load generators get the other one.
 // hop runs as deployed: compiled (npm run build), not through tsx, whose compiler would
 // count towards hop's resident memory. Ready once every stored code is in its filter.
-// analytics starts hops of its own, so with analytics alone this one is not started.
+// analytics and scanner start hops of their own, so with only those this one is not started.
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 const HOP_COMMAND = pin(SERVER_CORE, [process.execPath, 'dist/cli/hop.js', 'serve']);
 const HOP_READY = /known codes loaded/;
-const hop = scenarios.some((s) => s !== 'analytics' && s !== 'analytics-paired')
+/** HOP_KNOWN_CODES=off: the filter is never loaded, so ready once it listens. */
+const HOP_READY_WITHOUT_KNOWN_CODES = /hop listening/;
+const hop = scenarios.some((s) => s !== 'analytics' && s !== 'analytics-paired' && s !== 'scanner')
   ? await startServer(HOP_COMMAND, HOP_READY, env)
   : null;
 const ceiling = await startServer(
@@ -290,7 +312,14 @@ const ceiling = await startServer(
 );
 
 // 4. Run every scenario alternately against hop and the ceiling.
-const rows: { scenario: Scenario; hop: Result; ceiling: Result; hopRssMb: number }[] = [];
+const rows: {
+  scenario: Scenario;
+  hop: Result;
+  ceiling: Result;
+  hopRssMb: number;
+  /** hop's answers by outcome over the scenario (warm-up included), from its /metrics. */
+  outcomes: Record<string, number>;
+}[] = [];
 let analytics: AnalyticsRow | null = null;
 let paired: PairedRow | null = null;
 let scanner: ScannerScenarioResult | null = null;
@@ -305,12 +334,12 @@ for (const scenario of scenarios) {
     process.stderr.write(`${scenario} done\n`);
     continue;
   }
-  if (hop === null) throw new Error('hop was not started');
   if (scenario === 'scanner') {
-    scanner = await runScanner(hop);
+    scanner = await runScanner();
     process.stderr.write(`${scenario} done\n`);
     continue;
   }
+  if (hop === null) throw new Error('hop was not started');
   const paths = pathFiles[isOpenLoop(scenario) ? 'hot' : scenario] as string;
   const drive = async (port: number, seconds: number): Promise<Result> => {
     const target: LoadTarget = {
@@ -330,6 +359,7 @@ for (const scenario of scenarios) {
       : await runClosedLoop(closedLoopDriver, target);
     return resultOf(scenario, report);
   };
+  const outcomesBefore = await readOutcomes(HOP_PORT);
   // Warm both: JIT, L1 (hot), page cache (uniform: long enough to touch most index pages).
   const warmup =
     scenario === 'uniform' ? Math.max(WARMUP_SECONDS, UNIFORM_WARMUP_SECONDS) : WARMUP_SECONDS;
@@ -346,6 +376,7 @@ for (const scenario of scenarios) {
     hop: mean(hopRuns),
     ceiling: mean(ceilingRuns),
     hopRssMb: residentMb(hop.pid ?? 0),
+    outcomes: outcomesSince(outcomesBefore, await readOutcomes(HOP_PORT)),
   });
   process.stderr.write(`${scenario} done\n`);
 }
@@ -389,7 +420,7 @@ const openLoopRows = rows.filter((row) => isOpenLoop(row.scenario));
 const report = [
   `## ${new Date().toISOString()}`,
   '',
-  `Command: \`npm run bench${requested.length > 0 ? ` -- ${requested.join(' ')}` : ''}\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_CONNECTIONS=${CONNECTIONS}; ${seeding}; ${linksInStore} links in the store in all)`,
+  `Command: \`npm run bench${requested.length > 0 ? ` -- ${requested.join(' ')}` : ''}\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_CONNECTIONS=${CONNECTIONS}${scenarios.includes('scanner') ? `, BENCH_SCANNER_RATE=${SCANNER_RATE}, BENCH_SCANNER_KNOWN_CODES=${SCANNER_KNOWN_CODES}` : ''}; ${seeding}; ${linksInStore} links in the store in all)`,
   `Machine: ${machine}. Servers pinned to core ${SERVER_CORE}, load generators to core ${LOAD_CORE}. ${describeDrivers()}`,
   'errors: socket errors and timeouts, plus answers with status > 399 (except 404s in notfound, the expected answer there).',
   ...(openLoopRows.length > 0
@@ -408,6 +439,11 @@ const report = [
   ...describeAnalytics(),
   ...describePaired(),
   ...(rssMb === null ? [] : [`hop resident memory at the end: ${rssMb.toFixed(0)} MB.`]),
+  ...(rows.length === 0
+    ? []
+    : [
+        `hop ran with HOP_SCANNER_THRESHOLD=0 (no client throttled). Its answers by outcome per scenario, warm-ups included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503): ${rows.map((row) => `${row.scenario} ${describeOutcomes(row.outcomes)}`).join('; ')}.`,
+      ]),
   ...(lines.length > tableRows ? ['', ...lines] : []),
   ...(scanner === null
     ? []
@@ -433,10 +469,22 @@ appendFileSync(REPORT_FILE, `${report}\n`);
 process.exit(0);
 
 /**
- * scanner: run-bench's hop (throttling as configured) and the ceiling, plus a hop started
- * for it with HOP_SCANNER_THRESHOLD=0; visitors get hot's paths (bench/scanner-scenario.ts).
+ * scanner: two hops started for it, one throttling as configured (hop's defaults unless
+ * HOP_SCANNER_* are set) and one with HOP_SCANNER_THRESHOLD=0, both with HOP_KNOWN_CODES=off
+ * when BENCH_SCANNER_KNOWN_CODES=off, and the ceiling; visitors get hot's paths
+ * (bench/scanner-scenario.ts).
  */
-function runScanner(throttledHop: ChildProcess): Promise<ScannerScenarioResult> {
+function runScanner(): Promise<ScannerScenarioResult> {
+  const knownCodes = SCANNER_KNOWN_CODES === 'on';
+  const startScannerHop = (port: number, dataDir: string, extra: Record<string, string>) =>
+    startServer(HOP_COMMAND, knownCodes ? HOP_READY : HOP_READY_WITHOUT_KNOWN_CODES, {
+      // serverEnv, not env: the throttled hop keeps hop's own scanner settings.
+      ...serverEnv,
+      HOP_PORT: String(port),
+      HOP_DATA_DIR: dataDir,
+      ...(knownCodes ? {} : { HOP_KNOWN_CODES: 'off' }),
+      ...extra,
+    });
   return runScannerScenario({
     root: ROOT,
     seconds: SECONDS,
@@ -445,16 +493,17 @@ function runScanner(throttledHop: ChildProcess): Promise<ScannerScenarioResult> 
     scannerRate: SCANNER_RATE,
     scannerConnections: SCANNER_CONNECTIONS,
     scannerAddress: SCANNER_ADDRESS,
-    hop: { port: HOP_PORT, process: throttledHop },
     ceiling: { port: CEILING_PORT, process: ceiling },
-    throttlingOffPort: SCANNER_OFF_PORT,
-    startThrottlingOffHop: () =>
-      startServer(HOP_COMMAND, HOP_READY, {
-        ...env,
-        HOP_PORT: String(SCANNER_OFF_PORT),
-        HOP_DATA_DIR: scannerOffDir,
-        HOP_SCANNER_THRESHOLD: '0',
-      }),
+    throttled: {
+      port: SCANNER_ON_PORT,
+      start: () => startScannerHop(SCANNER_ON_PORT, scannerDirs.on, {}),
+    },
+    throttlingOff: {
+      port: SCANNER_OFF_PORT,
+      start: () =>
+        startScannerHop(SCANNER_OFF_PORT, scannerDirs.off, { HOP_SCANNER_THRESHOLD: '0' }),
+    },
+    knownCodes,
     visitors: (port, seconds) =>
       runClosedLoop(closedLoopDriver, {
         root: ROOT,
@@ -475,6 +524,37 @@ function scannerThrottleSettings(): string {
     setting('HOP_SCANNER_WINDOW', '1m'),
     setting('HOP_SCANNER_COOLDOWN', '10m'),
   ].join(', ');
+}
+
+/** hop's redirect answers so far, by outcome (hop_redirect_duration_seconds_count). */
+async function readOutcomes(port: number): Promise<Record<string, number>> {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+  if (!response.ok) throw new Error(`GET /metrics on port ${port} answered ${response.status}`);
+  const counts: Record<string, number> = {};
+  const text = await response.text();
+  for (const match of text.matchAll(
+    /^hop_redirect_duration_seconds_count\{outcome="([a-z_0-9]+)"\} (\S+)$/gm,
+  )) {
+    counts[match[1] as string] = Number(match[2]);
+  }
+  return counts;
+}
+
+function outcomesSince(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after).map(([outcome, count]) => [outcome, count - (before[outcome] ?? 0)]),
+  );
+}
+
+/** The outcomes that occurred, and throttled always, since that is the one to rule out. */
+function describeOutcomes(outcomes: Record<string, number>): string {
+  return Object.entries(outcomes)
+    .filter(([outcome, count]) => count > 0 || outcome === 'throttled')
+    .map(([outcome, count]) => `${outcome} ${count}`)
+    .join(', ');
 }
 
 /** Issue 3: mixed's redirect p99 within 1.5× of fixed-rate's (hot at the same offered rate). */
