@@ -69,9 +69,10 @@ export interface RedirectFrontDeps {
  * every other request, and codes that spell one of our own routes, go on to Fastify.
  * Returns false when the request is not ours.
  *
- * Abuse (SPEC §7) costs a well-behaved client nothing it can measure: while nobody is
- * throttled and the instance is not shedding, an L1 hit pays two comparisons more; a
- * client's address is only looked up on a miss.
+ * Abuse resistance (SPEC §7) adds little to an L1 hit while nobody is throttled and the
+ * instance is not shedding: a size check and `shedder.level()`'s four comparisons (an A/B
+ * on `hot` could not tell before from after, BENCHMARKS.md); a client's address is only
+ * looked up on a miss.
  */
 export function makeRedirectFront(
   deps: RedirectFrontDeps,
