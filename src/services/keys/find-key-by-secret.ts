@@ -13,9 +13,10 @@ export async function findKeyBySecret(
   keys: ApiKeyStore,
   secret: string,
 ): Promise<ApiKeyRecord | null> {
-  const presented = Buffer.from(hashApiKey(secret), 'hex');
-  const record = await keys.findActiveKeyByHash(presented.toString('hex'));
+  const hash = hashApiKey(secret);
+  const record = await keys.findActiveKeyByHash(hash);
   if (record === null) return null;
+  const presented = Buffer.from(hash, 'hex');
   const stored = Buffer.from(record.keyHash, 'hex');
   if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
   return record;

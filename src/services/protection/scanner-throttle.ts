@@ -69,9 +69,8 @@ export class ScannerThrottle {
       this.#windows.set(client, { count: 1, startedAt: now });
       evictOldest(this.#windows, this.#maxClients);
       return;
-    } else if (++window.count <= this.#options.threshold) {
-      return;
     }
+    if (++window.count <= this.#options.threshold) return;
     this.#windows.delete(client);
     this.#throttledUntil.delete(client);
     this.#throttledUntil.set(client, now + this.#options.coolDownMs);
