@@ -11,7 +11,6 @@ import { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 export function composeProtection(
   config: Config,
   clock: Clock,
-  blockedRedirects: () => number,
 ): { deps: ProtectionDeps; counters: () => ProtectionCounters; stop: () => void } {
   // Sampled from the moment hop listens (buildApp's onListen): start-up's own long
   // synchronous steps are not overload, and must not shed the first requests.
@@ -47,7 +46,6 @@ export function composeProtection(
       throttledClients: scanners?.throttledClients ?? 0,
       throttledClientsTotal: scanners?.throttledClientsTotal ?? 0,
       throttledRequests: scanners?.refusedRequests ?? 0,
-      blockedRedirects: blockedRedirects(),
     }),
     stop: () => {
       lag.stop();

@@ -213,7 +213,7 @@ export async function composeRuntime(
   const consoleSecret = () =>
     (secret = secret === undefined ? resolveConsoleSecret(config, logger) : secret);
   if (options.serving === true) consoleSecret();
-  const protection = composeProtection(config, clock, () => resolver.blockedRedirects);
+  const protection = composeProtection(config, clock);
   const metrics = createMetrics(
     () => ({
       l1Hits: resolver.l1Hits,
@@ -230,6 +230,7 @@ export async function composeRuntime(
       knownCodesBytes: knownCodes.byteLength,
       knownCodesReady: knownCodes.ready,
       breakerState: shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState),
+      blockedRedirects: resolver.blockedRedirects,
     }),
     clicks === null ? null : () => clicks.counters(),
     () => {

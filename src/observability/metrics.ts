@@ -21,6 +21,8 @@ export interface RedirectCounters {
   readonly knownCodesReady: boolean;
   /** 0 closed, 1 half-open, 2 open; null without L2. */
   readonly breakerState: number | null;
+  /** Redirects refused because the destination's domain is on the blocklist. */
+  readonly blockedRedirects: number;
 }
 
 /** The click pipeline's plain counters (SPEC §6, §8); read only when scraped. */
@@ -64,7 +66,6 @@ export interface ProtectionCounters {
   readonly throttledClients: number;
   readonly throttledClientsTotal: number;
   readonly throttledRequests: number;
-  readonly blockedRedirects: number;
 }
 
 export interface Metrics {
@@ -119,19 +120,12 @@ export function createMetrics(
     name: string,
     help: string,
     pick: (c: RedirectCounters) => [number, number],
-  ) =>
-    new Counter({
-      name,
-      help,
-      labelNames: ['result'],
-      registers: [registry],
-      collect() {
-        const [hits, misses] = pick(counters());
-        this.reset();
-        this.labels('hit').inc(hits);
-        this.labels('miss').inc(misses);
-      },
+  ) => {
+    labelledCounter(registry, counters, name, help, 'result', {
+      hit: (c) => pick(c)[0],
+      miss: (c) => pick(c)[1],
     });
+  };
   hitMissCounter('hop_l1_requests_total', 'L1 lookups by result.', (c) => [c.l1Hits, c.l1Misses]);
   hitMissCounter(
     'hop_l2_requests_total',
@@ -150,18 +144,20 @@ export function createMetrics(
     'Redirect misses for codes the known-codes filter rules out: 404 without asking L2 or the store.',
     (c) => c.readsSkipped,
   );
-  new Counter({
-    name: 'hop_stale_reads_total',
-    help: 'Redirect reads refused for being older than a change this instance knows of: from L2 (tier="l2": read from the store instead) or from a lagging replica (tier="store": read again from the primary).',
-    labelNames: ['tier'],
-    registers: [registry],
-    collect() {
-      const c = counters();
-      this.reset();
-      this.labels('l2').inc(c.l2Stale);
-      this.labels('store').inc(c.staleStoreReads);
-    },
-  });
+  labelledCounter(
+    registry,
+    counters,
+    'hop_stale_reads_total',
+    'Redirect reads refused for being older than a change this instance knows of: from L2 (tier="l2": read from the store instead) or from a lagging replica (tier="store": read again from the primary).',
+    'tier',
+    { l2: (c) => c.l2Stale, store: (c) => c.staleStoreReads },
+  );
+  readAtScrape(
+    'counter',
+    'hop_blocked_redirects_total',
+    'Redirects refused because the destination domain is on the blocklist.',
+    (c) => c.blockedRedirects,
+  );
   readAtScrape(
     'counter',
     'hop_known_codes_false_positives_total',
@@ -280,18 +276,14 @@ function registerProtectionMetrics(registry: Registry, counters: () => Protectio
     'How late a 100 ms timer fires, averaged over about a second (load shedding reads it).',
     (c) => c.eventLoopLagSeconds,
   );
-  new Counter({
-    name: 'hop_requests_shed_total',
-    help: 'Requests refused with 503 by load shedding: creates, analytics and admin (kind="api"), redirects that needed a read (kind="redirect").',
-    labelNames: ['kind'],
-    registers: [registry],
-    collect() {
-      const c = counters();
-      this.reset();
-      this.labels('api').inc(c.shedRequests);
-      this.labels('redirect').inc(c.shedRedirects);
-    },
-  });
+  labelledCounter(
+    registry,
+    counters,
+    'hop_requests_shed_total',
+    'Requests refused with 503 by load shedding: creates, analytics and admin (kind="api"), redirects that needed a read (kind="redirect").',
+    'kind',
+    { api: (c) => c.shedRequests, redirect: (c) => c.shedRedirects },
+  );
   scraped(
     'gauge',
     'hop_scanner_clients_throttled',
@@ -309,12 +301,6 @@ function registerProtectionMetrics(registry: Registry, counters: () => Protectio
     'hop_scanner_refused_total',
     'Redirect requests answered 429 because their client was throttled.',
     (c) => c.throttledRequests,
-  );
-  scraped(
-    'counter',
-    'hop_blocked_redirects_total',
-    'Redirects refused because the destination domain is on the blocklist.',
-    (c) => c.blockedRedirects,
   );
 }
 
@@ -371,6 +357,28 @@ function registerCodeMetrics(registry: Registry, counters: () => CodeCounters): 
  * Registers counters and gauges on `registry` whose value is picked from `counters()` at
  * each scrape; a metric is absent while its pick is null.
  */
+/** A counter with one label, each value read from the plain counters at scrape time. */
+function labelledCounter<C>(
+  registry: Registry,
+  counters: () => C,
+  name: string,
+  help: string,
+  label: string,
+  values: Readonly<Record<string, (c: C) => number>>,
+): void {
+  new Counter({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      const c = counters();
+      this.reset();
+      for (const [value, pick] of Object.entries(values)) this.labels(value).inc(pick(c));
+    },
+  });
+}
+
 function scrapeReader<C>(registry: Registry, counters: () => C) {
   return (
     kind: 'counter' | 'gauge',
