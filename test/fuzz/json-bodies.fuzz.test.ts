@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import fc from 'fast-check';
 import { checkDestination } from '../../src/domain/destination-policy.js';
-import { startTestServer, TEST_ADMIN_KEY, type TestServer } from '../support/test-server.js';
+import { assertProblem } from '../support/problem-assertions.js';
+import {
+  startTestServer,
+  TEST_ADMIN_KEY,
+  type TestResponse,
+  type TestServer,
+} from '../support/test-server.js';
 import { budgetSpentTest, fuzzTestAsync } from './fuzz-budget.js';
 
 /**
@@ -16,12 +22,6 @@ import { budgetSpentTest, fuzzTestAsync } from './fuzz-budget.js';
 const FILE = 'json-bodies';
 const REQUEST_TIMEOUT_MS = 10_000;
 
-interface Answer {
-  readonly status: number;
-  readonly contentType: string;
-  readonly text: string;
-}
-
 interface Call {
   readonly method: string;
   readonly path: string;
@@ -32,33 +32,18 @@ interface Call {
 }
 
 /** The server answers `call` in time with a 2xx or a 4xx problem; returns the answer. */
-async function assertAnswered(server: TestServer, call: Call): Promise<Answer> {
-  const headers: Record<string, string> = { ...call.headers };
-  if (call.key !== null) headers['authorization'] = `Bearer ${call.key}`;
-  const response = await fetch(`${server.url}${call.path}`, {
-    method: call.method,
-    headers,
-    body: call.body ?? null,
-    redirect: 'manual',
+async function assertAnswered(server: TestServer, call: Call): Promise<TestResponse> {
+  const answer = await server.request(call.method, call.path, {
+    key: call.key,
+    ...(call.body === undefined ? {} : { rawBody: call.body }),
+    ...(call.headers === undefined ? {} : { headers: call.headers }),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
-  const answer = {
-    status: response.status,
-    contentType: response.headers.get('content-type') ?? '',
-    text: await response.text(),
-  };
+  if (answer.status >= 200 && answer.status < 300) return answer;
   const body = call.body === undefined ? '' : JSON.stringify(call.body.slice(0, 500));
   const what = `${call.method} ${call.path} ${body} → ${answer.status} ${answer.text.slice(0, 500)}`;
-  if (answer.status >= 200 && answer.status < 300) return answer;
   assert.ok(answer.status >= 400 && answer.status < 500, what);
-  assert.match(answer.contentType, /^application\/problem\+json/, what);
-  const problem: unknown = JSON.parse(answer.text);
-  assert.ok(typeof problem === 'object' && problem !== null, what);
-  const { type, title, status, detail } = problem as Record<string, unknown>;
-  assert.ok(typeof type === 'string' && /^urn:hop:problem:[a-z-]+$/.test(type), what);
-  assert.equal(typeof title, 'string', what);
-  assert.equal(typeof detail, 'string', what);
-  assert.equal(status, answer.status, what);
+  assertProblem(answer, answer.status);
   return answer;
 }
 
@@ -390,7 +375,7 @@ describe('fuzz: JSON bodies and query strings over HTTP (issue 8)', () => {
       });
       if (answer.status === 200 || answer.status === 201) {
         // Whatever the body, nothing the policy refuses is ever stored.
-        const { destination } = JSON.parse(answer.text) as { destination: string };
+        const { destination } = answer.json as { destination: string };
         const verdict = checkDestination(destination, server.runtime.linkService.destinationPolicy);
         assert.ok(verdict.ok, `stored ${destination}`);
       }

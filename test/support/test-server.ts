@@ -33,6 +33,8 @@ export interface RequestOptions {
   /** Sent as is, instead of JSON.stringify(body). */
   readonly rawBody?: string | Buffer;
   readonly headers?: Record<string, string>;
+  /** Aborts the request (e.g. AbortSignal.timeout), so a hang fails instead of waiting. */
+  readonly signal?: AbortSignal;
 }
 
 export interface TestResponse {
@@ -102,6 +104,7 @@ export async function startTestServer(
       headers,
       body: body ?? null,
       redirect: 'manual',
+      signal: options.signal ?? null,
     });
     const text = await response.text();
     let json: unknown;
