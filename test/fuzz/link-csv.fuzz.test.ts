@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { stringify } from 'csv-stringify/sync';
@@ -295,15 +294,13 @@ const anyFiles = fc
 
 describe('fuzz: hop links import (issue 7 file format)', () => {
   let server: TestServer;
-  let dir: string;
   let files = 0;
   before(async () => {
     server = await startTestServer();
-    dir = mkdtempSync(join(tmpdir(), 'hop-fuzz-csv-'));
   });
   after(async () => {
+    // Removes its data dir, and with it the generated files.
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   interface ImportRun {
@@ -317,7 +314,7 @@ describe('fuzz: hop links import (issue 7 file format)', () => {
 
   /** Writes `content` to a file of its own and imports it; refusals of the whole file are returned. */
   async function importFile(content: string | Buffer, concurrency: number): Promise<ImportRun> {
-    const file = join(dir, `links-${++files}.csv`);
+    const file = join(server.dataDir, `links-${++files}.csv`);
     writeFileSync(file, content);
     try {
       let csv;
