@@ -27,8 +27,6 @@ import { HttpResponseParser } from './http-response-parser.js';
 /** What the scanner did in the measured window. */
 export interface ScannerReport {
   readonly seconds: number;
-  /** The rate it was asked to offer, req/s. */
-  readonly offered: number;
   readonly sent: number;
   /** Answers per second in the window. */
   readonly answeredPerSecond: number;
@@ -224,7 +222,6 @@ for await (const line of createInterface({ input: process.stdin })) {
     Object.values(other).reduce((sum, count) => sum + count, 0);
   const report: ScannerReport = {
     seconds,
-    offered: rate,
     sent: end.counters.sent - from.counters.sent,
     answeredPerSecond: answered / seconds,
     notFound: end.counters.notFound - from.counters.notFound,

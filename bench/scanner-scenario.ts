@@ -106,8 +106,6 @@ export interface ReadCounts {
   readonly skipped: number;
   /** hop_coalesced_reads_total: misses that joined a read already in flight. */
   readonly coalesced: number;
-  /** hop_known_codes_false_positives_total. */
-  readonly falsePositives: number;
 }
 
 export interface ScannerScenarioResult {
@@ -258,7 +256,6 @@ function readCounts(before: ScannerMetrics, after: ScannerMetrics, seconds: numb
     l1Misses: change((m) => m.l1Misses),
     skipped: change((m) => m.readsSkipped),
     coalesced: change((m) => m.coalescedReads),
-    falsePositives: change((m) => m.falsePositives),
   };
 }
 
