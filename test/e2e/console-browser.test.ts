@@ -244,6 +244,9 @@ whenChromium('admin console in Chromium', () => {
       for (let i = 0; i < 100 && !(await qrShown()); i++) await page.waitForTimeout(100);
       assert.ok(await qrShown(), 'the QR code shows');
       await page.getByRole('button', { name: 'By hour' }).click();
+      // The hourly chart and its breakdowns load again; the screenshot waits for them.
+      await page.locator('figcaption', { hasText: 'clicks by hour' }).waitFor();
+      assert.deepEqual(await breakdown('By country'), ['FR\t3', 'DE\t2']);
       await page.screenshot({ path: join(screenshots, 'link-page.png'), fullPage: true });
 
       // The dashboard counts them too; the live redirect rate sees the traffic of the last
@@ -285,6 +288,7 @@ whenChromium('admin console in Chromium', () => {
       const page = await newPage(context);
       await signIn(page, ADMIN_KEY);
       await page.getByRole('link', { name: 'New link' }).click();
+      await page.getByRole('heading', { name: 'New link' }).waitFor();
       await page.getByLabel('Destination').fill('https://example.com/from-the-form');
       await page.getByLabel('Alias (optional)').fill('spring-sale');
       await page.getByLabel('Redirect status').selectOption('301');
@@ -297,6 +301,8 @@ whenChromium('admin console in Chromium', () => {
 
       // A taken alias is refused with the API's explanation, on the form.
       await page.getByRole('link', { name: 'New link' }).click();
+      // The link page has a Destination field too: fill the form only once it is shown.
+      await page.getByRole('heading', { name: 'New link' }).waitFor();
       await page.getByLabel('Destination').fill('https://example.com/again');
       await page.getByLabel('Alias (optional)').fill('spring-sale');
       await page.getByRole('button', { name: 'Create link' }).click();
@@ -395,7 +401,8 @@ whenChromium('admin console in Chromium', () => {
       assert.ok((await overflow()) <= 0, 'the links page fits (its table scrolls in its box)');
       await page.locator('table.links tbody tr a').first().click();
       await page.getByRole('heading', { name: 'Details' }).waitFor();
-      assert.ok((await overflow()) <= 0, 'a link page fits');
+      await page.locator('figcaption', { hasText: 'clicks by hour' }).waitFor();
+      assert.ok((await overflow()) <= 0, 'a link page fits, its chart and breakdowns loaded');
       await page.screenshot({ path: join(screenshots, 'link-page-phone.png'), fullPage: true });
       await context.close();
     });

@@ -97,6 +97,7 @@ export function LinkPage({ id }: { id: string }) {
           </button>
         </div>
         <Alert message={analyticsError} />
+        {analytics === null && analyticsError === '' && <p class="loading">Loading clicks…</p>}
         {analytics !== null && (
           <>
             <ClicksChart analytics={analytics} />
