@@ -21,6 +21,13 @@ export interface ApiKeyStore {
   listKeys(): Promise<readonly ApiKeyRecord[]>;
   /** Marks the key revoked; false when there is no such unrevoked key. */
   revokeKey(id: string, nowMs: number): Promise<boolean>;
+  /**
+   * Records a console session as signed out (by its token's SHA-256, hex) until it would have
+   * expired, and forgets sessions whose expiry is at or before `nowMs`.
+   */
+  endConsoleSession(tokenHash: string, expiresAt: number, nowMs: number): Promise<void>;
+  /** True when the console session with this token hash was signed out. */
+  consoleSessionEnded(tokenHash: string): Promise<boolean>;
   /** How many keys exist, revoked ones included. */
   countKeys(): Promise<number>;
 }

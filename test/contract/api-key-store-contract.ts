@@ -117,5 +117,25 @@ export function apiKeyStoreContract(openStore: OpenStore): void {
       assert.deepEqual(await store.keys.findActiveKeyByHash(keyHash), winner);
       assert.equal(await store.keys.countKeys(), 1);
     });
+
+    test('ended console sessions: found by hash until a later sign-out forgets the expired', async (t) => {
+      const store = await openFresh(t, openStore);
+      const [first, second, never] = ['a', 'b', 'c'].map((c) => c.repeat(64)) as [
+        string,
+        string,
+        string,
+      ];
+      assert.equal(await store.keys.consoleSessionEnded(first), false);
+      await store.keys.endConsoleSession(first, BASE_MS + 1000, BASE_MS);
+      // Ending one session twice is no error and changes nothing.
+      await store.keys.endConsoleSession(first, BASE_MS + 1000, BASE_MS + 10);
+      assert.equal(await store.keys.consoleSessionEnded(first), true);
+      assert.equal(await store.keys.consoleSessionEnded(never), false);
+
+      // At the first one's expiry, the next sign-out forgets it: its cookie has expired anyway.
+      await store.keys.endConsoleSession(second, BASE_MS + 5000, BASE_MS + 1000);
+      assert.equal(await store.keys.consoleSessionEnded(first), false);
+      assert.equal(await store.keys.consoleSessionEnded(second), true);
+    });
   });
 }

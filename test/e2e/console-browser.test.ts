@@ -274,12 +274,19 @@ whenChromium('admin console in Chromium', () => {
       await page.getByTestId('link-state').getByText('active').waitFor();
       assert.equal(await probe(link.code), 302);
 
-      // Sign out: back to the sign-in form, the cookie gone, the API closed to this browser.
+      // Sign out: back to the sign-in form, the cookie gone, the API closed to this browser
+      // and to anyone who kept a copy of the cookie.
+      const [kept] = await context.cookies();
+      assert.equal(kept?.name, 'hop_console');
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('Admin key').waitFor();
       assert.deepEqual(await context.cookies(), []);
       const status = await page.evaluate(async () => (await fetch('/v1/links')).status);
       assert.equal(status, 401);
+      const replayed = await fetch(`${hop.url}/v1/links`, {
+        headers: { cookie: `hop_console=${kept.value}` },
+      });
+      assert.equal(replayed.status, 401, 'a copy of the signed-out cookie opens nothing');
       await context.close();
     });
 

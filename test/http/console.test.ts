@@ -442,6 +442,8 @@ describe('admin console over HTTP', () => {
 
   describe('DELETE /admin/session (sign out)', () => {
     test('with the session and its token: 204 and the cookie cleared', async () => {
+      // A millisecond on: a sign-in in the suite's own millisecond would be its session.
+      server.clock.advance(1);
       const session = await signIn(server, server.adminKey);
       const response = await server.request(
         'DELETE',
@@ -451,6 +453,20 @@ describe('admin console over HTTP', () => {
       assert.equal(response.status, 204, response.text);
       assert.equal(response.headers.get('set-cookie'), CLEARED_COOKIE);
       assert.equal(response.text, '');
+
+      // A copy of the cookie kept past the sign-out opens nothing, and signing out again
+      // with it is nothing to protect; the key's other session goes on.
+      const copied = asConsole(session.cookie, { 'x-csrf-token': session.csrf });
+      assertProblem(await server.request('GET', '/admin/session', copied), 401, 'unauthorized');
+      assertProblem(await server.request('GET', '/v1/links', copied), 401, 'unauthorized');
+      const create = await server.request('POST', '/v1/links', {
+        ...copied,
+        body: { destination: 'https://example.com/after-sign-out' },
+      });
+      assertProblem(create, 401, 'unauthorized');
+      assert.equal((await server.request('DELETE', '/admin/session', copied)).status, 204);
+      const other = await server.request('GET', '/admin/session', asConsole(admin.cookie));
+      assert.equal(other.status, 200, other.text);
     });
 
     test('with the session but no token, or a wrong one: 403, the cookie kept', async () => {

@@ -6,6 +6,7 @@ import {
   carriesCsrfToken,
   readSession,
   signIn,
+  signOut,
   type ConsoleSessionDeps,
 } from '../../src/services/console/console-sessions.js';
 import { hashApiKey, keyPrefix } from '../../src/services/keys/hash-api-key.js';
@@ -153,6 +154,27 @@ describe('console sessions', () => {
     const { token } = await signIn(deps, admin.key, CLIENT);
     assert.equal(await store.keys.revokeKey(admin.id, clock.now()), true);
     assert.equal(await readSession(deps, token), null);
+  });
+
+  test("signing out ends that session, copies of its token included, and not the key's others", async (t) => {
+    const { clock, deps, admin } = await setup(t);
+    const mine = await signIn(deps, admin.key, CLIENT);
+    clock.advance(1000);
+    const colleagues = await signIn(deps, admin.key, '192.0.2.2');
+    const session = await readSession(deps, mine.token);
+    assert.ok(session !== null);
+
+    clock.advance(1000);
+    await signOut(deps, session);
+    assert.equal(await readSession(deps, mine.token), null, 'the signed-out token');
+    assert.deepEqual(await readSession(deps, colleagues.token), colleagues.session);
+    // Signing in again with the same key makes a new session, which reads.
+    clock.advance(1000);
+    const again = await signIn(deps, admin.key, CLIENT);
+    assert.deepEqual(await readSession(deps, again.token), again.session);
+    // Until it would have expired, and after it: still no session.
+    clock.advance(TTL_MS);
+    assert.equal(await readSession(deps, mine.token), null);
   });
 
   test('sign-in refuses unknown, revoked, malformed and non-admin keys', async (t) => {

@@ -77,6 +77,27 @@ export class PgApiKeyStore implements ApiKeyStore {
     });
   }
 
+  async endConsoleSession(tokenHash: string, expiresAt: number, nowMs: number): Promise<void> {
+    await guardPg('end the console session', async () => {
+      await this.#pool.query(
+        `WITH forgotten AS (DELETE FROM ended_console_sessions WHERE expires_at <= $3)
+         INSERT INTO ended_console_sessions (token_hash, expires_at) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING`,
+        [tokenHash, expiresAt, nowMs],
+      );
+    });
+  }
+
+  async consoleSessionEnded(tokenHash: string): Promise<boolean> {
+    return guardPg('read the console session', async () => {
+      const { rowCount } = await this.#pool.query(
+        'SELECT 1 FROM ended_console_sessions WHERE token_hash = $1',
+        [tokenHash],
+      );
+      return rowCount === 1;
+    });
+  }
+
   async countKeys(): Promise<number> {
     return guardPg('count keys', async () => {
       const { rows } = await this.#pool.query<{ n: number }>('SELECT count(*) AS n FROM api_keys');

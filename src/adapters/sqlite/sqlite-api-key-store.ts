@@ -21,6 +21,8 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   readonly #all: Database.Statement<[], ApiKeyRow>;
   readonly #revoke: Database.Statement<[number, string]>;
   readonly #count: Database.Statement<[], { n: number }>;
+  readonly #endSession: (tokenHash: string, expiresAt: number, nowMs: number) => void;
+  readonly #sessionEnded: Database.Statement<[string], { found: number }>;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
@@ -36,6 +38,20 @@ export class SqliteApiKeyStore implements ApiKeyStore {
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
     );
     this.#count = db.prepare('SELECT count(*) AS n FROM api_keys');
+    const forgetExpired = db.prepare<[number]>(
+      'DELETE FROM ended_console_sessions WHERE expires_at <= ?',
+    );
+    const insertEnded = db.prepare<[string, number]>(
+      `INSERT INTO ended_console_sessions (token_hash, expires_at) VALUES (?, ?)
+       ON CONFLICT DO NOTHING`,
+    );
+    this.#endSession = db.transaction((tokenHash: string, expiresAt: number, nowMs: number) => {
+      forgetExpired.run(nowMs);
+      insertEnded.run(tokenHash, expiresAt);
+    });
+    this.#sessionEnded = db.prepare(
+      'SELECT 1 AS found FROM ended_console_sessions WHERE token_hash = ?',
+    );
   }
 
   async insertKey(record: ApiKeyRecord): Promise<boolean> {
@@ -73,6 +89,18 @@ export class SqliteApiKeyStore implements ApiKeyStore {
 
   async revokeKey(id: string, nowMs: number): Promise<boolean> {
     return guardSqlite('revoke the key', () => this.#revoke.run(nowMs, id).changes === 1);
+  }
+
+  async endConsoleSession(tokenHash: string, expiresAt: number, nowMs: number): Promise<void> {
+    guardSqlite('end the console session', () => {
+      this.#endSession(tokenHash, expiresAt, nowMs);
+    });
+  }
+
+  async consoleSessionEnded(tokenHash: string): Promise<boolean> {
+    return guardSqlite('read the console session', () => {
+      return this.#sessionEnded.get(tokenHash) !== undefined;
+    });
   }
 
   async countKeys(): Promise<number> {

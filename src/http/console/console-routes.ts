@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HopError } from '../../domain/errors.js';
 import { linkClickTotals } from '../../services/analytics/link-click-totals.js';
 import { readDashboard } from '../../services/console/dashboard.js';
-import { signIn, type ConsoleSession } from '../../services/console/console-sessions.js';
+import { signIn, signOut, type ConsoleSession } from '../../services/console/console-sessions.js';
 import type { AppDeps } from '../app-deps.js';
 import { toLinkJson } from '../link-json.js';
 import { problemResponse } from '../schemas.js';
@@ -148,6 +148,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
       if (session !== null && !carriesCsrfHeader(session, request)) {
         throw new HopError('forbidden', "Signing out needs the session's X-CSRF-Token header.");
       }
+      if (session !== null) await signOut(sessions, session);
       return reply
         .header('set-cookie', clearedSessionCookie(secureCookie))
         .header('cache-control', 'no-store')

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { HopError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
@@ -26,6 +26,8 @@ export interface ConsoleSession {
   readonly principal: Principal;
   readonly expiresAt: number;
   readonly csrfToken: string;
+  /** The cookie's value: what a sign-out records as ended. */
+  readonly token: string;
 }
 
 /**
@@ -79,7 +81,7 @@ async function signInWithKey(
   return { token, session: sessionOf(deps.secret(), record, token, expiresAt) };
 }
 
-/** The session a cookie's token stands for; null if forged, expired or its key revoked. */
+/** The session a cookie's token stands for; null if forged, expired, signed out or its key revoked. */
 export async function readSession(
   deps: ConsoleSessionDeps,
   token: string,
@@ -94,7 +96,17 @@ export async function readSession(
   const record = await deps.keys.findActiveKeyById(keyId);
   if (record === null || !record.admin) return null;
   if (!sameSecret(given, mac(deps.secret(), record, `session|${keyId}|${expiresAt}`))) return null;
+  if (await deps.keys.consoleSessionEnded(tokenHash(token))) return null;
   return sessionOf(deps.secret(), record, token, expiresAt);
+}
+
+/**
+ * Signs out: the session is recorded as ended until its expiry, so the cookie is refused
+ * on every instance sharing the store, wherever a copy of it went. The key's other
+ * sessions (another browser, another operator sharing the key) go on.
+ */
+export async function signOut(deps: ConsoleSessionDeps, session: ConsoleSession): Promise<void> {
+  await deps.keys.endConsoleSession(tokenHash(session.token), session.expiresAt, deps.clock.now());
 }
 
 /** True when `given` is the session's CSRF token, compared in constant time. */
@@ -111,6 +123,7 @@ function sessionOf(
   return {
     principal: { keyId: record.id, owner: record.owner, admin: true },
     expiresAt,
+    token,
     // Bound to this very session: a token seen in one sign-in is useless in another.
     csrfToken: mac(secret, record, `csrf|${token}`),
   };
@@ -120,6 +133,11 @@ function mac(secret: Buffer | null, record: ApiKeyRecord, message: string): stri
   const key =
     secret === null ? record.keyHash : createHmac('sha256', secret).update(record.keyHash).digest();
   return createHmac('sha256', key).update(message).digest('base64url');
+}
+
+/** What the store keeps of an ended session: not the token itself, which is a credential. */
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 function sameSecret(given: string, expected: string): boolean {

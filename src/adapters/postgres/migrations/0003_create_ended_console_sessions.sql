@@ -1,0 +1,8 @@
+-- Console sessions are signed, not stored (docs/decisions.md); signing out records the
+-- session here until it would have expired, so a copy of its cookie is refused too, on
+-- every instance. Rows whose expiry has passed are deleted at the next sign-out.
+CREATE TABLE ended_console_sessions (
+  token_hash text   COLLATE "C" PRIMARY KEY,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX ended_console_sessions_by_expiry ON ended_console_sessions (expires_at);
