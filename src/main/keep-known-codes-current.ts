@@ -1,5 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import type { KnownCodes } from '../services/redirect/known-codes.js';
+import { pollInBackground } from './poll-in-background.js';
 
 /**
  * How often `hop serve` reads codes created by other processes (the CLI on the same file,
@@ -14,35 +15,18 @@ export const KNOWN_CODES_CATCH_UP_MS = 1000;
  */
 export function keepKnownCodesCurrent(known: KnownCodes, logger: Logger): () => void {
   const started = performance.now();
-  let failing = false;
-  let stopped = false;
-  // Calls made while the first load runs join it; it is reported once.
   let loaded = false;
-  const catchUp = () => {
-    known.catchUp().then(
-      () => {
-        if (!loaded) {
-          loaded = true;
-          const ms = Math.round(performance.now() - started);
-          logger.info({ codes: known.count, bytes: known.byteLength, ms }, 'known codes loaded');
-        } else if (failing) {
-          logger.info('known codes catching up again');
-        }
-        failing = false;
-      },
-      (error: unknown) => {
-        // A catch-up still running while the store closes at shutdown is no news.
-        if (!failing && !stopped)
-          logger.warn({ err: error }, 'known codes could not catch up; retrying');
-        failing = true;
-      },
-    );
-  };
-  catchUp();
-  const timer = setInterval(catchUp, KNOWN_CODES_CATCH_UP_MS);
-  timer.unref();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+  return pollInBackground({
+    run: async () => {
+      await known.catchUp();
+      if (loaded) return;
+      loaded = true;
+      const ms = Math.round(performance.now() - started);
+      logger.info({ codes: known.count, bytes: known.byteLength, ms }, 'known codes loaded');
+    },
+    everyMs: KNOWN_CODES_CATCH_UP_MS,
+    logger,
+    failing: 'known codes could not catch up; retrying',
+    recovered: 'known codes catching up again',
+  });
 }

@@ -4,10 +4,13 @@ import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
 import { composeRuntime } from './compose.js';
 import { describeStore } from './open-store.js';
+import { followLinkChanges } from './follow-link-changes.js';
 import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
 import { keepTickObjectShape } from './keep-tick-object-shape.js';
 import { cannotListen } from './listen-error.js';
 import { tendCodes } from './tend-codes.js';
+
+const LINK_CHANGES_KEEP_MIN_MS = 10 * 60_000;
 
 export interface RunningServer {
   /** The address actually bound, e.g. http://127.0.0.1:8080. */
@@ -47,6 +50,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const stopKnownCodes = config.knownCodes
     ? keepKnownCodesCurrent(runtime.knownCodes, logger)
     : () => undefined;
+  const feed = runtime.store.linkChanges;
+  const stopFollowingChanges =
+    feed === null
+      ? () => undefined
+      : followLinkChanges({
+          feed,
+          resolver: runtime.appDeps.redirect,
+          clock: runtime.linkService.clock,
+          // Twice the L1 TTL covers its jitter; ten minutes at least, for slow starts.
+          keepMs: Math.max(LINK_CHANGES_KEEP_MIN_MS, 2 * config.l1TtlMs),
+          logger,
+        });
   runtime.clicks?.start();
   const stopTendingCodes = tendCodes(runtime, logger);
   let stopping: Promise<void> | null = null;
@@ -55,6 +70,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     stop: () => {
       stopping ??= (async () => {
         stopKnownCodes();
+        stopFollowingChanges();
         await stopTendingCodes();
         // In-flight requests finish (and record their clicks) before the buffer is flushed.
         await app.close();

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { runStoreContract } from './store-contract.js';
-import { makeClaim, makeKey, makeLink, makeOwner } from './store-factories.js';
+import { BASE_MS, makeClaim, makeKey, makeLink, makeOwner } from './store-factories.js';
 
 /** A fresh temp dir for one test, removed after it. */
 function makeTempDir(t?: TestContext): string {
@@ -80,6 +80,56 @@ describe('SqliteStore specifics', () => {
     assert.deepEqual(await server.links.insertLink(makeLink({ code: link.code })), {
       kind: 'code-taken',
     });
+  });
+
+  test("the change feed: another process's changes in commit order, from where one starts", async (t) => {
+    const file = join(makeTempDir(t), 'hop.db');
+    const server = openFile(t, file);
+    const cli = openFile(t, file);
+    const early = makeLink({ expiresAt: null });
+    assert.equal((await cli.links.insertLink(early)).kind, 'inserted');
+    assert.equal(await cli.links.replaceLink({ ...early, state: 'disabled', version: 2 }, 1), true);
+    // Following from now skips what came before; inserts are no changes.
+    const start = await server.linkChanges.latest();
+    assert.deepEqual(await server.linkChanges.changesAfter(start, 10), {
+      changes: [],
+      cursor: start,
+    });
+
+    const link = makeLink({ expiresAt: BASE_MS + 1000 });
+    assert.equal((await cli.links.insertLink(link)).kind, 'inserted');
+    const disabled = { ...link, state: 'disabled' as const, version: 2 };
+    assert.equal(await cli.links.replaceLink(disabled, 1), true);
+    assert.equal(
+      await cli.links.replaceLink({ ...disabled, state: 'active', version: 3 }, 2),
+      true,
+    );
+    // A write that loses its version check changes nothing, and is no change.
+    assert.equal(await cli.links.replaceLink({ ...disabled, version: 9 }, 1), false);
+    assert.equal((await cli.links.markExpired(BASE_MS + 1000, 10)).length, 1);
+
+    const first = await server.linkChanges.changesAfter(start, 2);
+    assert.deepEqual(first.changes, [
+      { code: link.code, version: 2 },
+      { code: link.code, version: 3 },
+    ]);
+    const rest = await server.linkChanges.changesAfter(first.cursor, 10);
+    assert.deepEqual(rest.changes, [{ code: link.code, version: 4 }]);
+    assert.deepEqual((await server.linkChanges.changesAfter(rest.cursor, 10)).changes, []);
+
+    // Forgetting every change keeps the position: the next change comes after the cursor.
+    assert.equal(await server.linkChanges.forgetBefore(Number.MAX_SAFE_INTEGER), 4);
+    assert.equal(await server.linkChanges.latest(), rest.cursor);
+    assert.equal(
+      await cli.links.replaceLink({ ...early, state: 'active', version: 3, updatedAt: 5 }, 2),
+      true,
+    );
+    assert.deepEqual((await server.linkChanges.changesAfter(rest.cursor, 10)).changes, [
+      { code: early.code, version: 3 },
+    ]);
+    // Only changes older than the bound are forgotten.
+    assert.equal(await server.linkChanges.forgetBefore(5), 0);
+    assert.equal(await server.linkChanges.forgetBefore(6), 1);
   });
 
   test('links, claims and keys survive close and reopen', async (t) => {

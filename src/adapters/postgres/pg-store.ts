@@ -34,6 +34,8 @@ export class PgStore implements Store {
   readonly clicks: PgClickStore;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
+  /** Instances tell each other of changes through Redis (the shared cache's channel). */
+  readonly linkChanges = null;
   readonly migrationsAppliedAtOpen: readonly number[];
   readonly #primary: pg.Pool;
   readonly #pools: readonly pg.Pool[];

@@ -8,6 +8,7 @@ import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { SqliteLinkStore } from './sqlite-link-store.js';
 import { SqliteSequenceStore } from './sqlite-sequence-store.js';
+import { SqliteLinkChangeFeed } from './sqlite-link-change-feed.js';
 import { SqliteLinkCensus } from './sqlite-link-census.js';
 import { applyMigrations } from './sqlite-migrations.js';
 import { openDatabaseFile } from './open-database-file.js';
@@ -40,6 +41,7 @@ export class SqliteStore implements Store {
   readonly clicks: SqliteClickStore;
   readonly sequences: SqliteSequenceStore;
   readonly census: SqliteLinkCensus;
+  readonly linkChanges: SqliteLinkChangeFeed;
   /** The embedded click sink and the aggregator's source (SPEC §6). */
   readonly clickQueue: SqliteClickQueue;
   /** Versions applied when this store was opened (statements need the current schema). */
@@ -62,6 +64,7 @@ export class SqliteStore implements Store {
     this.keys = new SqliteApiKeyStore(db);
     this.sequences = new SqliteSequenceStore(db);
     this.census = new SqliteLinkCensus(db);
+    this.linkChanges = new SqliteLinkChangeFeed(db);
     this.clicks = clickDb.clicks;
     this.clickQueue = clickDb.clickQueue;
   }

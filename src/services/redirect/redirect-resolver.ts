@@ -169,6 +169,14 @@ export class RedirectResolver implements LinkEvents {
     this.#shared?.invalidate(link.code, link.version);
   }
 
+  /**
+   * A change that another process committed (the embedded store's change feed): L1 forgets
+   * the code's older entry. A change of this instance's own comes back too, and is no-op.
+   */
+  changedElsewhere(code: string, version: number): void {
+    this.#drop(code, version);
+  }
+
   /** Forgets L1's entry and any read in flight for a code now at `version`. */
   #drop(code: string, version: number): void {
     this.#inflight.delete(code);
