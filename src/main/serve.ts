@@ -56,7 +56,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       ? () => undefined
       : followLinkChanges({
           feed,
-          resolver: runtime.appDeps.redirect,
+          changed: (change) => {
+            runtime.appDeps.redirect.changedElsewhere(change.code, change.version);
+          },
           clock: runtime.linkService.clock,
           // Twice the L1 TTL covers its jitter; ten minutes at least, for slow starts.
           keepMs: Math.max(LINK_CHANGES_KEEP_MIN_MS, 2 * config.l1TtlMs),

@@ -17,6 +17,6 @@ export interface LinkChangeFeed {
     cursor: number,
     limit: number,
   ): Promise<{ readonly changes: readonly LinkChange[]; readonly cursor: number }>;
-  /** Deletes changes made before `olderThanMs`; how many it deleted. */
-  forgetBefore(olderThanMs: number): Promise<number>;
+  /** Deletes up to `limit` of the changes made before `olderThanMs`; how many it deleted. */
+  forgetBefore(olderThanMs: number, limit: number): Promise<number>;
 }

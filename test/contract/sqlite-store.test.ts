@@ -118,7 +118,8 @@ describe('SqliteStore specifics', () => {
     assert.deepEqual((await server.linkChanges.changesAfter(rest.cursor, 10)).changes, []);
 
     // Forgetting every change keeps the position: the next change comes after the cursor.
-    assert.equal(await server.linkChanges.forgetBefore(Number.MAX_SAFE_INTEGER), 4);
+    assert.equal(await server.linkChanges.forgetBefore(Number.MAX_SAFE_INTEGER, 3), 3);
+    assert.equal(await server.linkChanges.forgetBefore(Number.MAX_SAFE_INTEGER, 3), 1);
     assert.equal(await server.linkChanges.latest(), rest.cursor);
     assert.equal(
       await cli.links.replaceLink({ ...early, state: 'active', version: 3, updatedAt: 5 }, 2),
@@ -128,8 +129,8 @@ describe('SqliteStore specifics', () => {
       { code: early.code, version: 3 },
     ]);
     // Only changes older than the bound are forgotten.
-    assert.equal(await server.linkChanges.forgetBefore(5), 0);
-    assert.equal(await server.linkChanges.forgetBefore(6), 1);
+    assert.equal(await server.linkChanges.forgetBefore(5, 10), 0);
+    assert.equal(await server.linkChanges.forgetBefore(6, 10), 1);
   });
 
   test('links, claims and keys survive close and reopen', async (t) => {

@@ -12,7 +12,7 @@ interface ChangeRow {
 export class SqliteLinkChangeFeed implements LinkChangeFeed {
   readonly #latest: Database.Statement<[], { seq: number | null }>;
   readonly #after: Database.Statement<[number, number], ChangeRow>;
-  readonly #forget: Database.Statement<[number]>;
+  readonly #forget: Database.Statement<[number, number]>;
 
   constructor(db: Database.Database) {
     // sqlite_sequence holds the highest seq ever used, even when every row is deleted.
@@ -22,7 +22,10 @@ export class SqliteLinkChangeFeed implements LinkChangeFeed {
     this.#after = db.prepare(
       'SELECT seq, code, version FROM link_changes WHERE seq > ? ORDER BY seq LIMIT ?',
     );
-    this.#forget = db.prepare('DELETE FROM link_changes WHERE changed_at < ?');
+    this.#forget = db.prepare(
+      `DELETE FROM link_changes WHERE seq IN (
+         SELECT seq FROM link_changes WHERE changed_at < ? ORDER BY changed_at LIMIT ?)`,
+    );
   }
 
   async latest(): Promise<number> {
@@ -40,7 +43,9 @@ export class SqliteLinkChangeFeed implements LinkChangeFeed {
     });
   }
 
-  async forgetBefore(olderThanMs: number): Promise<number> {
-    return guardSqlite('forget old link changes', () => this.#forget.run(olderThanMs).changes);
+  async forgetBefore(olderThanMs: number, limit: number): Promise<number> {
+    return guardSqlite('forget old link changes', () => {
+      return this.#forget.run(olderThanMs, limit).changes;
+    });
   }
 }
