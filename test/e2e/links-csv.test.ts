@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -418,6 +418,33 @@ describe('hop links import and export', () => {
         .map((line) => JSON.parse(line).destination),
       ['https://example.com/5', 'https://example.com/1'],
     );
+  });
+
+  test('an export to a path it cannot write, or an owner no key can have: a line that says so', (t) => {
+    const dir = tempDataDir(t, 'hop-csv-out-');
+    const env = { HOP_DATA_DIR: join(dir, 'data') };
+    writeFileSync(join(dir, 'a-file'), '');
+    const cases = [
+      [join(dir, 'no-such-folder', 'links.csv'), 'its folder does not exist'],
+      [dir, 'it is a folder'],
+      [join(dir, 'a-file', 'links.csv'), 'a part of its path is not a folder'],
+    ] as const;
+    for (const [out, reason] of cases) {
+      const run = hop(['links', 'export', '--out', out], env);
+      assert.equal(run.status, 2, run.stderr);
+      assert.equal(run.stderr, `hop: cannot write ${out}: ${reason}\n`);
+    }
+    assert.deepEqual(readdirSync(dir), ['a-file'], 'no partial file left, no store opened');
+
+    for (const args of [
+      ['links', 'create', 'https://example.com/x', '--owner', ''],
+      ['links', 'import', join(dir, 'a-file'), '--owner', 'a b'],
+      ['links', 'export', '--owner', 'x'.repeat(129)],
+    ]) {
+      const run = hop(args, env);
+      assert.equal(run.status, 1);
+      assert.match(run.stderr, /--owner <owner>' argument .* is invalid\. An owner has 1 to 128/);
+    }
   });
 
   test('2,000 rows into PostgreSQL, several creates in flight: the same counts and lines', async (t) => {

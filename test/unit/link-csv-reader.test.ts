@@ -31,7 +31,7 @@ function brief(seen: readonly Seen[], width: number): [number, string | undefine
     .map(([line, what]) => [line, typeof what === 'string' ? what.slice(0, width) : what[0]]);
 }
 
-async function refusal(t: TestContext, content: string, message: RegExp): Promise<void> {
+async function refusal(t: TestContext, content: string | Buffer, message: RegExp): Promise<void> {
   const file = join(tempDataDir(t, 'hop-csv-'), 'links.csv');
   writeFileSync(file, content);
   await assert.rejects(openLinkCsv(file), (error: unknown) => {
@@ -65,6 +65,15 @@ describe('reading a link file', () => {
 
   test('a file with CR-only line endings is refused as a whole, saying why', async (t) => {
     await refusal(t, 'destination\rhttps://a.example/\rnot a url\r', /CR alone/);
+  });
+
+  test('a UTF-16 file, either byte order, is refused as a whole, saying why', async (t) => {
+    const text = 'destination\nhttps://a.example/\nnot a url\n';
+    const littleEndian = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const bigEndian = Buffer.from(littleEndian).swap16();
+    for (const content of [littleEndian, bigEndian]) {
+      await refusal(t, content, /is UTF-16: save it as UTF-8/);
+    }
   });
 
   test('a row spanning lines is at its first line; blank lines are skipped, not counted as rows', async (t) => {

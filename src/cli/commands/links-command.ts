@@ -11,6 +11,7 @@ import { operator } from '../operator.js';
 import { withRuntime } from '../with-runtime.js';
 import { addLinksExportCommand } from './links-export-command.js';
 import { addLinksImportCommand } from './links-import-command.js';
+import { parseOwner } from '../owner-parser.js';
 
 export function addLinksCommand(program: Command): void {
   const links = program
@@ -22,7 +23,7 @@ export function addLinksCommand(program: Command): void {
     .description('shorten a URL and print the short URL')
     .argument('<destination>', 'absolute http(s) URL')
     .option('--alias <alias>', 'custom code')
-    .option('--owner <owner>', 'owner of the link', BOOTSTRAP_OWNER)
+    .option('--owner <owner>', 'owner of the link', parseOwner, BOOTSTRAP_OWNER)
     .option('--status <code>', 'redirect status: 301, 302, 307 or 308')
     .option('--ttl <seconds>', 'lifetime in seconds')
     .option('--title <title>', 'a title for people')
@@ -56,7 +57,7 @@ export function addLinksCommand(program: Command): void {
   links
     .command('list')
     .description('list links, newest first')
-    .option('--owner <owner>', 'only this owner')
+    .option('--owner <owner>', 'only this owner', parseOwner)
     .option('--q <text>', 'substring of code, destination or title')
     .addOption(new Option('--state <state>', 'only links in this state').choices(LINK_STATES))
     .option('--limit <n>', 'at most n links (1-100)', '20')
@@ -100,7 +101,7 @@ export function addLinksCommand(program: Command): void {
     .command('seed')
     .description('load N synthetic links fast, for benchmarks; prints nothing but progress')
     .requiredOption('--count <n>', 'how many links')
-    .option('--owner <owner>', 'owner of the links', 'seed')
+    .option('--owner <owner>', 'owner of the links', parseOwner, 'seed')
     .option('--codes <file>', 'also write the codes to this file, one a line')
     .action(async (options: { count: string; owner: string; codes?: string }) => {
       const count = Number(options.count);
@@ -133,8 +134,9 @@ function addStateCommand(links: Command, change: 'disable' | 'enable', descripti
     .addHelpText(
       'after',
       `
-A running hop hears of the change through Redis (HOP_REDIS_URL); without it, an instance
-that has the link in its cache goes on as before for up to HOP_L1_TTL (60 s).
+A running hop hears of the change within about a second: on the embedded store through
+its change feed, scaled out through Redis (HOP_REDIS_URL). Scaled out without Redis, an
+instance that has the link in its cache goes on as before for up to HOP_L1_TTL (60 s).
 
 Example:
   $ hop links ${change} launch`,

@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
@@ -15,13 +14,14 @@ import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import { operator } from '../operator.js';
 import { startProgressBar } from '../progress-bar.js';
 import { withRuntime } from '../with-runtime.js';
+import { parseOwner } from '../owner-parser.js';
 
 export function addLinksExportCommand(links: Command): void {
   links
     .command('export')
     .description('write links as CSV, oldest first, in the format `hop links import` reads')
     .option('--out <file>', 'write to this file instead of stdout')
-    .option('--owner <owner>', 'only this owner (default: every owner)')
+    .option('--owner <owner>', 'only this owner (default: every owner)', parseOwner)
     .addOption(
       new Option(
         '--state <state>',
@@ -52,6 +52,8 @@ Examples:
   $ hop links export --owner marketing --state disabled > disabled.csv`,
     )
     .action(async (options: { out?: string; owner?: string; state?: ExportableState }) => {
+      // Before anything is read: a path that cannot be written is said at once, not after.
+      const out = options.out === undefined ? null : await openOutputOrExit(options.out);
       await withRuntime(async (runtime) => {
         const started = performance.now();
         const plan = await planLinkExport(runtime.linkService, operator(BOOTSTRAP_OWNER), {
@@ -72,10 +74,12 @@ Examples:
         };
         const rows = Readable.from(withHeader(counted()));
         try {
-          if (options.out === undefined) {
+          if (out === null) {
             await writeTo(rows, process.stdout);
           } else {
-            await writeFileAtomically(rows, options.out);
+            await writeFileAtomically(rows, out).catch((error: unknown) => {
+              cannotWrite(out.file, error, EXIT_WRITE_FAILED);
+            });
           }
         } finally {
           bar.stop();
@@ -103,14 +107,57 @@ async function writeTo(rows: Readable, out: Writable): Promise<void> {
   }
 }
 
-/** Written under another name and renamed, so a file of that name is always complete. */
-async function writeFileAtomically(rows: Readable, file: string): Promise<void> {
-  const partial = `${file}.tmp`;
+/** Exit status when the output file cannot be opened: nothing was exported. */
+const EXIT_UNUSABLE_FILE = 2;
+/** Exit status when writing it failed part way: the file was left as it was. */
+const EXIT_WRITE_FAILED = 1;
+
+interface OutputFile {
+  readonly file: string;
+  /** `<file>.tmp`, open for writing. */
+  readonly partial: string;
+  readonly handle: FileHandle;
+}
+
+/** Opens `<file>.tmp` for writing, or says why it cannot and exits. */
+async function openOutputOrExit(file: string): Promise<OutputFile> {
   try {
-    await pipeline(rows, stringify(), createWriteStream(partial));
-    await rename(partial, file);
+    // Renaming over a folder would fail only at the end, after the whole export.
+    const existing = await stat(file).catch(() => null);
+    if (existing?.isDirectory() === true) {
+      throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+    }
+    const partial = `${file}.tmp`;
+    return { file, partial, handle: await open(partial, 'w') };
   } catch (error) {
-    await rm(partial, { force: true });
+    return cannotWrite(file, error, EXIT_UNUSABLE_FILE);
+  }
+}
+
+const WRITE_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+};
+
+function cannotWrite(file: string, error: unknown, status: number): never {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const reason = WRITE_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
+  process.stderr.write(`hop: cannot write ${file}: ${reason}\n`);
+  process.exit(status);
+}
+
+/** Written under another name and renamed, so a file of that name is always complete. */
+async function writeFileAtomically(rows: Readable, out: OutputFile): Promise<void> {
+  try {
+    await pipeline(rows, stringify(), out.handle.createWriteStream());
+    await rename(out.partial, out.file);
+  } catch (error) {
+    await rm(out.partial, { force: true });
     throw error;
   }
 }

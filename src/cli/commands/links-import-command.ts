@@ -17,6 +17,7 @@ import { operator } from '../operator.js';
 import { startProgressBar } from '../progress-bar.js';
 import { wholeNumberParser } from '../whole-number-parser.js';
 import { withRuntime } from '../with-runtime.js';
+import { parseOwner } from '../owner-parser.js';
 
 /**
  * Rows in flight. Their inserts are written together, so this is also the largest batch:
@@ -32,7 +33,7 @@ export function addLinksImportCommand(links: Command): void {
     .command('import')
     .description('create links from a CSV file; each refused row is reported and skipped')
     .argument('<file>', 'CSV file whose first line names its columns (see below)')
-    .option('--owner <owner>', 'owner of the links', BOOTSTRAP_OWNER)
+    .option('--owner <owner>', 'owner of the links', parseOwner, BOOTSTRAP_OWNER)
     .addOption(
       new Option(
         '--concurrency <n>',

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { parse, type CsvError, type Info } from 'csv-parse';
 import type { ImportRow } from '../../services/links/import-links.js';
@@ -40,7 +40,14 @@ export async function openLinkCsv(file: string): Promise<LinkCsv> {
   let sizeBytes: number;
   try {
     sizeBytes = (await stat(file)).size;
+    // csv-parse would decode a UTF-16 file by its BOM, but lines are counted by their LF
+    // bytes, which UTF-16 text also holds inside other characters: every report would name
+    // a wrong line. Refused whole, saying how to fix it.
+    if (isUtf16(await firstBytes(file, 2))) {
+      throw new LinkCsvError(`${file} is UTF-16: save it as UTF-8 (a spreadsheet's "CSV UTF-8")`);
+    }
   } catch (error) {
+    if (error instanceof LinkCsvError) throw error;
     throw new LinkCsvError(`cannot read ${file}: ${(error as Error).message}`);
   }
   const counter = new LineCounter();
@@ -168,4 +175,19 @@ function lineBreaksIn(cells: readonly string[]): number {
     for (let at = cell.indexOf('\n'); at !== -1; at = cell.indexOf('\n', at + 1)) count++;
   }
   return count;
+}
+
+async function firstBytes(file: string, count: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(count), 0, count, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A UTF-16 byte order mark, little- or big-endian. */
+function isUtf16(head: Buffer): boolean {
+  return (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
 }
