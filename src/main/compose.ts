@@ -250,6 +250,7 @@ export async function composeRuntime(
     },
     protection.counters,
   );
+  const qrRenderer = new QrcodeRenderer();
   const appDeps: AppDeps = {
     linkService,
     keyService,
@@ -259,7 +260,7 @@ export async function composeRuntime(
     countryHeader: config.countryHeader,
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
-    qrCodes: { links: store.links, qr: new QrcodeRenderer(), publicUrl: config.publicUrl },
+    qrCodes: { links: store.links, qr: qrRenderer, publicUrl: config.publicUrl },
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics,
@@ -317,6 +318,7 @@ export async function composeRuntime(
       await codes.close();
       await shared?.close();
       createLimiter?.client?.disconnect();
+      await qrRenderer.close();
       await store.close();
     },
   };

@@ -78,6 +78,34 @@ describe('GET /v1/links/{id}/qr', () => {
       const response = await server.request('GET', `/v1/links/${link.id}/qr${query}`);
       assert.ok(response.status >= 400 && response.status < 500, `${query}: ${response.status}`);
       assertProblem(response, response.status);
+      const named = /^\?(\w+)=/.exec(query)?.[1] ?? '';
+      assert.match(JSON.stringify(response.json), new RegExp(named), `${query} names ${named}`);
     }
+  });
+
+  test('PNGs are drawn off the event loop: a redirect is answered while big ones are drawn', async () => {
+    // A PNG of 2,048 pixels takes about a quarter of a second to draw; drawn on the main
+    // thread, every redirect meanwhile waited for it (four of them: about a second).
+    const links = [];
+    for (let i = 0; i < 4; i++) {
+      const created = await server.request('POST', '/v1/links', {
+        body: { destination: `https://example.com/poster/${i}` },
+      });
+      links.push(created.json as { id: string });
+    }
+    const finished: string[] = [];
+    const drawing = links.map(async (each, i) => {
+      const response = await fetch(`${server.url}/v1/links/${each.id}/qr?format=png&size=2048`, {
+        headers: { authorization: `Bearer ${server.adminKey}` },
+      });
+      assert.equal(response.status, 200);
+      assert.equal(PNG.sync.read(Buffer.from(await response.arrayBuffer())).width, 2048);
+      finished.push(`png ${i}`);
+    });
+    const redirect = await fetch(`${server.url}/${link.code}`, { redirect: 'manual' });
+    finished.push('redirect');
+    assert.equal(redirect.status, 302);
+    await Promise.all(drawing);
+    assert.equal(finished[0], 'redirect', `in the order ${finished.join(', ')}`);
   });
 });
