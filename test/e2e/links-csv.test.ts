@@ -168,13 +168,29 @@ function buildLinkFile(goodCount: number, prefix: string): LinkFile {
       i % 1000 === 7
         ? `https://bücher.example/${prefix}/${i}`
         : `https://example.com/${prefix}/${i}?n=${i}`;
+    // Titles and tags a spreadsheet would run as formulas; a leading apostrophe in the file
+    // is how such text is kept from it, and is taken off on import.
+    const formula = [
+      [`=HYPERLINK("https://evil.example/${i}")`, `=HYPERLINK("https://evil.example/${i}")`],
+      [`'@SUM(${i})`, `@SUM(${i})`],
+      [`''+${i}`, `'+${i}`],
+    ][i % 3] as [string, string];
+    const [titleCell, title] =
+      i % 4 === 0
+        ? [`Title ${i}, "quoted"`, `Title ${i}, "quoted"`]
+        : i % 4 === 1
+          ? [`Plain ${i}`, `Plain ${i}`]
+          : i % 4 === 2
+            ? formula
+            : ['', ''];
     const row: GoodRow = {
       destination: new URL(destination).href,
       alias: i % 2 === 1 ? `${prefix}-${i}` : null,
       expiresAt: i % 3 === 0 ? new Date(expiryBase + i * 1000).toISOString() : null,
       statusCode: [302, 301, 302, 307, 308][i % 5] as number,
-      title: i % 4 === 0 ? `Title ${i}, "quoted"` : i % 4 === 1 ? `Plain ${i}` : '',
-      tags: i % 6 === 0 ? `t${i % 5}|g-${i % 3}` : i % 6 === 1 ? 'solo' : '',
+      title,
+      tags:
+        i % 6 === 0 ? `t${i % 5}|g-${i % 3}` : i % 6 === 1 ? 'solo' : i % 6 === 2 ? `-A${i}|b` : '',
       state: i % 10 === 0 ? 'disabled' : 'active',
     };
     good.set(row.destination, row);
@@ -184,7 +200,7 @@ function buildLinkFile(goodCount: number, prefix: string): LinkFile {
         row.alias ?? '',
         row.expiresAt ?? '',
         i % 5 === 0 ? '' : String(row.statusCode),
-        row.title,
+        titleCell,
         row.tags,
         row.state === 'disabled' ? 'disabled' : i % 10 === 5 ? 'active' : '',
       ]),
@@ -255,6 +271,11 @@ function assertReport(report: ImportReport, file: LinkFile): void {
   });
 }
 
+/** Text a spreadsheet would run as a formula (= + - @, after any apostrophes), behind one more. */
+function spreadsheetSafe(text: string): string {
+  return /^'*[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
 /** Every good row is in the export, as it asked (codes and default expiries as generated). */
 function assertExportHolds(
   csv: string,
@@ -282,7 +303,7 @@ function assertExportHolds(
     }
     assert.deepEqual(
       [status, title, tags, state],
-      [String(row.statusCode), row.title, row.tags, row.state],
+      [String(row.statusCode), spreadsheetSafe(row.title), spreadsheetSafe(row.tags), row.state],
       destination,
     );
   }

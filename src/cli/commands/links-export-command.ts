@@ -44,8 +44,9 @@ expired ones for reading, not for importing.
 
 Links are written oldest first, so an import creates them in the same order and a second
 export of the imported links is the same file. With --out, the file is written to
-<file>.tmp and renamed when complete. Cells are written as they are: a spreadsheet may
-read a title starting with = + - or @ as a formula.
+<file>.tmp and renamed when complete. A title, tags or destination starting with = + - @
+(which a spreadsheet would run as a formula) is written behind an apostrophe, which an
+import takes off again.
 
 Examples:
   $ hop links export --out links.csv

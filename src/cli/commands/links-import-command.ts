@@ -54,7 +54,9 @@ only destination is required:
   title        free text
   tags         tags separated by "${TAG_SEPARATOR}", such as docs${TAG_SEPARATOR}launch
   state        active or disabled (empty: active)
-\`hop links export\` writes this format; its files import as they are.
+\`hop links export\` writes this format; its files import as they are. A cell that starts
+with an apostrophe before = + - or @ (how an export keeps spreadsheets from running it)
+loses that apostrophe.
 
 Each row is created as POST /v1/links creates a link and refused for the same reasons.
 A refused row is reported on stderr as "line N: kind: detail" (the header is line 1; a

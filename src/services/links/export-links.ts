@@ -1,6 +1,6 @@
 import { effectiveState, type Link } from '../../domain/link.js';
 import type { Principal } from '../../domain/principal.js';
-import { TAG_SEPARATOR, type LINK_FILE_COLUMNS } from './link-file-layout.js';
+import { TAG_SEPARATOR, toFileCell, type LINK_FILE_COLUMNS } from './link-file-layout.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 import { listLinks, MAX_PAGE_SIZE, type ListLinksInput } from './list-links.js';
 
@@ -94,13 +94,14 @@ function isImportable(link: Link, nowMs: number): boolean {
 }
 
 export function toLinkFileRecord(link: Link, nowMs: number): LinkFileRecord {
+  // Codes, times, statuses and states never start like a formula; the free text may.
   return [
-    link.destination,
+    toFileCell(link.destination),
     link.code,
     link.expiresAt === null ? '' : new Date(link.expiresAt).toISOString(),
     String(link.statusCode),
-    link.title ?? '',
-    link.tags.join(TAG_SEPARATOR),
+    toFileCell(link.title ?? ''),
+    toFileCell(link.tags.join(TAG_SEPARATOR)),
     effectiveState(link, nowMs),
   ];
 }

@@ -19,6 +19,26 @@ export type LinkFileColumn = (typeof LINK_FILE_COLUMNS)[number];
 /** Separates the tags within one cell; the tag rule (domain/link-fields) never lets a tag hold it. */
 export const TAG_SEPARATOR = '|';
 
+/**
+ * Spreadsheets run a cell that starts with = + - or @ (or a tab or CR) as a formula, so a
+ * title such as =HYPERLINK(...) in an export would run when an operator opened the file.
+ * Such cells are written behind an apostrophe, which spreadsheets show as text, and an
+ * import takes one apostrophe off again. A cell whose text already starts with apostrophes
+ * before such a character gets one more, so every text comes back exactly as it was.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const ESCAPED_FORMULA_START = /^'+[=+\-@\t\r]/;
+
+/** A value as a link file's cell: never one a spreadsheet runs. */
+export function toFileCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** A link file's cell as the value it stands for: `toFileCell` undone. */
+export function fromFileCell(cell: string): string {
+  return ESCAPED_FORMULA_START.test(cell) ? cell.slice(1) : cell;
+}
+
 /** Where each column of a file is: which cell of a row holds it, if the file has it at all. */
 export interface LinkFileLayout {
   /** Cells every row must have: as many as the header names. */

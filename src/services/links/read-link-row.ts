@@ -1,7 +1,12 @@
 import { HopError } from '../../domain/errors.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { CreateLinkInput } from './create-link.js';
-import { TAG_SEPARATOR, type LinkFileColumn, type LinkFileLayout } from './link-file-layout.js';
+import {
+  fromFileCell,
+  TAG_SEPARATOR,
+  type LinkFileColumn,
+  type LinkFileLayout,
+} from './link-file-layout.js';
 
 /** What one row of a link file asks for: a create, and whether the link ends up disabled. */
 export interface LinkRowRequest {
@@ -30,7 +35,7 @@ export function readLinkRowOrThrow(
   const cell = (column: LinkFileColumn): string | undefined => {
     const index = layout.cellOf[column];
     const value = index === undefined ? undefined : cells[index];
-    return value === '' ? undefined : value;
+    return value === '' || value === undefined ? undefined : fromFileCell(value);
   };
   const statusCode = cell('status_code');
   const tags = cell('tags');
