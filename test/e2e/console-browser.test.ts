@@ -328,6 +328,11 @@ whenChromium('admin console in Chromium', () => {
       await page.getByRole('button', { name: 'Delete for good' }).click();
       await page.getByRole('heading', { name: 'Links' }).waitFor();
       assert.equal((await fetch(`${hop.url}/spring-sale`, { redirect: 'manual' })).status, 404);
+      // Listed among deleted links, with no page to go to.
+      await page.goto(`${hop.url}/admin#/links?q=spring-sale&state=deleted`);
+      const row = page.locator('table.links tbody tr', { hasText: 'spring-sale' });
+      await row.getByText('deleted').waitFor();
+      assert.equal(await row.getByRole('link').count(), 0);
       await context.close();
     });
 

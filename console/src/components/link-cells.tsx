@@ -9,12 +9,20 @@ export function StateBadge(props: { state: Link['state']; testId?: string }) {
   );
 }
 
-/** The cells every table of links starts with: its code (to its page), destination, state. */
+/**
+ * The cells every table of links starts with: its code (to its page), destination, state.
+ * A deleted link has no page (the API answers 404 for it, as for an unknown id): its code
+ * is not a link.
+ */
 export function LinkCells({ link }: { link: Link }) {
   return (
     <>
       <td>
-        <a href={`#/links/${link.id}`}>{link.code}</a>
+        {link.state === 'deleted' ? (
+          <span class="code">{link.code}</span>
+        ) : (
+          <a href={`#/links/${link.id}`}>{link.code}</a>
+        )}
       </td>
       <td class="destination">{link.destination}</td>
       <td>
