@@ -426,18 +426,31 @@ describe('hop links import and export', () => {
       /^hop: The header \(line 1\) must name columns among .*: unknown column "url"\.$/m,
     );
     const clean = hop(
-      ['links', 'import', write('ok.csv', 'destination\nhttps://example.com/5\n')],
+      [
+        'links',
+        'import',
+        write(
+          'ok.csv',
+          'destination,state\nhttps://example.com/5,\nhttps://example.com/6,disabled\n',
+        ),
+      ],
       env,
     );
     assert.equal(clean.status, 0, clean.stderr);
-    assert.match(clean.stdout, /^imported 1 rows, rejected 0, in/m);
+    assert.match(clean.stdout, /^imported 2 rows, rejected 0, in/m);
     const listed = hop(['links', 'list', '--json'], env);
     assert.deepEqual(
       listed.stdout
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line).destination),
-      ['https://example.com/5', 'https://example.com/1'],
+        .map((line) => JSON.parse(line))
+        .map((link) => [link.destination, link.state, link.version]),
+      [
+        // Created disabled, in one write (version 1): it never redirected, not for a moment.
+        ['https://example.com/6', 'disabled', 1],
+        ['https://example.com/5', 'active', 1],
+        ['https://example.com/1', 'active', 1],
+      ],
     );
   });
 

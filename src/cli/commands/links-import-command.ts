@@ -137,11 +137,7 @@ function describeOutcome(outcome: Exclude<ImportOutcome, { kind: 'imported' }>):
   if (outcome.kind === 'rejected') {
     return `line ${outcome.line}: ${outcome.error.kind}: ${outcome.error.detail}`;
   }
-  const why = errorDetail(outcome.error);
-  return outcome.createdLink === null
-    ? `line ${outcome.line}: not imported: ${why}`
-    : `line ${outcome.line}: created ${outcome.createdLink.code} but could not disable it, ` +
-        `so it is active: ${why}`;
+  return `line ${outcome.line}: not imported: ${errorDetail(outcome.error)}`;
 }
 
 function reportStop(stopped: NonNullable<ImportSummary['stopped']>, lastLine: number): void {

@@ -23,6 +23,11 @@ export interface CreateLinkInput {
   readonly ttlSeconds?: number | null | undefined;
   readonly title?: string | null | undefined;
   readonly tags?: readonly string[] | undefined;
+  /**
+   * Created disabled: an imported link that was disabled where it was exported, which must
+   * never redirect, not even between its create and a disable. Not in the API's create.
+   */
+  readonly disabled?: boolean | undefined;
 }
 
 export interface CreateLinkResult {
@@ -97,7 +102,7 @@ export async function createLink(
       owner: principal.owner,
       destination,
       statusCode,
-      state: 'active',
+      state: input.disabled === true ? 'disabled' : 'active',
       custom: alias !== null,
       title,
       tags,
@@ -156,6 +161,7 @@ function fingerprint(input: CreateLinkInput): string {
     input.ttlSeconds ?? null,
     input.title ?? null,
     input.tags ?? [],
+    input.disabled === true,
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -1,7 +1,6 @@
 import { HopError, isHopError } from '../../domain/errors.js';
 import type { Link } from '../../domain/link.js';
 import type { Principal } from '../../domain/principal.js';
-import { disableLink } from './change-link-state.js';
 import { createLink } from './create-link.js';
 import { BatchingLinkStore } from './batching-link-store.js';
 import type { LinkFileLayout } from './link-file-layout.js';
@@ -21,16 +20,8 @@ export type ImportOutcome =
   | { readonly kind: 'imported'; readonly line: number; readonly link: Link }
   /** The row's own fault: its problem detail says what (the same as the API's answer). */
   | { readonly kind: 'rejected'; readonly line: number; readonly error: HopError }
-  /**
-   * Not the row's fault (the store did not answer, say): the import stops. `createdLink`:
-   * the link was created but could not be disabled as the row asked, so it is active.
-   */
-  | {
-      readonly kind: 'failed';
-      readonly line: number;
-      readonly error: unknown;
-      readonly createdLink: Link | null;
-    };
+  /** Not the row's fault (the store did not answer, say): the import stops. */
+  | { readonly kind: 'failed'; readonly line: number; readonly error: unknown };
 
 export interface ImportSummary {
   readonly imported: number;
@@ -153,19 +144,12 @@ async function createRow(
   line: number,
   row: LinkRowRequest,
 ): Promise<ImportOutcome> {
-  let link: Link;
   try {
-    ({ link } = await createLink(deps, principal, row.input));
+    const input = { ...row.input, disabled: row.disabled };
+    const { link } = await createLink(deps, principal, input);
+    return { kind: 'imported', line, link };
   } catch (error) {
-    return isRowsFault(error)
-      ? { kind: 'rejected', line, error }
-      : { kind: 'failed', line, error, createdLink: null };
-  }
-  if (!row.disabled) return { kind: 'imported', line, link };
-  try {
-    return { kind: 'imported', line, link: await disableLink(deps, principal, link.id) };
-  } catch (error) {
-    return { kind: 'failed', line, error, createdLink: link };
+    return isRowsFault(error) ? { kind: 'rejected', line, error } : { kind: 'failed', line, error };
   }
 }
 
