@@ -4,6 +4,7 @@ import { describe, test, type TestContext } from 'node:test';
 import type { ApiKeyStore } from '../../src/ports/api-key-store.js';
 import {
   carriesCsrfToken,
+  CLOCK_SKEW_MS,
   readSession,
   signIn,
   signOut,
@@ -75,6 +76,16 @@ describe('console sessions', () => {
     assert.deepEqual(await readSession(deps, token), session);
     clock.advance(TTL_MS - 1);
     assert.deepEqual(await readSession(deps, token), session);
+  });
+
+  test('a session signed by an instance whose clock is up to a minute ahead reads here', async (t) => {
+    const { clock, deps, admin } = await setup(t);
+    const ahead = new ManualClock(clock.now() + CLOCK_SKEW_MS);
+    const { token, session } = await signIn({ ...deps, clock: ahead }, admin.key, CLIENT);
+    assert.deepEqual(await readSession(deps, token), session);
+    ahead.advance(1);
+    const tooFar = await signIn({ ...deps, clock: ahead }, admin.key, CLIENT);
+    assert.equal(await readSession(deps, tooFar.token), null);
   });
 
   test('at its expiry and after, the session is gone', async (t) => {

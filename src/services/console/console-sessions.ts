@@ -36,6 +36,12 @@ export interface ConsoleSession {
  */
 const TOKEN = /^([0-9A-Za-z]{1,64})\.([1-9]\d{0,14})\.([A-Za-z0-9_-]{43})$/;
 const KEY = /^[\x21-\x7e]{1,512}$/;
+/**
+ * How far ahead another instance's clock may be: a session it signed reads here as lasting
+ * that much longer than a sign-in gives. Without it, a console behind a load balancer bounced
+ * back to its sign-in form whenever a request reached an instance with a slower clock.
+ */
+export const CLOCK_SKEW_MS = 60_000;
 
 /**
  * Console sessions are signed, not stored: the token names the admin key it was made
@@ -91,8 +97,9 @@ export async function readSession(
   const [, keyId, expiry, given] = match as unknown as [string, string, string, string];
   const expiresAt = Number(expiry);
   const now = deps.clock.now();
-  // Never later than a sign-in now would give: not even a forged MAC buys a longer session.
-  if (expiresAt <= now || expiresAt > now + deps.ttlMs) return null;
+  // Never later than a sign-in now would give, give or take the clocks of the instances
+  // behind one load balancer: not even a forged MAC buys a longer session.
+  if (expiresAt <= now || expiresAt > now + deps.ttlMs + CLOCK_SKEW_MS) return null;
   const record = await deps.keys.findActiveKeyById(keyId);
   if (record === null || !record.admin) return null;
   if (!sameSecret(given, mac(deps.secret(), record, `session|${keyId}|${expiresAt}`))) return null;
