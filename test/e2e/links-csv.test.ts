@@ -413,8 +413,24 @@ describe('hop links import and export', () => {
     );
     assert.match(
       stops.stderr,
-      /^hop: stopped at line 3: .* never closed; no row after line 3 was read$/m,
+      /^hop: stopped at line 3: .* never closed; no row after line 3 was read; fix it and go on with --from-line 3$/m,
     );
+    // Fixed, and gone on with from line 3: line 2's link is not made again.
+    const goesOn = hop(
+      [
+        'links',
+        'import',
+        write(
+          'fixed.csv',
+          `${HEADER}\nhttps://example.com/1,one,,,,,\nhttps://example.com/2,two,,,"open",,\nhttps://example.com/3,three,,,,,\n`,
+        ),
+        '--from-line',
+        '3',
+      ],
+      env,
+    );
+    assert.equal(goesOn.status, 0, goesOn.stderr);
+    assert.match(goesOn.stdout, /^imported 2 rows, rejected 0, in [\d.]+ s$/m);
 
     const unknown = hop(
       ['links', 'import', write('typo.csv', 'destination,url\nhttps://example.com/4,x\n')],
@@ -449,6 +465,8 @@ describe('hop links import and export', () => {
         // Created disabled, in one write (version 1): it never redirected, not for a moment.
         ['https://example.com/6', 'disabled', 1],
         ['https://example.com/5', 'active', 1],
+        ['https://example.com/3', 'active', 1],
+        ['https://example.com/2', 'active', 1],
         ['https://example.com/1', 'active', 1],
       ],
     );

@@ -4,6 +4,7 @@ import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import {
   importLinks,
   type ImportOutcome,
+  type ImportRow,
   type ImportSummary,
 } from '../../services/links/import-links.js';
 import {
@@ -42,6 +43,12 @@ export function addLinksImportCommand(links: Command): void {
         .argParser(wholeNumberParser(1, CONCURRENCY.most))
         .default(CONCURRENCY.default),
     )
+    .addOption(
+      new Option(
+        '--from-line <n>',
+        'skip the rows before this line (to go on after an import stopped at a bad row)',
+      ).argParser(wholeNumberParser(2, Number.MAX_SAFE_INTEGER)),
+    )
     .addHelpText(
       'after',
       `
@@ -64,6 +71,10 @@ row spanning lines is reported at its first) and the import goes on. The rows wi
 alias are created in file order, so the first that may have it does. At the end stdout
 says how many rows were imported and rejected.
 
+An import that a bad row stops (a quote never closed) says at which line; every row
+before it was taken and none after it read, so once the row is fixed, --from-line with
+that line goes on from it without creating the earlier rows again.
+
 Exit status: 0 when every row was imported; 1 when a row was rejected or the import
 stopped early (the store did not answer, or a quote never closed left the rest of the
 file unreadable); 2 when the file could not be imported at all (unreadable, empty, or a
@@ -77,7 +88,7 @@ Example:
   $ hop links import links.csv --owner marketing
   imported 2 rows, rejected 0, in 0.1 s`,
     )
-    .action(async (file: string, options: { owner: string; concurrency: number }) => {
+    .action(async (file: string, options: ImportOptions) => {
       const { csv, layout } = await openOrExit(file);
       await withRuntime(async (runtime) => {
         const started = performance.now();
@@ -94,7 +105,7 @@ Example:
             runtime.linkService,
             operator(options.owner),
             layout,
-            csv.rows,
+            options.fromLine === undefined ? csv.rows : fromLine(csv.rows, options.fromLine),
             {
               concurrency: options.concurrency,
               onOutcome: (outcome) => {
@@ -140,10 +151,29 @@ function describeOutcome(outcome: Exclude<ImportOutcome, { kind: 'imported' }>):
   return `line ${outcome.line}: not imported: ${errorDetail(outcome.error)}`;
 }
 
+interface ImportOptions {
+  readonly owner: string;
+  readonly concurrency: number;
+  readonly fromLine?: number;
+}
+
+/**
+ * The rows from `line` on. A row the reader cannot get past (a quote never closed) is
+ * never skipped, wherever it is: what follows it cannot be read.
+ */
+async function* fromLine(rows: AsyncIterable<ImportRow>, line: number): AsyncGenerator<ImportRow> {
+  for await (const row of rows) {
+    if (row.line >= line || ('malformed' in row && row.fatal)) yield row;
+  }
+}
+
 function reportStop(stopped: NonNullable<ImportSummary['stopped']>, lastLine: number): void {
+  // Stopped by the file: every row before the bad one was taken and none after it read, so
+  // once it is fixed the import goes on from there.
+  const goOn = stopped.unreadable ? `; fix it and go on with --from-line ${stopped.line}` : '';
   process.stderr.write(
     `hop: stopped at line ${stopped.line}: ${errorDetail(stopped.error)}; ` +
-      `no row after line ${lastLine} was read\n`,
+      `no row after line ${lastLine} was read${goOn}\n`,
   );
   process.exitCode = 1;
   // Not a refusal nor a store that is down: a bug, whose stack is worth more than a line.

@@ -28,7 +28,12 @@ export interface ImportSummary {
   readonly rejected: number;
   readonly failed: number;
   /** Why and where the import stopped before the end of the file; null when it read it all. */
-  readonly stopped: { readonly line: number; readonly error: unknown } | null;
+  readonly stopped: {
+    readonly line: number;
+    readonly error: unknown;
+    /** The file could not be read past this line; false: a row could not be stored. */
+    readonly unreadable: boolean;
+  } | null;
   /** Where the last row read starts (0 for none): no row after it was read. */
   readonly lastLine: number;
 }
@@ -79,7 +84,9 @@ export async function importLinks(
     if (started === undefined) return;
     const outcome = await started.outcome;
     counts[outcome.kind]++;
-    if (outcome.kind === 'failed') stopped ??= { line: outcome.line, error: outcome.error };
+    if (outcome.kind === 'failed') {
+      stopped ??= { line: outcome.line, error: outcome.error, unreadable: false };
+    }
     options.onOutcome?.(outcome);
   };
   const drain = async (): Promise<void> => {
@@ -106,7 +113,7 @@ export async function importLinks(
             : Promise.resolve({ kind: 'rejected', line: row.line, error: request.error }),
       });
       if (request.kind === 'reject' && 'malformed' in row && row.fatal) {
-        stopped = { line: row.line, error: request.error };
+        stopped = { line: row.line, error: request.error, unreadable: true };
         break;
       }
     }
