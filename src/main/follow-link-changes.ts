@@ -25,6 +25,32 @@ export interface FollowLinkChangesOptions {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** The least time changes are kept, whatever the TTLs: servers sharing a file may differ. */
+const KEEP_AT_LEAST_MS = 60 * 60_000;
+
+/**
+ * How long changes are kept for readers: longer than an L1 entry can live (twice the TTL
+ * covers its jitter), so a server that missed a change holds no entry from before it once
+ * it is deleted; an hour at least, for servers whose TTL is longer than this one's.
+ */
+export function linkChangesKeepMs(l1TtlMs: number): number {
+  return Math.max(KEEP_AT_LEAST_MS, 2 * l1TtlMs);
+}
+
+/** Deletes the changes made before `olderThanMs`, a batch per turn of the event loop. */
+export async function forgetOldLinkChanges(
+  feed: LinkChangeFeed,
+  olderThanMs: number,
+): Promise<number> {
+  let forgotten = 0;
+  for (;;) {
+    const deleted = await feed.forgetBefore(olderThanMs, LINK_CHANGES_BATCH);
+    forgotten += deleted;
+    if (deleted < LINK_CHANGES_BATCH) return forgotten;
+    await nextTurn();
+  }
+}
+
 /**
  * Follows the store's change feed from now on, so links that another process changed (the
  * CLI, `hop sweep`, a second server on the same file) leave L1 within about a second
@@ -49,9 +75,7 @@ export function followLinkChanges(options: FollowLinkChangesOptions): () => void
       }
       if (clock.now() - lastForget < FORGET_EVERY_MS) return;
       lastForget = clock.now();
-      while ((await feed.forgetBefore(lastForget - keepMs, LINK_CHANGES_BATCH)) > 0) {
-        await nextTurn();
-      }
+      await forgetOldLinkChanges(feed, lastForget - keepMs);
     },
     everyMs: LINK_CHANGES_POLL_MS,
     logger,

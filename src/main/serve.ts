@@ -4,13 +4,11 @@ import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
 import { composeRuntime } from './compose.js';
 import { describeStore } from './open-store.js';
-import { followLinkChanges } from './follow-link-changes.js';
+import { followLinkChanges, linkChangesKeepMs } from './follow-link-changes.js';
 import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
 import { keepTickObjectShape } from './keep-tick-object-shape.js';
 import { cannotListen } from './listen-error.js';
 import { tendCodes } from './tend-codes.js';
-
-const LINK_CHANGES_KEEP_MIN_MS = 10 * 60_000;
 
 export interface RunningServer {
   /** The address actually bound, e.g. http://127.0.0.1:8080. */
@@ -60,8 +58,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
             runtime.appDeps.redirect.changedElsewhere(change.code, change.version);
           },
           clock: runtime.linkService.clock,
-          // Twice the L1 TTL covers its jitter; ten minutes at least, for slow starts.
-          keepMs: Math.max(LINK_CHANGES_KEEP_MIN_MS, 2 * config.l1TtlMs),
+          keepMs: linkChangesKeepMs(config.l1TtlMs),
           logger,
         });
   runtime.clicks?.start();

@@ -23,9 +23,9 @@ export interface ApiKeyStore {
   revokeKey(id: string, nowMs: number): Promise<boolean>;
   /**
    * Records a console session as signed out (by its token's SHA-256, hex) until it would have
-   * expired, and forgets sessions whose expiry is at or before `nowMs`.
+   * expired, and forgets ended sessions whose expiry is at or before `forgetUntilMs`.
    */
-  endConsoleSession(tokenHash: string, expiresAt: number, nowMs: number): Promise<void>;
+  endConsoleSession(tokenHash: string, expiresAt: number, forgetUntilMs: number): Promise<void>;
   /** True when the console session with this token hash was signed out. */
   consoleSessionEnded(tokenHash: string): Promise<boolean>;
   /** How many keys exist, revoked ones included. */

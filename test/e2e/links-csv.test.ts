@@ -487,11 +487,17 @@ describe('hop links import and export', () => {
       assert.equal(run.stderr, `hop: cannot write ${out}: ${reason}\n`);
     }
     assert.deepEqual(readdirSync(dir), ['a-file'], 'no partial file left, no store opened');
+    // A store that cannot be opened (its data dir is a file) leaves no partial file either.
+    const noStore = hop(['links', 'export', '--out', join(dir, 'links.csv')], {
+      HOP_DATA_DIR: join(dir, 'a-file'),
+    });
+    assert.notEqual(noStore.status, 0);
+    assert.deepEqual(readdirSync(dir), ['a-file'], noStore.stderr);
 
     for (const args of [
       ['links', 'create', 'https://example.com/x', '--owner', ''],
       ['links', 'import', join(dir, 'a-file'), '--owner', 'a b'],
-      ['links', 'export', '--owner', 'x'.repeat(129)],
+      ['links', 'seed', '--count', '1', '--owner', 'x'.repeat(129)],
     ]) {
       const run = hop(args, env);
       assert.equal(run.status, 1);

@@ -27,6 +27,11 @@ describe('hop sweep', () => {
     const live = makeLink({ expiresAt: now + 365 * DAY_MS, createdAt: now - 2 * DAY_MS });
     const seeded = SqliteStore.open({ file });
     for (const link of [justExpired, longExpired, alias]) await seeded.links.insertLink(link);
+    // A change two hours old, past the hour the change feed keeps with the default L1 TTL.
+    const editedLongAgo = makeLink({ expiresAt: now + 365 * DAY_MS, createdAt: now - DAY_MS });
+    await seeded.links.insertLink(editedLongAgo);
+    const edit = { ...editedLongAgo, title: 'edited', version: 2, updatedAt: now - 2 * HOUR_MS };
+    assert.equal(await seeded.links.replaceLink(edit, 1), true);
     // Its idempotency record is two days old: past the 24 hours it is answered for.
     await seeded.links.insertLink(live, makeClaim({ owner: live.owner, notBefore: 0 }));
     await seeded.close();
@@ -46,6 +51,12 @@ describe('hop sweep', () => {
     assert.equal((await store.links.findLinkById(alias.id))?.state, 'expired');
     assert.equal(await store.links.findLinkById(longExpired.id), null);
     assert.deepEqual(await store.links.findLinkById(live.id), live);
+    // No server ran: the sweep shrank the change feed, keeping only its own recent changes.
+    const { changes } = await store.linkChanges.changesAfter(0, 100);
+    assert.deepEqual(
+      changes.map((change) => change.code).sort(),
+      [justExpired.code, alias.code].sort(),
+    );
     assert.equal(
       (await store.links.insertLink(makeLink({ code: longExpired.code }))).kind,
       'inserted',

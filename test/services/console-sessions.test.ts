@@ -188,6 +188,19 @@ describe('console sessions', () => {
     assert.equal(await readSession(deps, mine.token), null);
   });
 
+  test('a signed-out session stays ended for an instance whose clock is a minute slower', async (t) => {
+    const { clock, deps, admin } = await setup(t);
+    const ended = await signIn(deps, admin.key, CLIENT);
+    await signOut(deps, ended.session);
+    // Half a minute past its expiry another sign-out forgets old ended sessions; an instance
+    // running a minute behind still takes the token as unexpired, so it must stay ended.
+    clock.advance(TTL_MS + 30_000);
+    const other = await signIn(deps, admin.key, CLIENT);
+    await signOut(deps, other.session);
+    const slower = { ...deps, clock: new ManualClock(clock.now() - CLOCK_SKEW_MS) };
+    assert.equal(await readSession(slower, ended.token), null);
+  });
+
   test('sign-in refuses unknown, revoked, malformed and non-admin keys', async (t) => {
     const { store, clock, deps, admin } = await setup(t);
     const member = await storeKey(store.keys, false);

@@ -77,13 +77,17 @@ export class PgApiKeyStore implements ApiKeyStore {
     });
   }
 
-  async endConsoleSession(tokenHash: string, expiresAt: number, nowMs: number): Promise<void> {
+  async endConsoleSession(
+    tokenHash: string,
+    expiresAt: number,
+    forgetUntilMs: number,
+  ): Promise<void> {
     await guardPg('end the console session', async () => {
       await this.#pool.query(
         `WITH forgotten AS (DELETE FROM ended_console_sessions WHERE expires_at <= $3)
          INSERT INTO ended_console_sessions (token_hash, expires_at) VALUES ($1, $2)
          ON CONFLICT DO NOTHING`,
-        [tokenHash, expiresAt, nowMs],
+        [tokenHash, expiresAt, forgetUntilMs],
       );
     });
   }

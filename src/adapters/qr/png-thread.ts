@@ -76,7 +76,11 @@ export class PngThread {
       this.#waiting.delete(reply.id);
       if (this.#waiting.size === 0) worker.unref();
       if (reply.png !== undefined) {
-        waiter?.resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength));
+        // A buffer of exactly its own bytes: the view arrives on a copy of the thread's whole
+        // 8 KiB pool block, which the cache would keep alive while counting only the PNG.
+        const png = Buffer.allocUnsafeSlow(reply.png.byteLength);
+        png.set(reply.png);
+        waiter?.resolve(png);
       } else {
         waiter?.reject(new Error(`the QR code could not be drawn: ${reply.error ?? 'unknown'}`));
       }

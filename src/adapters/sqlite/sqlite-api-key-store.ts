@@ -21,7 +21,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   readonly #all: Database.Statement<[], ApiKeyRow>;
   readonly #revoke: Database.Statement<[number, string]>;
   readonly #count: Database.Statement<[], { n: number }>;
-  readonly #endSession: (tokenHash: string, expiresAt: number, nowMs: number) => void;
+  readonly #endSession: (tokenHash: string, expiresAt: number, forgetUntilMs: number) => void;
   readonly #sessionEnded: Database.Statement<[string], { found: number }>;
 
   constructor(db: Database.Database) {
@@ -45,10 +45,12 @@ export class SqliteApiKeyStore implements ApiKeyStore {
       `INSERT INTO ended_console_sessions (token_hash, expires_at) VALUES (?, ?)
        ON CONFLICT DO NOTHING`,
     );
-    this.#endSession = db.transaction((tokenHash: string, expiresAt: number, nowMs: number) => {
-      forgetExpired.run(nowMs);
-      insertEnded.run(tokenHash, expiresAt);
-    });
+    this.#endSession = db.transaction(
+      (tokenHash: string, expiresAt: number, forgetUntilMs: number) => {
+        forgetExpired.run(forgetUntilMs);
+        insertEnded.run(tokenHash, expiresAt);
+      },
+    );
     this.#sessionEnded = db.prepare(
       'SELECT 1 AS found FROM ended_console_sessions WHERE token_hash = ?',
     );
@@ -91,9 +93,13 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     return guardSqlite('revoke the key', () => this.#revoke.run(nowMs, id).changes === 1);
   }
 
-  async endConsoleSession(tokenHash: string, expiresAt: number, nowMs: number): Promise<void> {
+  async endConsoleSession(
+    tokenHash: string,
+    expiresAt: number,
+    forgetUntilMs: number,
+  ): Promise<void> {
     guardSqlite('end the console session', () => {
-      this.#endSession(tokenHash, expiresAt, nowMs);
+      this.#endSession(tokenHash, expiresAt, forgetUntilMs);
     });
   }
 

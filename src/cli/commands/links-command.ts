@@ -57,7 +57,7 @@ export function addLinksCommand(program: Command): void {
   links
     .command('list')
     .description('list links, newest first')
-    .option('--owner <owner>', 'only this owner', parseOwner)
+    .option('--owner <owner>', 'only this owner')
     .option('--q <text>', 'substring of code, destination or title')
     .addOption(new Option('--state <state>', 'only links in this state').choices(LINK_STATES))
     .option('--limit <n>', 'at most n links (1-100)', '20')

@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { isHopError } from '../../domain/errors.js';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
@@ -14,14 +16,13 @@ import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import { operator } from '../operator.js';
 import { startProgressBar } from '../progress-bar.js';
 import { withRuntime } from '../with-runtime.js';
-import { parseOwner } from '../owner-parser.js';
 
 export function addLinksExportCommand(links: Command): void {
   links
     .command('export')
     .description('write links as CSV, oldest first, in the format `hop links import` reads')
     .option('--out <file>', 'write to this file instead of stdout')
-    .option('--owner <owner>', 'only this owner (default: every owner)', parseOwner)
+    .option('--owner <owner>', 'only this owner (default: every owner)')
     .addOption(
       new Option(
         '--state <state>',
@@ -74,16 +75,25 @@ Examples:
           }
         };
         const rows = Readable.from(withHeader(counted()));
+        let writeFailure: unknown = null;
         try {
           if (out === null) {
             await writeTo(rows, process.stdout);
           } else {
             await writeFileAtomically(rows, out).catch((error: unknown) => {
-              cannotWrite(out.file, error, EXIT_WRITE_FAILED);
+              // The store failing mid-way is the store's error, said as such by withRuntime.
+              if (isHopError(error)) throw error;
+              writeFailure = error;
             });
           }
         } finally {
           bar.stop();
+        }
+        if (out !== null && writeFailure !== null) {
+          // Returned, not exited: the runtime still closes.
+          process.stderr.write(`hop: cannot write ${out.file}: ${reasonOf(writeFailure)}\n`);
+          process.exitCode = EXIT_WRITE_FAILED;
+          return;
         }
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         const where = options.out === undefined ? '' : ` to ${options.out}`;
@@ -129,9 +139,16 @@ async function openOutputOrExit(file: string): Promise<OutputFile> {
       throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
     }
     const partial = `${file}.tmp`;
-    return { file, partial, handle: await open(partial, 'w') };
+    const handle = await open(partial, 'w');
+    // However the command ends (a store that cannot be opened exits at once), no partial
+    // file is left behind; after the rename there is none to remove.
+    process.once('exit', () => {
+      rmSync(partial, { force: true });
+    });
+    return { file, partial, handle };
   } catch (error) {
-    return cannotWrite(file, error, EXIT_UNUSABLE_FILE);
+    process.stderr.write(`hop: cannot write ${file}: ${reasonOf(error)}\n`);
+    process.exit(EXIT_UNUSABLE_FILE);
   }
 }
 
@@ -145,11 +162,9 @@ const WRITE_ERRORS: Readonly<Record<string, string>> = {
   ENOSPC: 'the disk is full',
 };
 
-function cannotWrite(file: string, error: unknown, status: number): never {
+function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code ?? '';
-  const reason = WRITE_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
-  process.stderr.write(`hop: cannot write ${file}: ${reason}\n`);
-  process.exit(status);
+  return WRITE_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Written under another name and renamed, so a file of that name is always complete. */

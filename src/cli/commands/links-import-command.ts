@@ -126,7 +126,7 @@ Example:
         process.stdout.write(
           `imported ${summary.imported} rows, rejected ${summary.rejected}${failed}, in ${seconds} s\n`,
         );
-        if (summary.stopped !== null) reportStop(summary.stopped, summary.lastLine);
+        if (summary.stopped !== null) reportStop(summary.stopped, summary);
         if (summary.rejected > 0 || summary.failed > 0) process.exitCode = 1;
       });
     });
@@ -167,10 +167,14 @@ async function* fromLine(rows: AsyncIterable<ImportRow>, line: number): AsyncGen
   }
 }
 
-function reportStop(stopped: NonNullable<ImportSummary['stopped']>, lastLine: number): void {
-  // Stopped by the file: every row before the bad one was taken and none after it read, so
-  // once it is fixed the import goes on from there.
-  const goOn = stopped.unreadable ? `; fix it and go on with --from-line ${stopped.line}` : '';
+function reportStop(stopped: NonNullable<ImportSummary['stopped']>, summary: ImportSummary): void {
+  const { lastLine } = summary;
+  // Stopped by the file, and no row before it failed to be stored: every row before the bad
+  // one was taken and none after it read, so once it is fixed the import goes on from there.
+  const goOn =
+    stopped.unreadable && summary.failed === 0
+      ? `; fix it and go on with --from-line ${stopped.line}`
+      : '';
   process.stderr.write(
     `hop: stopped at line ${stopped.line}: ${errorDetail(stopped.error)}; ` +
       `no row after line ${lastLine} was read${goOn}\n`,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { forgetOldLinkChanges, linkChangesKeepMs } from '../../main/follow-link-changes.js';
 import { runSweep } from '../../services/lifecycle/sweeper.js';
 import { withRuntime } from '../with-runtime.js';
 
@@ -11,7 +12,8 @@ export function addSweepCommand(program: Command): void {
       `
 Marks active links whose expiry has passed as expired, returns the generated codes of
 links expired or deleted more than HOP_RECLAIM_GRACE ago to circulation (custom aliases
-never), and deletes idempotency records older than 24 hours. \`hop serve\` does the same
+never), and deletes idempotency records older than 24 hours (and, on the embedded store,
+changes to links older than the change feed keeps). \`hop serve\` does the same
 every HOP_SWEEP_INTERVAL; this runs it now, next to a running server or without one.`,
     )
     .action(async () => {
@@ -19,6 +21,11 @@ every HOP_SWEEP_INTERVAL; this runs it now, next to a running server or without 
         const started = performance.now();
         const nowMs = runtime.linkService.clock.now();
         const report = await runSweep(runtime.sweepDeps, nowMs);
+        // Where no server runs (the CLI and a cron'd sweep alone), the change feed shrinks here.
+        const feed = runtime.store.linkChanges;
+        if (feed !== null) {
+          await forgetOldLinkChanges(feed, nowMs - linkChangesKeepMs(runtime.config.l1TtlMs));
+        }
         const { expire, reclaim, purge } = report.batches;
         const ms = Math.round(performance.now() - started);
         process.stdout.write(

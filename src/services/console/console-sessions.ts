@@ -113,7 +113,10 @@ export async function readSession(
  * sessions (another browser, another operator sharing the key) go on.
  */
 export async function signOut(deps: ConsoleSessionDeps, session: ConsoleSession): Promise<void> {
-  await deps.keys.endConsoleSession(tokenHash(session.token), session.expiresAt, deps.clock.now());
+  // Forgotten only once past expiry by every clock: an instance up to CLOCK_SKEW_MS slower
+  // still takes a session until then, and must still find it ended.
+  const forgetUntil = deps.clock.now() - CLOCK_SKEW_MS;
+  await deps.keys.endConsoleSession(tokenHash(session.token), session.expiresAt, forgetUntil);
 }
 
 /** True when `given` is the session's CSRF token, compared in constant time. */

@@ -161,7 +161,8 @@ function fingerprint(input: CreateLinkInput): string {
     input.ttlSeconds ?? null,
     input.title ?? null,
     input.tags ?? [],
-    input.disabled === true,
+    // Only when set: the API never sets it, and its keys' fingerprints stay as they were.
+    ...(input.disabled === true ? [true] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -94,10 +94,10 @@ function isImportable(link: Link, nowMs: number): boolean {
 }
 
 export function toLinkFileRecord(link: Link, nowMs: number): LinkFileRecord {
-  // Codes, times, statuses and states never start like a formula; the free text may.
+  // Times, statuses and states never start like a formula; text, and aliases ("-A1"), may.
   return [
     toFileCell(link.destination),
-    link.code,
+    toFileCell(link.code),
     link.expiresAt === null ? '' : new Date(link.expiresAt).toISOString(),
     String(link.statusCode),
     toFileCell(link.title ?? ''),
