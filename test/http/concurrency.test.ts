@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { makeLink } from '../contract/store-factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('concurrent creates', () => {
@@ -71,6 +73,25 @@ describe('concurrent creates', () => {
     assert.equal(mine.status, 201);
     assert.equal(theirs.status, 201);
     assert.notEqual(mine.json.id, theirs.json.id);
+  });
+
+  test('a record kept by an earlier hop still replays: the request fingerprint is stable', async () => {
+    // The fingerprint as earlier versions of hop wrote it: SHA-256 of the JSON array of the
+    // request's fields. A change to it would refuse every retry across an upgrade (24 h).
+    const destination = 'https://example.com/from-before';
+    const earlierHash = createHash('sha256')
+      .update(JSON.stringify([destination, null, null, null, null, null, []]))
+      .digest('hex');
+    const link = makeLink({ owner: 'racer', destination, createdAt: server.clock.now() });
+    const claim = { owner: 'racer', key: 'from-before', requestHash: earlierHash, notBefore: 0 };
+    assert.equal((await server.runtime.store.links.insertLink(link, claim)).kind, 'inserted');
+    const retry = await server.request('POST', '/v1/links', {
+      key,
+      body: { destination },
+      headers: { 'idempotency-key': 'from-before' },
+    });
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.json.id, link.id);
   });
 
   test('an idempotency record expires after 24 hours', async () => {
