@@ -432,6 +432,26 @@ describe('hop links import and export', () => {
     assert.equal(goesOn.status, 0, goesOn.stderr);
     assert.match(goesOn.stdout, /^imported 2 rows, rejected 0, in [\d.]+ s$/m);
 
+    // A quote gone wrong on a line of its own: that row is refused, the import goes on.
+    const stepped = hop(
+      [
+        'links',
+        'import',
+        write(
+          'unescaped.csv',
+          `${HEADER}\nhttps://example.com/7,,,,"say "hi" there",,\nhttps://example.com/8,eight,,,,,\n`,
+        ),
+      ],
+      env,
+    );
+    assert.equal(stepped.status, 1);
+    assert.match(stepped.stdout, /^imported 1 rows, rejected 1, in [\d.]+ s$/m);
+    assert.match(
+      stepped.stderr,
+      /^line 2: invalid-request: The row is not valid CSV: a quoted cell goes on after its closing quote$/m,
+    );
+    assert.doesNotMatch(stepped.stderr, /stopped/);
+
     const unknown = hop(
       ['links', 'import', write('typo.csv', 'destination,url\nhttps://example.com/4,x\n')],
       env,
@@ -465,6 +485,7 @@ describe('hop links import and export', () => {
         // Created disabled, in one write (version 1): it never redirected, not for a moment.
         ['https://example.com/6', 'disabled', 1],
         ['https://example.com/5', 'active', 1],
+        ['https://example.com/8', 'active', 1],
         ['https://example.com/3', 'active', 1],
         ['https://example.com/2', 'active', 1],
         ['https://example.com/1', 'active', 1],

@@ -145,15 +145,45 @@ describe('reading a link file', () => {
     ]);
   });
 
-  test('text after a closing quote ends the file there: the parser cannot tell where rows start', async (t) => {
+  test('text after a closing quote on a line of its own: that row is refused, the next line read', async (t) => {
     const seen = await readAll(
       t,
-      'destination,title\nhttps://a.example/,"a"b\nhttps://c.example/,c\nhttps://d.example/,d\n',
+      'destination,title\nhttps://a.example/,"a"b\n\nhttps://c.example/,"say "hi" there"\nhttps://d.example/,"d\nd"\nhttps://e.example/,"x"y,"z"\n',
     );
-    assert.deepEqual(seen.slice(1), [[2, 'fatal: a quoted cell goes on after its closing quote']]);
+    assert.deepEqual(seen.slice(1), [
+      [2, 'skip: a quoted cell goes on after its closing quote'],
+      [4, 'skip: a quoted cell goes on after its closing quote'],
+      [5, ['https://d.example/', 'd\nd']],
+      [7, 'skip: a quoted cell goes on after its closing quote'],
+    ]);
   });
 
-  test('a row longer than 64 KiB ends the file instead of filling memory', async (t) => {
+  test('text after a closing quote where quotes do not pair up on the line ends the file there', async (t) => {
+    // Line 3's cell may really span lines 3 and 4 ("b...\nc"), or line 4 start a row:
+    // nothing after it can be told apart, so nothing after it is read.
+    const seen = await readAll(
+      t,
+      'destination,title\nhttps://a.example/,a\nhttps://b.example/,"b"x,"b2\nhttps://c.example/,c"\nhttps://d.example/,d\n',
+    );
+    assert.deepEqual(seen.slice(1), [
+      [2, ['https://a.example/', 'a']],
+      [3, 'fatal: a quoted cell goes on after its closing quote'],
+    ]);
+  });
+
+  test('a row longer than 64 KiB on a line of its own is refused, and the next line read', async (t) => {
+    const seen = await readAll(
+      t,
+      `destination,title\nhttps://a.example/,a\nhttps://b.example/${'x'.repeat(70_000)},b\nhttps://c.example/,c\n`,
+    );
+    assert.deepEqual(brief(seen, 34), [
+      [2, 'https://a.example/'],
+      [3, 'skip: the row is longer than 65536'],
+      [4, 'https://c.example/'],
+    ]);
+  });
+
+  test('a row longer than 64 KiB with a quote left open ends the file instead of filling memory', async (t) => {
     const seen = await readAll(
       t,
       `destination,title\nhttps://a.example/,a\nhttps://b.example/,"${'x'.repeat(70_000)}\nhttps://c.example/,c\n`,

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
-import { parse, type CsvError, type Info } from 'csv-parse';
+import { parse, type CsvError, type Info, type Parser } from 'csv-parse';
 import type { ImportRow } from '../../services/links/import-links.js';
 import { LINK_FILE_COLUMNS } from '../../services/links/link-file-layout.js';
 import { LineCounter } from './line-counter.js';
@@ -29,6 +29,25 @@ interface SkippedRow {
   readonly offset: number;
   readonly problem: string;
   readonly fatal: boolean;
+  /**
+   * Fatal to this parser, but a row on one line of its own can be stepped over: reading goes
+   * on from the next line with a fresh parser.
+   */
+  readonly steppable: boolean;
+}
+
+/** Where a stretch of the file starts: its byte offset and the line that byte is on. */
+interface Resume {
+  readonly offset: number;
+  readonly line: number;
+}
+
+/** A parser reading the file from `start`, with the line counter and skipped rows it feeds. */
+interface Segment {
+  readonly start: Resume;
+  readonly counter: LineCounter;
+  readonly parser: Parser;
+  readonly skipped: SkippedRow[];
 }
 
 /**
@@ -50,62 +69,69 @@ export async function openLinkCsv(file: string): Promise<LinkCsv> {
     if (error instanceof LinkCsvError) throw error;
     throw new LinkCsvError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const counter = new LineCounter();
-  const skipped: SkippedRow[] = [];
-  const parser = parse({
-    bom: true,
-    info: true,
-    // Said outright: guessed from the first line, a CRLF file whose last line ends in a
-    // bare LF kept that LF in its last cell, and the row was refused at the wrong line.
-    record_delimiter: ['\r\n', '\n'],
-    skip_empty_lines: true,
-    // Rows of the wrong width are reported by the import with their line, not thrown.
-    relax_column_count: true,
-    skip_records_with_error: true,
-    max_record_size: MAX_ROW_BYTES,
-    on_skip: (error) => {
-      if (error !== undefined) skipped.push(skippedRow(error));
-      return undefined;
-    },
-  });
-  // Errors reach the reader through the parser, which pipeline destroys with them.
-  pipeline(createReadStream(file), counter, parser, () => undefined);
   let bytesRead = 0;
 
-  async function* rows(): AsyncGenerator<ImportRow> {
-    const skippedBefore = function* (offset: number): Generator<ImportRow> {
+  /**
+   * Reads one stretch of the file from `segment`'s start. Returns where to read on from when
+   * a bad row could be stepped over (see `nextLineAfter`), null at the end or at a row that
+   * leaves the rest unreadable.
+   */
+  async function* readSegment(segment: Segment): AsyncGenerator<ImportRow, Resume | null> {
+    const { counter, parser, skipped, start } = segment;
+    const lineAt = (offset: number) => counter.lineAt(offset) + start.line - 1;
+    const lineOfContentAt = (offset: number) => counter.lineOfContentAt(offset) + start.line - 1;
+    /** Reports skipped rows before `offset`; done: the segment ends (resume, or stop). */
+    const skippedBefore = async function* (
+      offset: number,
+    ): AsyncGenerator<ImportRow, { done: false } | { done: true; resume: Resume | null }> {
       while (skipped[0] !== undefined && skipped[0].offset < offset) {
         let row = skipped.shift() as SkippedRow;
-        const line = counter.lineOfContentAt(row.offset);
+        const line = lineOfContentAt(row.offset);
         // csv-parse reports each bad quote of a row on its own: one row, one report (the
         // fatal one, when there is one), or a file of N rows would report more than N.
         while (
           !row.fatal &&
           skipped[0] !== undefined &&
           skipped[0].offset < offset &&
-          counter.lineOfContentAt(skipped[0].offset) === line
+          lineOfContentAt(skipped[0].offset) === line
         ) {
           row = skipped.shift() as SkippedRow;
         }
-        yield { line, malformed: row.problem, fatal: row.fatal };
-        if (row.fatal) return;
-      }
-    };
-    try {
-      for await (const parsed of parser as AsyncIterable<{ record: string[]; info: Info }>) {
-        const { record, info } = parsed;
-        for (const row of skippedBefore(info.bytes)) {
-          yield row;
-          if ('malformed' in row && row.fatal) return;
+        if (!row.fatal) {
+          yield { line, malformed: row.problem, fatal: false };
+          continue;
         }
-        // info.bytes ends past the row's line break; its line breaks inside quotes come before.
-        const line = counter.lineAt(info.bytes - 1) - lineBreaksIn(record);
-        bytesRead = info.bytes;
-        yield { line, cells: record };
+        const next = row.steppable ? await nextLineAfter(file, start.offset + row.offset) : null;
+        yield { line, malformed: row.problem, fatal: next === null };
+        return { done: true, resume: next === null ? null : { offset: next, line: line + 1 } };
       }
-      yield* skippedBefore(Infinity);
+      return { done: false };
+    };
+    for await (const parsed of parser as AsyncIterable<{ record: string[]; info: Info }>) {
+      const { record, info } = parsed;
+      const before = yield* skippedBefore(info.bytes);
+      if (before.done) return before.resume;
+      // info.bytes ends past the row's line break; its line breaks inside quotes come before.
+      const line = lineAt(info.bytes - 1) - lineBreaksIn(record);
+      bytesRead = start.offset + info.bytes;
+      yield { line, cells: record };
+    }
+    const after = yield* skippedBefore(Infinity);
+    return after.done ? after.resume : null;
+  }
+
+  async function* rows(): AsyncGenerator<ImportRow> {
+    let segment = openSegment(file, { offset: 0, line: 1 });
+    try {
+      for (;;) {
+        const resume = yield* readSegment(segment);
+        segment.parser.destroy();
+        if (resume === null) return;
+        // A fresh parser from the line after the bad row: nothing of its guesses carries over.
+        segment = openSegment(file, resume);
+      }
     } finally {
-      parser.destroy();
+      segment.parser.destroy();
     }
   }
 
@@ -150,22 +176,29 @@ function skippedRow(error: CsvError): SkippedRow {
       return {
         offset,
         fatal: false,
+        steppable: false,
         problem:
           'a quote inside a cell that does not start with one ' +
           '(quote the whole cell and double the quote: "say ""hi""")',
       };
     case 'CSV_INVALID_CLOSING_QUOTE':
-      return { offset, fatal: true, problem: 'a quoted cell goes on after its closing quote' };
+      return {
+        offset,
+        fatal: true,
+        steppable: true,
+        problem: 'a quoted cell goes on after its closing quote',
+      };
     case 'CSV_QUOTE_NOT_CLOSED':
-      return { offset, fatal: true, problem: 'a quoted cell is never closed' };
+      return { offset, fatal: true, steppable: false, problem: 'a quoted cell is never closed' };
     case 'CSV_MAX_RECORD_SIZE':
       return {
         offset,
         fatal: true,
+        steppable: true,
         problem: `the row is longer than ${MAX_ROW_BYTES} bytes (a quoted cell never closed?)`,
       };
     default:
-      return { offset, fatal: true, problem: error.message };
+      return { offset, fatal: true, steppable: false, problem: error.message };
   }
 }
 
@@ -190,4 +223,60 @@ async function firstBytes(file: string, count: number): Promise<Buffer> {
 /** A UTF-16 byte order mark, little- or big-endian. */
 function isUtf16(head: Buffer): boolean {
   return (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+}
+
+function openSegment(file: string, start: Resume): Segment {
+  const counter = new LineCounter();
+  const skipped: SkippedRow[] = [];
+  const parser = parse({
+    bom: true,
+    info: true,
+    // Said outright: guessed from the first line, a CRLF file whose last line ends in a
+    // bare LF kept that LF in its last cell, and the row was refused at the wrong line.
+    record_delimiter: ['\r\n', '\n'],
+    skip_empty_lines: true,
+    // Rows of the wrong width are reported by the import with their line, not thrown.
+    relax_column_count: true,
+    skip_records_with_error: true,
+    max_record_size: MAX_ROW_BYTES,
+    on_skip: (error) => {
+      if (error !== undefined) skipped.push(skippedRow(error));
+      return undefined;
+    },
+  });
+  // Errors reach the reader through the parser, which pipeline destroys with them.
+  pipeline(createReadStream(file, { start: start.offset }), counter, parser, () => undefined);
+  return { start, counter, parser, skipped };
+}
+
+/** How far ahead of a bad row's start its line's end is looked for. */
+const STEP_OVER_LIMIT = 16 * MAX_ROW_BYTES;
+const QUOTE = 0x22;
+
+/**
+ * Where the line after a bad row starts, if the row can be stepped over: it sits on one
+ * line whose quotes pair up, so no quoted cell of it runs on into the next line, and the
+ * next line starts a row. Null when its quotes do not pair up (the bad quote may open a
+ * cell that really does span lines: nothing after it can be told apart) or no line end
+ * comes within STEP_OVER_LIMIT. At the end of the file: the file's size.
+ */
+async function nextLineAfter(file: string, rowOffset: number): Promise<number | null> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(STEP_OVER_LIMIT);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, rowOffset);
+    let at = 0;
+    // The row's offset is where the previous one ended: blank lines may come first.
+    while (at < bytesRead && (buffer[at] === 0x0a || buffer[at] === 0x0d)) at++;
+    let quotes = 0;
+    for (; at < bytesRead; at++) {
+      const byte = buffer[at];
+      if (byte === QUOTE) quotes++;
+      else if (byte === 0x0a) return quotes % 2 === 0 ? rowOffset + at + 1 : null;
+    }
+    const atEnd = bytesRead < buffer.length;
+    return atEnd && quotes % 2 === 0 ? rowOffset + bytesRead : null;
+  } finally {
+    await handle.close();
+  }
 }
