@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
 import type { LinkChange, LinkChangeFeed } from '../ports/link-change-feed.js';
@@ -9,24 +10,18 @@ export const LINK_CHANGES_POLL_MS = 1000;
 const LINK_CHANGES_BATCH = 1000;
 /** How often old changes are deleted. */
 const FORGET_EVERY_MS = 60_000;
+/** The least time changes are kept, whatever the TTLs: servers sharing a file may differ. */
+const KEEP_AT_LEAST_MS = 60 * 60_000;
 
 export interface FollowLinkChangesOptions {
   readonly feed: LinkChangeFeed;
   /** Told of each change, oldest first (the resolver drops the code's older L1 entry). */
   readonly changed: (change: LinkChange) => void;
   readonly clock: Clock;
-  /**
-   * How long a change is kept for readers: longer than an L1 entry can live, so a server
-   * that missed a change for any reason holds no entry from before it once it is deleted.
-   */
+  /** How long a change is kept for readers (`linkChangesKeepMs`). */
   readonly keepMs: number;
   readonly logger: Logger;
 }
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-/** The least time changes are kept, whatever the TTLs: servers sharing a file may differ. */
-const KEEP_AT_LEAST_MS = 60 * 60_000;
 
 /**
  * How long changes are kept for readers: longer than an L1 entry can live (twice the TTL
