@@ -27,7 +27,6 @@ export const TAG_SEPARATOR = '|';
  * before such a character gets one more, so every text comes back exactly as it was.
  */
 const FORMULA_START = /^'*[=+\-@\t\r]/;
-const ESCAPED_FORMULA_START = /^'+[=+\-@\t\r]/;
 
 /** A value as a link file's cell: never one a spreadsheet runs. */
 export function toFileCell(value: string): string {
@@ -36,7 +35,7 @@ export function toFileCell(value: string): string {
 
 /** A link file's cell as the value it stands for: `toFileCell` undone. */
 export function fromFileCell(cell: string): string {
-  return ESCAPED_FORMULA_START.test(cell) ? cell.slice(1) : cell;
+  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
 }
 
 /** Where each column of a file is: which cell of a row holds it, if the file has it at all. */
