@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { isHopError } from '../../domain/errors.js';
+import { open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import { stringify } from 'csv-stringify';
+import { isHopError } from '../../domain/errors.js';
 import {
   EXPORTABLE_STATES,
   planLinkExport,
@@ -45,9 +45,9 @@ expired ones for reading, not for importing.
 
 Links are written oldest first, so an import creates them in the same order and a second
 export of the imported links is the same file. With --out, the file is written to
-<file>.tmp and renamed when complete. A title, tags or destination starting with = + - @
-(which a spreadsheet would run as a formula) is written behind an apostrophe, which an
-import takes off again.
+<file>.tmp and renamed when complete. A cell of text (destination, alias, title, tags)
+starting with = + - @ (which a spreadsheet would run as a formula) is written behind an
+apostrophe, which an import takes off again.
 
 Examples:
   $ hop links export --out links.csv
@@ -75,25 +75,21 @@ Examples:
           }
         };
         const rows = Readable.from(withHeader(counted()));
-        let writeFailure: unknown = null;
         try {
           if (out === null) {
             await writeTo(rows, process.stdout);
           } else {
-            await writeFileAtomically(rows, out).catch((error: unknown) => {
-              // The store failing mid-way is the store's error, said as such by withRuntime.
-              if (isHopError(error)) throw error;
-              writeFailure = error;
-            });
+            await writeFileAtomically(rows, out);
           }
-        } finally {
-          bar.stop();
-        }
-        if (out !== null && writeFailure !== null) {
+        } catch (error) {
+          // The store failing mid-way is the store's error, said as such by withRuntime.
+          if (out === null || isHopError(error)) throw error;
           // Returned, not exited: the runtime still closes.
-          process.stderr.write(`hop: cannot write ${out.file}: ${reasonOf(writeFailure)}\n`);
+          bar.log(`hop: cannot write ${out.file}: ${reasonOf(error)}`);
           process.exitCode = EXIT_WRITE_FAILED;
           return;
+        } finally {
+          bar.stop();
         }
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         const where = options.out === undefined ? '' : ` to ${options.out}`;
@@ -167,13 +163,11 @@ function reasonOf(error: unknown): string {
   return WRITE_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
 }
 
-/** Written under another name and renamed, so a file of that name is always complete. */
+/**
+ * Written under another name and renamed, so a file of that name is always complete; the
+ * partial file of a write that fails goes when the process exits (`openOutputOrExit`).
+ */
 async function writeFileAtomically(rows: Readable, out: OutputFile): Promise<void> {
-  try {
-    await pipeline(rows, stringify(), out.handle.createWriteStream());
-    await rename(out.partial, out.file);
-  } catch (error) {
-    await rm(out.partial, { force: true });
-    throw error;
-  }
+  await pipeline(rows, stringify(), out.handle.createWriteStream());
+  await rename(out.partial, out.file);
 }
