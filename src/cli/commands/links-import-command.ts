@@ -126,7 +126,7 @@ Example:
         process.stdout.write(
           `imported ${summary.imported} rows, rejected ${summary.rejected}${failed}, in ${seconds} s\n`,
         );
-        if (summary.stopped !== null) reportStop(summary.stopped, summary);
+        reportStop(summary);
         if (summary.rejected > 0 || summary.failed > 0) process.exitCode = 1;
       });
     });
@@ -167,8 +167,10 @@ async function* fromLine(rows: AsyncIterable<ImportRow>, line: number): AsyncGen
   }
 }
 
-function reportStop(stopped: NonNullable<ImportSummary['stopped']>, summary: ImportSummary): void {
-  const { lastLine } = summary;
+/** Says where and why the import stopped before the end of the file, if it did. */
+function reportStop(summary: ImportSummary): void {
+  const { stopped, lastLine } = summary;
+  if (stopped === null) return;
   // Stopped by the file, and no row before it failed to be stored: every row before the bad
   // one was taken and none after it read, so once it is fixed the import goes on from there.
   const goOn =
