@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { eventually } from '../support/eventually.js';
 import { runHop, startHop } from '../support/hop-process.js';
+import { tempDataDir } from '../support/temp-data.js';
 
 /**
  * The embedded store's change feed: a link that the CLI disables beside a running `hop
@@ -12,8 +10,7 @@ import { runHop, startHop } from '../support/hop-process.js';
  * only the feed can explain it.
  */
 test('hop links disable and enable beside hop serve reach its L1 through the change feed', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'hop-changes-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDataDir(t, 'hop-changes-');
   const env = {
     HOP_DATA_DIR: dir,
     HOP_BOOTSTRAP_ADMIN_KEY: 'hop_change_feed_e2e_key_0123456',
