@@ -62,7 +62,7 @@ export async function openLinkCsv(file: string): Promise<LinkCsv> {
     // csv-parse would decode a UTF-16 file by its BOM, but lines are counted by their LF
     // bytes, which UTF-16 text also holds inside other characters: every report would name
     // a wrong line. Refused whole, saying how to fix it.
-    if (isUtf16(await firstBytes(file, 2))) {
+    if (isUtf16(await readBytesAt(file, 0, 2))) {
       throw new LinkCsvError(`${file} is UTF-16: save it as UTF-8 (a spreadsheet's "CSV UTF-8")`);
     }
   } catch (error) {
@@ -210,10 +210,11 @@ function lineBreaksIn(cells: readonly string[]): number {
   return count;
 }
 
-async function firstBytes(file: string, count: number): Promise<Buffer> {
+/** Up to `count` bytes of the file from `position`: fewer at its end. */
+async function readBytesAt(file: string, position: number, count: number): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(count), 0, count, 0);
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(count), 0, count, position);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
@@ -252,6 +253,8 @@ function openSegment(file: string, start: Resume): Segment {
 /** How far ahead of a bad row's start its line's end is looked for. */
 const STEP_OVER_LIMIT = 16 * MAX_ROW_BYTES;
 const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 /**
  * Where the line after a bad row starts, if the row can be stepped over: it sits on one
@@ -261,22 +264,15 @@ const QUOTE = 0x22;
  * comes within STEP_OVER_LIMIT. At the end of the file: the file's size.
  */
 async function nextLineAfter(file: string, rowOffset: number): Promise<number | null> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(STEP_OVER_LIMIT);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, rowOffset);
-    let at = 0;
-    // The row's offset is where the previous one ended: blank lines may come first.
-    while (at < bytesRead && (buffer[at] === 0x0a || buffer[at] === 0x0d)) at++;
-    let quotes = 0;
-    for (; at < bytesRead; at++) {
-      const byte = buffer[at];
-      if (byte === QUOTE) quotes++;
-      else if (byte === 0x0a) return quotes % 2 === 0 ? rowOffset + at + 1 : null;
-    }
-    const atEnd = bytesRead < buffer.length;
-    return atEnd && quotes % 2 === 0 ? rowOffset + bytesRead : null;
-  } finally {
-    await handle.close();
+  const bytes = await readBytesAt(file, rowOffset, STEP_OVER_LIMIT);
+  let at = 0;
+  // The row's offset is where the previous one ended: blank lines may come first.
+  while (at < bytes.length && (bytes[at] === NEWLINE || bytes[at] === CARRIAGE_RETURN)) at++;
+  let quotes = 0;
+  for (; at < bytes.length; at++) {
+    if (bytes[at] === QUOTE) quotes++;
+    else if (bytes[at] === NEWLINE) return quotes % 2 === 0 ? rowOffset + at + 1 : null;
   }
+  const atEnd = bytes.length < STEP_OVER_LIMIT;
+  return atEnd && quotes % 2 === 0 ? rowOffset + bytes.length : null;
 }
