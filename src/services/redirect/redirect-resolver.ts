@@ -171,7 +171,9 @@ export class RedirectResolver implements LinkEvents {
 
   /**
    * A change that another process committed (the embedded store's change feed): L1 forgets
-   * the code's older entry. A change of this instance's own comes back too, and is no-op.
+   * the code's older entry. A change of this instance's own comes back too: L1 already
+   * holds that version and keeps it; at most a read in flight for the code stops being
+   * shared.
    */
   changedElsewhere(code: string, version: number): void {
     this.#drop(code, version);
