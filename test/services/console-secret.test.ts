@@ -2,23 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { loadConfig } from '../../src/config/load-config.js';
 import { resolveConsoleSecret } from '../../src/main/console-secret.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { tempDataDir } from '../support/temp-data.js';
-
-/** A logger whose lines the test can read. */
-function capturingLogger() {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines };
-}
 
 describe('the console secret', () => {
   test('embedded: made once at first start, kept owner-only beside hop.db, reused after', (t) => {

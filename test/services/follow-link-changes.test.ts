@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pino } from 'pino';
 import { followLinkChanges } from '../../src/main/follow-link-changes.js';
+import { createLogger } from '../../src/observability/logger.js';
 import type { LinkChange } from '../../src/ports/link-change-feed.js';
 import { BASE_MS, makeLink } from '../contract/store-factories.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -41,7 +41,7 @@ test('hop serve follows changes from its start, a backlog in batches, and forget
     changed: (change) => seen.push(change),
     clock,
     keepMs: KEEP_MS,
-    logger: pino({ level: 'silent' }),
+    logger: createLogger('silent'),
   });
   t.after(stop);
   const started = await server.linkChanges.latest();

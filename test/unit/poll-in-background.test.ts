@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pino } from 'pino';
 import { pollInBackground } from '../../src/main/poll-in-background.js';
-
-/** A logger whose lines land in `lines`, as parsed JSON. */
-function capturingLogger() {
-  const lines: { level: number; msg: string }[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  return { logger, lines };
-}
+import { capturingLogger } from '../support/capturing-logger.js';
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -34,7 +27,9 @@ test('a failing poll is logged when it starts failing and when it recovers, not 
   }
   assert.equal(rounds, outcomes.length);
   assert.deepEqual(
-    lines.map((l) => [l.level, l.msg]),
+    lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .map((l) => [l.level, l.msg]),
     [
       [40, 'it fails'],
       [30, 'it works again'],
