@@ -1,4 +1,4 @@
-import { composeRuntime, type Runtime } from '../main/compose.js';
+import type { Runtime } from '../main/compose.js';
 import { createLogger } from '../observability/logger.js';
 import { isHopError } from '../domain/errors.js';
 import { exitOnConfigError, loadCliConfig } from './load-cli-config.js';
@@ -8,6 +8,8 @@ export async function withRuntime(action: (runtime: Runtime) => Promise<void>): 
   const config = loadCliConfig();
   let runtime: Runtime;
   try {
+    // Loaded here, not at start: `hop --help` and a config error need none of the adapters.
+    const { composeRuntime } = await import('../main/compose.js');
     runtime = await composeRuntime(config, createLogger('warn'));
   } catch (error) {
     exitOnConfigError(error);

@@ -16,7 +16,7 @@ test('hop links disable and enable beside hop serve reach its L1 through the cha
     HOP_BOOTSTRAP_ADMIN_KEY: 'hop_change_feed_e2e_key_0123456',
     HOP_L1_TTL: '1h',
   };
-  const created = runHop(
+  const created = await runHop(
     ['links', 'create', 'https://example.com/takedown', '--alias', 'takedown'],
     env,
   );
@@ -35,11 +35,11 @@ test('hop links disable and enable beside hop serve reach its L1 through the cha
   assert.equal(await status(), 302);
   assert.equal(await l1Hits(), hitsBefore + 1, 'the link is answered from L1');
 
-  const disabled = runHop(['links', 'disable', 'takedown'], env);
+  const disabled = await runHop(['links', 'disable', 'takedown'], env);
   assert.equal(disabled.status, 0, disabled.stderr);
   await eventually(async () => (await status()) === 404, 'the disabled link turning 404', 1000);
 
-  const enabled = runHop(['links', 'enable', 'takedown'], env);
+  const enabled = await runHop(['links', 'enable', 'takedown'], env);
   assert.equal(enabled.status, 0, enabled.stderr);
   await eventually(
     async () => (await status()) === 302,

@@ -7,38 +7,38 @@ import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { runHop } from '../support/hop-process.js';
 
 describe('the hop CLI', () => {
-  test('migrate, keys create|list|revoke, links create|list', (t) => {
+  test('migrate, keys create|list|revoke, links create|list', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { HOP_DATA_DIR: dir, HOP_PUBLIC_URL: 'https://s.example' };
 
-    const migrated = runHop(['migrate'], env);
+    const migrated = await runHop(['migrate'], env);
     assert.equal(migrated.status, 0, migrated.stderr);
     const versions = loadMigrations().map((migration) => migration.version);
     assert.match(
       migrated.stdout,
       new RegExp(`applied migrations ${versions.join(', ')} to .*hop\\.db`),
     );
-    assert.match(runHop(['migrate'], env).stdout, /is up to date/);
+    assert.match((await runHop(['migrate'], env)).stdout, /is up to date/);
 
-    const created = runHop(['keys', 'create', '--owner', 'cli-team'], env);
+    const created = await runHop(['keys', 'create', '--owner', 'cli-team'], env);
     assert.equal(created.status, 0, created.stderr);
     const [key, info] = created.stdout.trim().split('\n');
     assert.match(key!, /^hop_[0-9A-Za-z]{32}$/);
     const id = /^id (\S+), owner cli-team$/.exec(info!)?.[1];
     assert.ok(id, created.stdout);
 
-    const listed = runHop(['keys', 'list'], env);
+    const listed = await runHop(['keys', 'list'], env);
     assert.match(listed.stdout, new RegExp(`${id}  ${key!.slice(0, 8)}…  cli-team  active`));
     assert.ok(!listed.stdout.includes(key!), 'the secret is never listed');
 
-    assert.equal(runHop(['keys', 'revoke', id], env).status, 0);
-    assert.match(runHop(['keys', 'list'], env).stdout, new RegExp(`${id} .* revoked`));
-    const again = runHop(['keys', 'revoke', id], env);
+    assert.equal((await runHop(['keys', 'revoke', id], env)).status, 0);
+    assert.match((await runHop(['keys', 'list'], env)).stdout, new RegExp(`${id} .* revoked`));
+    const again = await runHop(['keys', 'revoke', id], env);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /No unrevoked key/);
 
-    const link = runHop(
+    const link = await runHop(
       [
         'links',
         'create',
@@ -52,22 +52,25 @@ describe('the hop CLI', () => {
     );
     assert.equal(link.status, 0, link.stderr);
     assert.equal(link.stdout.trim(), 'https://s.example/from-cli');
-    const generated = runHop(['links', 'create', 'https://example.com/generated'], env);
+    const generated = await runHop(['links', 'create', 'https://example.com/generated'], env);
     assert.match(generated.stdout.trim(), /^https:\/\/s\.example\/[0-9A-Za-z]{7}$/);
 
-    const refused = runHop(['links', 'create', 'javascript:alert(1)'], env);
+    const refused = await runHop(['links', 'create', 'javascript:alert(1)'], env);
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /absolute http/);
-    const taken = runHop(['links', 'create', 'https://example.com/', '--alias', 'from-cli'], env);
+    const taken = await runHop(
+      ['links', 'create', 'https://example.com/', '--alias', 'from-cli'],
+      env,
+    );
     assert.equal(taken.status, 1);
     assert.match(taken.stderr, /already taken/);
 
-    const badState = runHop(['links', 'list', '--state', 'bogus'], env);
+    const badState = await runHop(['links', 'list', '--state', 'bogus'], env);
     assert.notEqual(badState.status, 0);
     assert.match(badState.stderr, /Allowed choices are active, disabled, expired, deleted/);
 
     const codesFile = join(dir, 'codes.txt');
-    const seeded = runHop(
+    const seeded = await runHop(
       ['links', 'seed', '--count', '2500', '--owner', 'seeder', '--codes', codesFile],
       env,
     );
@@ -76,16 +79,16 @@ describe('the hop CLI', () => {
     const seededCodes = readFileSync(codesFile, 'utf8').trim().split('\n');
     assert.equal(new Set(seededCodes).size, 2500);
     assert.ok(seededCodes.every((code) => /^[0-9A-Za-z]{7}$/.test(code)));
-    const seededList = runHop(
+    const seededList = await runHop(
       ['links', 'list', '--owner', 'seeder', '--limit', '100', '--json'],
       env,
     );
     assert.equal(seededList.stdout.trim().split('\n').length, 100);
-    assert.equal(runHop(['links', 'seed', '--count', 'many'], env).status, 2);
+    assert.equal((await runHop(['links', 'seed', '--count', 'many'], env)).status, 2);
 
-    const all = runHop(['links', 'list', '--owner', 'admin'], env);
+    const all = await runHop(['links', 'list', '--owner', 'admin'], env);
     assert.equal(all.stdout.trim().split('\n').length, 1);
-    const mine = runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);
+    const mine = await runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);
     const rows = mine.stdout
       .trim()
       .split('\n')

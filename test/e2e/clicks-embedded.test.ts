@@ -5,8 +5,11 @@ import { createLink, E2E_ADMIN_KEY, readCounts } from '../support/click-counts.j
 import { eventually } from '../support/eventually.js';
 import { tempDataDir } from '../support/temp-data.js';
 import { startHop, stopHop } from '../support/hop-process.js';
+import { volume } from '../support/volume.js';
 
 const FLUSH_INTERVAL_MS = 1000;
+/** Several flushes' worth at 100 in flight; 20,000 under `npm run test:scale`. */
+const CLICKS = volume(4_000, 20_000);
 
 async function serve(t: TestContext, dataDir: string, env: Record<string, string> = {}) {
   const hop = await startHop({
@@ -20,26 +23,26 @@ async function serve(t: TestContext, dataDir: string, env: Record<string, string
 }
 
 describe('click counting, embedded (hop serve on SQLite)', () => {
-  test('20,000 concurrent clicks on one link are counted exactly 20,000', async (t) => {
+  test(`${CLICKS.toLocaleString('en')} concurrent clicks on one link are counted exactly`, async (t) => {
     const dataDir = tempDataDir(t, 'hop-clicks-e2e-');
     const hop = await serve(t, dataDir);
     const link = await createLink(hop.url);
-    const result = await sendClicks(`${hop.url}/${link.code}`, 20_000, 100);
-    assert.deepEqual(result, { redirected: 20_000, failed: 0 });
+    const result = await sendClicks(`${hop.url}/${link.code}`, CLICKS, 100);
+    assert.deepEqual(result, { redirected: CLICKS, failed: 0 });
     await eventually(
-      async () => readCounts(dataDir, link.id).clicks >= 20_000,
+      async () => readCounts(dataDir, link.id).clicks >= CLICKS,
       'all clicks folded',
       2000,
     );
     const response = await fetch(`${hop.url}/v1/links/${link.id}`, {
       headers: { authorization: `Bearer ${E2E_ADMIN_KEY}` },
     });
-    assert.equal(((await response.json()) as { clicks: number }).clicks, 20_000);
+    assert.equal(((await response.json()) as { clicks: number }).clicks, CLICKS);
     await stopHop(hop);
-    // Nothing was left to fold twice: after a clean stop and a start, still exactly 20,000.
+    // Nothing was left to fold twice: after a clean stop and a start, still exactly as many.
     const again = await serve(t, dataDir);
     await eventually(async () => readCounts(dataDir, link.id).queued === 0, 'queue folded', 1000);
-    assert.equal(readCounts(dataDir, link.id).clicks, 20_000);
+    assert.equal(readCounts(dataDir, link.id).clicks, CLICKS);
     await stopHop(again);
   });
 

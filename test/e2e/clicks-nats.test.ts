@@ -18,6 +18,10 @@ import {
   type ServeProcess,
 } from '../support/hop-process.js';
 import { NATS_URL, requireNats, startOwnNats, uniqueStream } from '../support/require-nats.js';
+import { volume } from '../support/volume.js';
+
+/** Several flushes' worth at 100 in flight; 20,000 under `npm run test:scale`. */
+const CLICKS = volume(4_000, 20_000);
 
 function scaledOutEnv(dataDir: string, stream: string, natsUrl = NATS_URL): Record<string, string> {
   return {
@@ -36,8 +40,8 @@ function killAfter(t: TestContext, process: ServeProcess): ServeProcess {
 }
 
 describe('click counting, scaled out (hop serve → JetStream → hop worker)', () => {
-  test('hop worker without HOP_NATS_URL refuses to start and says why', () => {
-    const run = runHop(['worker'], { HOP_DATA_DIR: join(tmpdir(), 'hop-never-created') });
+  test('hop worker without HOP_NATS_URL refuses to start and says why', async () => {
+    const run = await runHop(['worker'], { HOP_DATA_DIR: join(tmpdir(), 'hop-never-created') });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /HOP_NATS_URL is unset/);
   });
@@ -53,7 +57,7 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       HOP_HOST: '127.0.0.1',
       HOP_WORKER_PORT: String(port),
     };
-    const run = runHop(['worker'], env);
+    const run = await runHop(['worker'], env);
     assert.equal(run.status, 2);
     assert.match(
       run.stderr,
@@ -61,22 +65,22 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
     );
   });
 
-  test('20,000 concurrent clicks on one link are counted exactly 20,000', async (t) => {
+  test(`${CLICKS.toLocaleString('en')} concurrent clicks on one link are counted exactly`, async (t) => {
     if (!(await requireNats(t))) return;
     const dataDir = tempDataDir(t, 'hop-nats-e2e-');
     const env = scaledOutEnv(dataDir, uniqueStream(t));
     const hop = killAfter(t, await startHop(env));
     const worker = killAfter(t, await startHopWorker(env));
     const link = await createLink(hop.url);
-    const result = await sendClicks(`${hop.url}/${link.code}`, 20_000, 100);
-    assert.deepEqual(result, { redirected: 20_000, failed: 0 });
+    const result = await sendClicks(`${hop.url}/${link.code}`, CLICKS, 100);
+    assert.deepEqual(result, { redirected: CLICKS, failed: 0 });
     await eventually(
-      async () => readCounts(dataDir, link.id).clicks >= 20_000,
+      async () => readCounts(dataDir, link.id).clicks >= CLICKS,
       'all clicks folded by the worker',
       3000,
     );
-    assert.equal(await readMetric(worker.url, 'hop_click_events_folded_total'), 20_000);
-    assert.equal(await readMetric(hop.url, 'hop_click_events_flushed_total'), 20_000);
+    assert.equal(await readMetric(worker.url, 'hop_click_events_folded_total'), CLICKS);
+    assert.equal(await readMetric(hop.url, 'hop_click_events_flushed_total'), CLICKS);
     assert.equal(
       await readMetric(hop.url, 'hop_click_events_folded_total'),
       undefined,
@@ -85,7 +89,7 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
     assert.equal((await fetch(`${worker.url}/healthz`)).status, 200);
     await stopHop(hop);
     await stopHop(worker);
-    assert.equal(readCounts(dataDir, link.id).clicks, 20_000);
+    assert.equal(readCounts(dataDir, link.id).clicks, CLICKS);
   });
 
   test('a worker killed with SIGKILL midway and restarted: every click counted once', async (t) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { freePort } from '../support/free-port.js';
-import { runHop, startHop, stopHop, type HopRun } from '../support/hop-process.js';
+import { HOP_COMMAND, runHop, startHop, stopHop, type HopRun } from '../support/hop-process.js';
 import { tempDataDir } from '../support/temp-data.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,7 +19,7 @@ const SCENARIOS = ['hot', 'uniform', '404'];
  * too, and its output must keep draining while the bench runs.
  */
 function bench(args: readonly string[]): Promise<HopRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/hop.ts', 'bench', ...args], {
+  const child = spawn(process.execPath, [...HOP_COMMAND, 'bench', ...args], {
     cwd: ROOT,
   });
   let stdout = '';
@@ -55,7 +55,7 @@ describe('hop bench', () => {
   test('loads a running hop: hot, uniform and 404, as a table and as JSON', async (t) => {
     const dir = tempDataDir(t, 'hop-bench-');
     const codesFile = join(dir, 'seeded.codes');
-    const seeded = runHop(['links', 'seed', '--count', '30', '--codes', codesFile], {
+    const seeded = await runHop(['links', 'seed', '--count', '30', '--codes', codesFile], {
       HOP_DATA_DIR: dir,
     });
     assert.equal(seeded.status, 0, seeded.stderr);
@@ -184,21 +184,21 @@ describe('hop bench', () => {
   test('no hop at --url, no key, bad options: a line that says so', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
     assertOneLineMessage(
-      runHop(['bench', '--url', url, '--key', ADMIN_KEY], {}),
+      await runHop(['bench', '--url', url, '--key', ADMIN_KEY], {}),
       /^hop: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED .*\); is `hop serve` running there\?$/m,
     );
     assertOneLineMessage(
-      runHop(['bench', '--url', url], {}),
+      await runHop(['bench', '--url', url], {}),
       /^hop: --key is needed to create the links to load \(or give --codes FILE/m,
     );
     for (const duration of ['soon', '0']) {
       assertOneLineMessage(
-        runHop(['bench', '--duration', duration], {}),
+        await runHop(['bench', '--duration', duration], {}),
         /option '--duration <time>' argument .* is invalid\. It must be a duration such as 2s/,
       );
     }
     assertOneLineMessage(
-      runHop(['bench', '--scenarios', 'hot,cold'], {}),
+      await runHop(['bench', '--scenarios', 'hot,cold'], {}),
       /--scenarios <list>' argument 'hot,cold' is invalid\. .*"cold" is not one/,
     );
   });

@@ -17,7 +17,7 @@ test('unknown codes skip the store; a link the CLI creates beside hop serve is f
   const dir = mkdtempSync(join(tmpdir(), 'hop-known-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const env = { HOP_DATA_DIR: dir, HOP_BOOTSTRAP_ADMIN_KEY: 'hop_known_codes_e2e_key_012345' };
-  const before = runHop(
+  const before = await runHop(
     ['links', 'create', 'https://example.com/before', '--alias', 'before-start'],
     env,
   );
@@ -38,7 +38,7 @@ test('unknown codes skip the store; a link the CLI creates beside hop serve is f
   assert.equal(loaded.status, 302, 'a link from before the start was loaded');
 
   // Another process writes to the same file; the catch-up finds it (bounded polling).
-  const beside = runHop(
+  const beside = await runHop(
     ['links', 'create', 'https://example.com/beside', '--alias', 'made-beside'],
     env,
   );
@@ -71,7 +71,7 @@ test('HOP_KNOWN_CODES=off: no filter is loaded, and every miss asks the store', 
   assert.equal(metric(text, 'hop_known_codes_ready'), 0);
   assert.equal(metric(text, 'hop_redirect_reads_skipped_total'), 0);
   // Without a filter to catch up, a link made by another process redirects at once.
-  const beside = runHop(
+  const beside = await runHop(
     ['links', 'create', 'https://example.com/beside', '--alias', 'made-beside'],
     env,
   );

@@ -10,6 +10,7 @@ import { makeLink } from '../contract/store-factories.js';
 import { runHop, startHop, stopHop, type HopRun } from '../support/hop-process.js';
 import { POSTGRES_URL, requirePostgres, testSchema } from '../support/require-postgres.js';
 import { tempDataDir } from '../support/temp-data.js';
+import { volume } from '../support/volume.js';
 
 /**
  * Issue 7: `hop links import` reports each bad row with its line and reason and carries
@@ -311,13 +312,17 @@ function assertExportHolds(
   return records;
 }
 
-function hop(args: readonly string[], env: Record<string, string>): HopRun {
+function hop(args: readonly string[], env: Record<string, string>): Promise<HopRun> {
   return runHop(args, { HOP_DEFAULT_TTL: `${DEFAULT_TTL_DAYS}d`, HOP_LOG_LEVEL: 'warn', ...env });
 }
 
-function timedImport(t: TestContext, file: string, env: Record<string, string>): ImportReport {
+async function timedImport(
+  t: TestContext,
+  file: string,
+  env: Record<string, string>,
+): Promise<ImportReport> {
   const started = Date.now();
-  const run = hop(['links', 'import', file], env);
+  const run = await hop(['links', 'import', file], env);
   const report = importReport(run);
   t.diagnostic(
     `imported ${report.imported} and rejected ${report.rejected} rows: ${report.seconds} s ` +
@@ -327,12 +332,15 @@ function timedImport(t: TestContext, file: string, env: Record<string, string>):
   return report;
 }
 
+/** Rows of the round trip: many import batches either way; 100,000 under `npm run test:scale`. */
+const IMPORT_ROWS = volume(5_000, 100_000);
+
 describe('hop links import and export', () => {
-  test('100,000 rows into SQLite: exact counts, each bad row by line; the round trip keeps every link', async (t) => {
+  test(`${IMPORT_ROWS.toLocaleString('en')} rows into SQLite: exact counts, each bad row by line; the round trip keeps every link`, async (t) => {
     const dir = tempDataDir(t, 'hop-csv-e2e-');
     const first = { HOP_DATA_DIR: join(dir, 'first') };
     const second = { HOP_DATA_DIR: join(dir, 'second') };
-    const file = buildLinkFile(100_000, 'r');
+    const file = buildLinkFile(IMPORT_ROWS, 'r');
     writeFileSync(join(dir, 'links.csv'), file.text);
     // Made straight in the store, as a CLI run would cost a start-up: a link that takes an
     // alias of the file, and ones the export leaves out by default, as an import would
@@ -349,11 +357,11 @@ describe('hop links import and export', () => {
     await store.close();
 
     const from = Date.now();
-    const report = timedImport(t, join(dir, 'links.csv'), first);
+    const report = await timedImport(t, join(dir, 'links.csv'), first);
     const to = Date.now();
     assertReport(report, file);
 
-    const exported = hop(['links', 'export', '--out', join(dir, 'first.csv')], first);
+    const exported = await hop(['links', 'export', '--out', join(dir, 'first.csv')], first);
     assert.equal(exported.status, 0, exported.stderr);
     assert.match(
       exported.stderr,
@@ -363,7 +371,7 @@ describe('hop links import and export', () => {
     const records = assertExportHolds(firstCsv, file, { from, to });
     assert.equal(records.length, file.good.size + 1, 'and the link made before');
     assert.ok(!/gone-/.test(firstCsv));
-    const expired = hop(['links', 'export', '--state', 'expired'], first);
+    const expired = await hop(['links', 'export', '--state', 'expired'], first);
     assert.deepEqual(
       parse(expired.stdout)
         .slice(1)
@@ -375,9 +383,9 @@ describe('hop links import and export', () => {
       ],
     );
 
-    const again = timedImport(t, join(dir, 'first.csv'), second);
+    const again = await timedImport(t, join(dir, 'first.csv'), second);
     assert.deepEqual([again.imported, again.rejected], [records.length, 0]);
-    const reexported = hop(['links', 'export', '--out', join(dir, 'second.csv')], second);
+    const reexported = await hop(['links', 'export', '--out', join(dir, 'second.csv')], second);
     assert.equal(reexported.status, 0, reexported.stderr);
     assert.equal(
       readFileSync(join(dir, 'second.csv'), 'utf8'),
@@ -386,7 +394,7 @@ describe('hop links import and export', () => {
     );
   });
 
-  test('a quote never closed stops the import at its row; a file it cannot use changes nothing', (t) => {
+  test('a quote never closed stops the import at its row; a file it cannot use changes nothing', async (t) => {
     const dir = tempDataDir(t, 'hop-csv-stop-');
     const env = { HOP_DATA_DIR: join(dir, 'data') };
     const write = (name: string, text: string) => {
@@ -394,7 +402,7 @@ describe('hop links import and export', () => {
       return join(dir, name);
     };
 
-    const stops = hop(
+    const stops = await hop(
       [
         'links',
         'import',
@@ -416,7 +424,7 @@ describe('hop links import and export', () => {
       /^hop: stopped at line 3: .* never closed; no row after line 3 was read; fix it and go on with --from-line 3$/m,
     );
     // Fixed, and gone on with from line 3: line 2's link is not made again.
-    const goesOn = hop(
+    const goesOn = await hop(
       [
         'links',
         'import',
@@ -433,7 +441,7 @@ describe('hop links import and export', () => {
     assert.match(goesOn.stdout, /^imported 2 rows, rejected 0, in [\d.]+ s$/m);
 
     // A quote gone wrong on a line of its own: that row is refused, the import goes on.
-    const stepped = hop(
+    const stepped = await hop(
       [
         'links',
         'import',
@@ -452,7 +460,7 @@ describe('hop links import and export', () => {
     );
     assert.doesNotMatch(stepped.stderr, /stopped/);
 
-    const unknown = hop(
+    const unknown = await hop(
       ['links', 'import', write('typo.csv', 'destination,url\nhttps://example.com/4,x\n')],
       env,
     );
@@ -461,7 +469,7 @@ describe('hop links import and export', () => {
       unknown.stderr,
       /^hop: The header \(line 1\) must name columns among .*: unknown column "url"\.$/m,
     );
-    const clean = hop(
+    const clean = await hop(
       [
         'links',
         'import',
@@ -474,7 +482,7 @@ describe('hop links import and export', () => {
     );
     assert.equal(clean.status, 0, clean.stderr);
     assert.match(clean.stdout, /^imported 2 rows, rejected 0, in/m);
-    const listed = hop(['links', 'list', '--json'], env);
+    const listed = await hop(['links', 'list', '--json'], env);
     assert.deepEqual(
       listed.stdout
         .trim()
@@ -493,7 +501,7 @@ describe('hop links import and export', () => {
     );
   });
 
-  test('an export to a path it cannot write, or an owner no key can have: a line that says so', (t) => {
+  test('an export to a path it cannot write, or an owner no key can have: a line that says so', async (t) => {
     const dir = tempDataDir(t, 'hop-csv-out-');
     const env = { HOP_DATA_DIR: join(dir, 'data') };
     writeFileSync(join(dir, 'a-file'), '');
@@ -503,13 +511,13 @@ describe('hop links import and export', () => {
       [join(dir, 'a-file', 'links.csv'), 'a part of its path is not a folder'],
     ] as const;
     for (const [out, reason] of cases) {
-      const run = hop(['links', 'export', '--out', out], env);
+      const run = await hop(['links', 'export', '--out', out], env);
       assert.equal(run.status, 2, run.stderr);
       assert.equal(run.stderr, `hop: cannot write ${out}: ${reason}\n`);
     }
     assert.deepEqual(readdirSync(dir), ['a-file'], 'no partial file left, no store opened');
     // A store that cannot be opened (its data dir is a file) leaves no partial file either.
-    const noStore = hop(['links', 'export', '--out', join(dir, 'links.csv')], {
+    const noStore = await hop(['links', 'export', '--out', join(dir, 'links.csv')], {
       HOP_DATA_DIR: join(dir, 'a-file'),
     });
     assert.notEqual(noStore.status, 0);
@@ -520,7 +528,7 @@ describe('hop links import and export', () => {
       ['links', 'import', join(dir, 'a-file'), '--owner', 'a b'],
       ['links', 'seed', '--count', '1', '--owner', 'x'.repeat(129)],
     ]) {
-      const run = hop(args, env);
+      const run = await hop(args, env);
       assert.equal(run.status, 1);
       assert.match(run.stderr, /--owner <owner>' argument .* is invalid\. An owner has 1 to 128/);
     }
@@ -537,15 +545,16 @@ describe('hop links import and export', () => {
     const file = buildLinkFile(2_000, 'p');
     writeFileSync(join(dir, 'links.csv'), file.text);
     assert.equal(
-      hop(['links', 'create', 'https://example.com/before', '--alias', 'taken-before'], env).status,
+      (await hop(['links', 'create', 'https://example.com/before', '--alias', 'taken-before'], env))
+        .status,
       0,
     );
 
     const from = Date.now();
-    const report = timedImport(t, join(dir, 'links.csv'), env);
+    const report = await timedImport(t, join(dir, 'links.csv'), env);
     const to = Date.now();
     assertReport(report, file);
-    const exported = hop(['links', 'export'], env);
+    const exported = await hop(['links', 'export'], env);
     assert.equal(exported.status, 0, exported.stderr);
     assert.equal(assertExportHolds(exported.stdout, file, { from, to }).length, file.good.size + 1);
   });
@@ -555,22 +564,26 @@ describe('hop links disable and enable', () => {
   test('a disabled link is listed as such and its redirect is a 404; enable turns it back on', async (t) => {
     const env = { HOP_DATA_DIR: tempDataDir(t, 'hop-disable-') };
     assert.equal(
-      hop(['links', 'create', 'https://example.com/switch', '--alias', 'switch'], env).status,
+      (await hop(['links', 'create', 'https://example.com/switch', '--alias', 'switch'], env))
+        .status,
       0,
     );
 
-    const disabled = hop(['links', 'disable', 'switch'], env);
+    const disabled = await hop(['links', 'disable', 'switch'], env);
     assert.equal(disabled.status, 0, disabled.stderr);
     const [, id] = /^switch {2}disabled {2}(\S+)$/.exec(disabled.stdout.trim()) ?? [];
     assert.ok(id, disabled.stdout);
-    assert.match(hop(['links', 'list', '--state', 'disabled'], env).stdout, /^switch {2}disabled /);
+    assert.match(
+      (await hop(['links', 'list', '--state', 'disabled'], env)).stdout,
+      /^switch {2}disabled /,
+    );
     await assertRedirect(env, 'switch', 404);
 
     // Found by its id as well; the state printed is the one stored.
-    const enabled = hop(['links', 'enable', id], env);
+    const enabled = await hop(['links', 'enable', id], env);
     assert.equal(enabled.stdout.trim(), `switch  active  ${id}`);
 
-    const unknown = hop(['links', 'disable', 'no-such-link'], env);
+    const unknown = await hop(['links', 'disable', 'no-such-link'], env);
     assert.equal(unknown.status, 1);
     assert.match(unknown.stderr, /No link has the code or id "no-such-link"/);
   });

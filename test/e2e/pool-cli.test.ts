@@ -26,16 +26,19 @@ function readPool(file: string, width: number): { id: string; codes: string[] } 
 }
 
 describe('hop pool generate', () => {
-  test('writes a pool of unique codes, and keeps it unless --force', (t) => {
+  test('writes a pool of unique codes, and keeps it unless --force', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-pool-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { HOP_DATA_DIR: dir };
 
     // A custom alias in the store: whatever the pool draws, never this.
-    const alias = runHop(['links', 'create', 'https://example.com/', '--alias', 'Keep1234'], env);
+    const alias = await runHop(
+      ['links', 'create', 'https://example.com/', '--alias', 'Keep1234'],
+      env,
+    );
     assert.equal(alias.status, 0, alias.stderr);
 
-    const generated = runHop(['pool', 'generate', '--count', '20000'], env);
+    const generated = await runHop(['pool', 'generate', '--count', '20000'], env);
     assert.equal(generated.status, 0, generated.stderr);
     const file = join(dir, 'pool.codes');
     assert.match(
@@ -57,26 +60,29 @@ describe('hop pool generate', () => {
       'no temporary file left',
     );
 
-    const again = runHop(['pool', 'generate', '--count', '10'], env);
+    const again = await runHop(['pool', 'generate', '--count', '10'], env);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /pool\.codes exists: servers may be taking codes from it.*--force/);
     assert.deepEqual(readPool(file, 7), first, 'the existing pool is untouched');
 
-    const replaced = runHop(['pool', 'generate', '--count', '500', '--force'], env);
+    const replaced = await runHop(['pool', 'generate', '--count', '500', '--force'], env);
     assert.equal(replaced.status, 0, replaced.stderr);
     const second = readPool(file, 7);
     assert.equal(second.codes.length, 500);
     assert.notEqual(second.id, first.id, 'a new pool has a new id');
   });
 
-  test('--file, --length and HOP_CODE_ALPHABET shape the pool', (t) => {
+  test('--file, --length and HOP_CODE_ALPHABET shape the pool', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-pool-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'nested', 'other.codes');
-    const run = runHop(['pool', 'generate', '--count', '3000', '--length', '10', '--file', file], {
-      HOP_DATA_DIR: dir,
-      HOP_CODE_ALPHABET: 'base64url',
-    });
+    const run = await runHop(
+      ['pool', 'generate', '--count', '3000', '--length', '10', '--file', file],
+      {
+        HOP_DATA_DIR: dir,
+        HOP_CODE_ALPHABET: 'base64url',
+      },
+    );
     assert.equal(run.status, 0, run.stderr);
     const pool = readPool(file, 10);
     assert.equal(new Set(pool.codes).size, 3000);
@@ -84,27 +90,27 @@ describe('hop pool generate', () => {
     assert.equal(existsSync(join(dir, 'pool.codes')), false, 'the default file is not written');
   });
 
-  test('bad --count and --length exit 1 with a message, writing nothing', (t) => {
+  test('bad --count and --length exit 1 with a message, writing nothing', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-pool-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { HOP_DATA_DIR: dir };
     for (const count of ['0', '-5', '1.5', '12x']) {
-      const run = runHop(['pool', 'generate', '--count', count], env);
+      const run = await runHop(['pool', 'generate', '--count', count], env);
       assert.equal(run.status, 1, `--count ${JSON.stringify(count)}`);
       assert.match(run.stderr, /--count .* must be a positive whole number/);
     }
-    const missing = runHop(['pool', 'generate'], env);
+    const missing = await runHop(['pool', 'generate'], env);
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /required option '--count <n>' not specified/);
     for (const length of ['3', '33']) {
-      const run = runHop(['pool', 'generate', '--count', '10', '--length', length], env);
+      const run = await runHop(['pool', 'generate', '--count', '10', '--length', length], env);
       assert.equal(run.status, 1, `--length ${length}`);
       assert.match(run.stderr, /--length .* must be a whole number from 4 to 32/);
     }
-    const tooMany = runHop(['pool', 'generate', '--count', '8000000', '--length', '4'], env);
+    const tooMany = await runHop(['pool', 'generate', '--count', '8000000', '--length', '4'], env);
     assert.equal(tooMany.status, 1);
     assert.match(tooMany.stderr, /would fill more than half .* use a longer --length/);
-    const tooBig = runHop(['pool', 'generate', '--count', '1000000001'], env);
+    const tooBig = await runHop(['pool', 'generate', '--count', '1000000001'], env);
     assert.equal(tooBig.status, 1);
     assert.match(tooBig.stderr, /one pool file holds at most 1000000000 codes/);
     assert.equal(existsSync(join(dir, 'pool.codes')), false);

@@ -117,14 +117,14 @@ describe('hop serve as a process', () => {
 
   test('start-up failures are one line naming the variable, never a stack trace', async (t) => {
     const dir = tempDataDir(t, 'hop-e2e-');
-    const blocklist = runHop(['serve'], {
+    const blocklist = await runHop(['serve'], {
       HOP_DATA_DIR: dir,
       HOP_BLOCKLIST_FILE: join(dir, 'nope.txt'),
     });
     assert.equal(blocklist.status, 2);
     assert.match(blocklist.stderr, /^hop: HOP_BLOCKLIST_FILE=".*nope\.txt" cannot be read: .*\n$/);
 
-    const host = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_HOST: 'not a host' });
+    const host = await runHop(['serve'], { HOP_DATA_DIR: dir, HOP_HOST: 'not a host' });
     assert.equal(host.status, 2);
     assert.match(
       host.stderr,
@@ -133,14 +133,18 @@ describe('hop serve as a process', () => {
 
     const fileAsDir = join(dir, 'hop.db.file');
     writeFileSync(fileAsDir, 'x');
-    const dataDir = runHop(['serve'], { HOP_DATA_DIR: fileAsDir });
+    const dataDir = await runHop(['serve'], { HOP_DATA_DIR: fileAsDir });
     assert.equal(dataDir.status, 2);
     assert.match(dataDir.stderr, /^hop: HOP_DATA_DIR=".*" cannot be used: .*\n$/);
 
     const first = await startHop({ HOP_DATA_DIR: dir });
     t.after(() => first.child.kill('SIGKILL'));
     const port = new URL(first.url).port;
-    const busy = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_HOST: '127.0.0.1', HOP_PORT: port });
+    const busy = await runHop(['serve'], {
+      HOP_DATA_DIR: dir,
+      HOP_HOST: '127.0.0.1',
+      HOP_PORT: port,
+    });
     assert.equal(busy.status, 2);
     assert.match(
       busy.stderr,
@@ -151,16 +155,20 @@ describe('hop serve as a process', () => {
     await first.exited;
   });
 
-  test('an unknown HOP_ variable is warned about', (t) => {
+  test('an unknown HOP_ variable is warned about', async (t) => {
     const dir = tempDataDir(t, 'hop-e2e-');
-    const run = runHop(['migrate'], { HOP_DATA_DIR: dir, HOP_PROT: '9000' });
+    const run = await runHop(['migrate'], { HOP_DATA_DIR: dir, HOP_PROT: '9000' });
     assert.equal(run.status, 0);
     assert.match(run.stderr, /^hop: warning: HOP_PROT is not a hop variable and is ignored$/m);
   });
 
-  test('a bad variable stops the start with one line naming it', (t) => {
+  test('a bad variable stops the start with one line naming it', async (t) => {
     const dir = tempDataDir(t, 'hop-e2e-');
-    const run = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_PORT: 'eighty', HOP_LOG_LEVEL: 'loud' });
+    const run = await runHop(['serve'], {
+      HOP_DATA_DIR: dir,
+      HOP_PORT: 'eighty',
+      HOP_LOG_LEVEL: 'loud',
+    });
     assert.equal(run.status, 2);
     const lines = run.stderr.trim().split('\n');
     assert.equal(lines.length, 2, run.stderr);
@@ -171,12 +179,12 @@ describe('hop serve as a process', () => {
     assert.match(lines[1]!, /^hop: HOP_LOG_LEVEL="loud" is invalid: expected one of: fatal, error/);
     assert.ok(!existsSync(join(dir, 'hop.db')), 'nothing was created');
 
-    const pg = runHop(['serve'], { HOP_DATA_DIR: dir, HOP_DATABASE_URL: 'mysql://x' });
+    const pg = await runHop(['serve'], { HOP_DATA_DIR: dir, HOP_DATABASE_URL: 'mysql://x' });
     assert.equal(pg.status, 2);
     assert.match(pg.stderr, /^hop: HOP_DATABASE_URL=.* is invalid: /);
 
     // A PostgreSQL that refuses: no start, one line naming the variable, no SQLite fallback.
-    const refused = runHop(['serve'], {
+    const refused = await runHop(['serve'], {
       HOP_DATA_DIR: dir,
       HOP_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
     });

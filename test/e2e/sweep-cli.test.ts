@@ -36,7 +36,7 @@ describe('hop sweep', () => {
     await seeded.links.insertLink(live, makeClaim({ owner: live.owner, notBefore: 0 }));
     await seeded.close();
 
-    const swept = runHop(['sweep'], env);
+    const swept = await runHop(['sweep'], env);
     assert.equal(swept.status, 0, swept.stderr);
     assert.match(
       swept.stdout,
@@ -68,7 +68,7 @@ describe('hop sweep', () => {
     );
     await store.close();
 
-    const again = runHop(['sweep'], env);
+    const again = await runHop(['sweep'], env);
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, /: 0 expired, 0 reclaimed, 0 idempotency records purged /);
   });

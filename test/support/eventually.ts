@@ -5,7 +5,7 @@
 export async function eventually(
   check: () => Promise<boolean>,
   what = 'the condition',
-  polls = 300,
+  polls = 1000,
 ): Promise<void> {
   for (let i = 0; i < polls; i++) {
     if (await check()) return;

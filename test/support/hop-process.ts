@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const HOP = ['--import', 'tsx', 'src/cli/hop.ts'];
+/**
+ * The compiled CLI, as an operator runs it: scripts/run-tests.ts builds it once per run
+ * (`npm run build`), so no test pays for compiling TypeScript in every child.
+ */
+export const HOP_COMMAND = [fileURLToPath(new URL('../../dist/cli/hop.js', import.meta.url))];
 
 export interface HopRun {
   readonly status: number | null;
@@ -11,15 +15,32 @@ export interface HopRun {
   readonly stderr: string;
 }
 
-/** Runs one `hop` command to completion, the way an operator would. */
-export function runHop(args: readonly string[], env: Record<string, string>): HopRun {
-  const result = spawnSync(process.execPath, [...HOP, ...args], {
+/**
+ * Runs one `hop` command to completion, the way an operator would. Asynchronously: a test
+ * blocked in spawnSync cannot see a server close an idle keep-alive connection, and its
+ * next fetch then fails on the dead socket ("other side closed").
+ */
+export function runHop(args: readonly string[], env: Record<string, string>): Promise<HopRun> {
+  const child = spawn(process.execPath, [...HOP_COMMAND, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      resolve({
+        status,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+      });
+    });
+  });
 }
 
 export interface ServeProcess {
@@ -53,7 +74,7 @@ function startHopCommand(
   env: Record<string, string>,
   readyMessage: string,
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...HOP, command], {
+  const child = spawn(process.execPath, [...HOP_COMMAND, command], {
     cwd: ROOT,
     env: { ...process.env, HOP_HOST: '127.0.0.1', HOP_PORT: '0', HOP_WORKER_PORT: '0', ...env },
   });

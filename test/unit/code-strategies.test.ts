@@ -10,14 +10,16 @@ import {
   SNOWFLAKE_EPOCH_MS,
   SnowflakeCodeGenerator,
 } from '../../src/codes/snowflake-code-generator.js';
+import { volume } from '../support/volume.js';
 
 /**
- * Property tests of the code strategies (SPEC §2) at a million codes each: no duplicates,
- * fixed length, only the alphabet's characters. Each million takes a few seconds at most;
- * the times are reported as diagnostics, never asserted.
+ * Property tests of the code strategies (SPEC §2) at many codes each: no duplicates, fixed
+ * length, only the alphabet's characters. `npm test` draws 200,000 of each and
+ * `npm run test:scale` a million; the times are reported as diagnostics, never asserted.
  */
 
-const MILLION = 1_000_000;
+const MANY = volume(200_000, 1_000_000);
+const MANY_TEXT = MANY.toLocaleString('en');
 const BASE62 = ALPHABETS.base62;
 const BASE62_CODE = /^[0-9a-zA-Z]+$/;
 const BASE64URL_CODE = /^[A-Za-z0-9_-]+$/;
@@ -53,22 +55,22 @@ describe('random (CSPRNG, rejection sampling)', () => {
     randomFillSync(buffer);
   };
 
-  test('1,000,000 codes of length 10: no duplicate, all 10 characters of base62', (t) => {
+  test(`${MANY_TEXT} codes of length 10: no duplicate, all 10 characters of base62`, (t) => {
     // Length 10, not the default 7: at 7 a million random codes collide with probability
     // ≈ n²/2N = 1e12 / (2 · 62^7) ≈ 0.14 (birthday bound), so this test would fail one run
     // in seven. At 7, uniqueness is the store's conditional insert's job (tested with the
     // store); at 10 the bound is 1e12 / (2 · 62^10) ≈ 6e-7.
     const generator = new RandomCodeGenerator({ alphabet: BASE62, length: 10, randomBytes });
-    const seen = timed(t, '1M random codes', () => {
+    const seen = timed(t, `${MANY_TEXT} random codes`, () => {
       const codes = new Set<string>();
-      for (let i = 0; i < MILLION; i++) {
+      for (let i = 0; i < MANY; i++) {
         const code = generator.generateSync();
         assert.ok(code.length === 10 && BASE62_CODE.test(code), code);
         codes.add(code);
       }
       return codes;
     });
-    assert.equal(seen.size, MILLION);
+    assert.equal(seen.size, MANY);
   });
 
   const CODES = 200_000;
@@ -115,24 +117,24 @@ describe('snowflake', () => {
 
   const START_MS = Date.UTC(2026, 2, 1);
 
-  test('1,000,000 codes under a slow fake clock: no duplicate, all 11 characters of base62', (t) => {
-    // The clock advances 1 ms every 10,000 codes in odd phases (more than the 4,096 codes a
-    // millisecond holds: the sequence overflows and the logical time runs ahead of the clock)
-    // and every 1,000 codes in even phases (the clock catches up again: a fast phase leaves
-    // the logical time 100,000/4,096 − 10 ≈ 14 ms ahead, and at 1,000 codes a millisecond the
-    // clock gains about 0.76 ms per ms on it, level after ~19,000 codes; at 3,000 it would
-    // gain only 0.27 and not be level within a phase). The clock stands still while a
+  test(`${MANY_TEXT} codes under a slow fake clock: no duplicate, all 11 characters of base62`, (t) => {
+    // Ten phases. The clock advances 1 ms every 10,000 codes in odd phases (more than the
+    // 4,096 codes a millisecond holds: the sequence overflows and the logical time runs ahead
+    // of the clock) and every 1,000 codes in even phases (the clock catches up again: a fast
+    // phase of P codes leaves the logical time P/4,096 − P/10,000 ms ahead — 14 ms at a
+    // million codes, 3 ms at 200,000 — and at 1,000 codes a millisecond the clock gains about
+    // 0.76 ms per ms on it, level well within a phase). The clock stands still while a
     // millisecond overflows, so a generator that waited for it would hang.
-    const PHASE = 100_000;
+    const PHASE = MANY / 10;
     let issued = 0;
     let clockMs = START_MS;
     let stepCounter = 0;
     const generator = new SnowflakeCodeGenerator({ workerId: 17, now: () => clockMs });
     let ranAhead = 0;
     let caughtUp = 0;
-    const seen = timed(t, '1M snowflake codes', () => {
+    const seen = timed(t, `${MANY_TEXT} snowflake codes`, () => {
       const codes = new Set<string>();
-      while (issued < MILLION) {
+      while (issued < MANY) {
         const perMs = Math.floor(issued / PHASE) % 2 === 1 ? 10_000 : 1_000;
         if (++stepCounter >= perMs) {
           clockMs++;
@@ -151,7 +153,7 @@ describe('snowflake', () => {
       }
       return codes;
     });
-    assert.equal(seen.size, MILLION);
+    assert.equal(seen.size, MANY);
     assert.equal(ranAhead, 5, 'every fast phase overflowed its milliseconds');
     assert.equal(caughtUp, 5, 'every slow phase let the clock catch up');
   });
@@ -226,13 +228,13 @@ describe('hash', () => {
     }
   });
 
-  test('1,000,000 distinct destinations against a Set standing in for the conditional insert', (t) => {
+  test(`${MANY_TEXT} distinct destinations against a Set standing in for the conditional insert`, (t) => {
     const MAX_ATTEMPTS = 8;
     const generator = new HashCodeGenerator();
     let extraAttempts = 0;
-    const taken = timed(t, '1M hash codes', () => {
+    const taken = timed(t, `${MANY_TEXT} hash codes`, () => {
       const store = new Set<string>();
-      for (let i = 0; i < MILLION; i++) {
+      for (let i = 0; i < MANY; i++) {
         const destination = `https://example.com/articles/${i}`;
         let attempt = 0;
         for (;;) {
@@ -249,26 +251,26 @@ describe('hash', () => {
       }
       return store;
     });
-    // Expected ≈ n²/2N = 1e12 / (2 · 64^6) ≈ 7 first windows already taken.
-    t.diagnostic(`extra insert attempts over 1M destinations: ${extraAttempts}`);
-    assert.equal(taken.size, MILLION);
+    // Expected ≈ n²/2N: 1e12 / (2 · 64^6) ≈ 7 first windows already taken at a million.
+    t.diagnostic(`extra insert attempts over ${MANY_TEXT} destinations: ${extraAttempts}`);
+    assert.equal(taken.size, MANY);
   });
 });
 
 describe('permutation', () => {
-  test('counters 0..999,999 through a keyed permutation of [0, 62^7): 1,000,000 distinct codes', (t) => {
+  test(`counters 0..${(MANY - 1).toLocaleString('en')} through a keyed permutation of [0, 62^7): ${MANY_TEXT} distinct codes`, (t) => {
     const key = createHash('sha256').update('hop code-strategies test key').digest();
     assert.equal(key.length, 32);
     const permutation = new KeyedPermutation(key, 62 ** 7);
-    const seen = timed(t, '1M permutation codes', () => {
+    const seen = timed(t, `${MANY_TEXT} permutation codes`, () => {
       const codes = new Set<string>();
-      for (let counter = 0; counter < MILLION; counter++) {
+      for (let counter = 0; counter < MANY; counter++) {
         const code = fixedWidthCode(permutation.apply(counter), BASE62, 7);
         assert.ok(code.length === 7 && BASE62_CODE.test(code), code);
         codes.add(code);
       }
       return codes;
     });
-    assert.equal(seen.size, MILLION);
+    assert.equal(seen.size, MANY);
   });
 });

@@ -8,6 +8,7 @@ import { PoolCodeGenerator } from '../../src/codes/pool-code-generator.js';
 import { FsPoolFile, readPoolFileHeader } from '../../src/adapters/pool-file/fs-pool-file.js';
 import { PoolCodeRecycler } from '../../src/adapters/pool-file/pool-code-recycler.js';
 import { isHopError } from '../../src/domain/errors.js';
+import { eventually } from '../support/eventually.js';
 import { numberedCodes, writePoolFile } from '../support/pool-files.js';
 
 const WIDTH = 7;
@@ -59,10 +60,8 @@ describe('PoolCodeGenerator', () => {
     await take(generator, 80);
     assert.equal(generator.storeRoundTrips, 1);
     await generator.generate(); // 19 left in memory: the next batch is claimed meanwhile
-    await new Promise((resolve) => setImmediate(resolve));
-    for (let i = 0; i < 10 && generator.storeRoundTrips < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    // The refill is in the background: wait for it (bounded polls, not a timing claim).
+    await eventually(async () => generator.inMemory > 19, 'the background refill');
     assert.equal(generator.storeRoundTrips, 2);
     assert.equal(generator.inMemory, 119);
   });

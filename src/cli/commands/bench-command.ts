@@ -2,8 +2,6 @@ import { Option, type Command } from 'commander';
 import { BenchError } from '../bench/bench-error.js';
 import { BENCH_TAG } from '../bench/bench-links.js';
 import { durationParser, parseScenarios, parseUrlOption } from '../bench/bench-option-parsers.js';
-import { formatBenchJson, formatBenchTable } from '../bench/format-bench-report.js';
-import { runBench } from '../bench/run-bench.js';
 import { SCENARIOS, type ScenarioName } from '../bench/scenarios.js';
 import { wholeNumberParser } from '../whole-number-parser.js';
 
@@ -89,6 +87,11 @@ Examples:
   $ hop bench --key "$HOP_KEY" --duration 5s --json > bench.json`,
     )
     .action(async (options: BenchCommandOptions) => {
+      // The load generator (autocannon) loads only for this command.
+      const [{ runBench }, { formatBenchJson, formatBenchTable }] = await Promise.all([
+        import('../bench/run-bench.js'),
+        import('../bench/format-bench-report.js'),
+      ]);
       try {
         const report = await runBench(
           {

@@ -1,6 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
-import { startServer, stopOnSignals } from '../../main/serve.js';
 import { createLogger } from '../../observability/logger.js';
 import { exitOnConfigError, loadCliConfig } from '../load-cli-config.js';
 
@@ -12,6 +11,7 @@ export function addServeCommand(program: Command): void {
       collectGarbageSooner();
       const config = loadCliConfig();
       const logger = createLogger(config.logLevel);
+      const { startServer, stopOnSignals } = await import('../../main/serve.js');
       const server = await startServer(config, logger).catch(exitOnConfigError);
       stopOnSignals(server, config, logger);
     });

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { stopOnSignals } from '../../main/serve.js';
-import { startWorker } from '../../main/worker.js';
 import { createLogger } from '../../observability/logger.js';
 import { exitOnConfigError, loadCliConfig } from '../load-cli-config.js';
 
@@ -11,6 +9,10 @@ export function addWorkerCommand(program: Command): void {
     .action(async () => {
       const config = loadCliConfig();
       const logger = createLogger(config.logLevel);
+      const [{ startWorker }, { stopOnSignals }] = await Promise.all([
+        import('../../main/worker.js'),
+        import('../../main/serve.js'),
+      ]);
       const worker = await startWorker(config, logger).catch(exitOnConfigError);
       stopOnSignals(worker, config, logger);
     });

@@ -1,0 +1,121 @@
+/**
+ * The test command (`npm test`, `npm run test:<tier>`): builds hop once, then runs the test
+ * files of the named tiers — concurrently, except the files that say they must run alone —
+ * each file under a timeout, so a regression fails instead of hanging. Ends with one
+ * `N passed, N failed` line for the whole run (two runner invocations print two summaries).
+ *
+ *   node --import tsx scripts/run-tests.ts [tier …]     (no tier: every tier but scale)
+ *
+ * A file runs alone when one of its first lines is `// runs alone: <why>`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { createInterface } from 'node:readline';
+
+/** The tiers, in the order `npm test` runs them: quick and local first. */
+const TIERS = ['unit', 'fuzz', 'contract', 'services', 'http', 'e2e'] as const;
+/** Full-size volume checks, only on request (`npm run test:scale`). */
+const SCALE_TIER = 'scale';
+/** What a single file may take before it fails (the runner's --test-timeout is per file). */
+const FILE_TIMEOUT_MS = Number(process.env.HOP_TEST_FILE_TIMEOUT_MS ?? 300_000);
+/** Files run at once: most wait on servers and child processes, not on the CPU. */
+const CONCURRENCY = Number(process.env.HOP_TEST_CONCURRENCY ?? availableParallelism() * 2);
+const ALONE_MARK = /^\/\/ runs alone: \S/m;
+
+const root = new URL('../', import.meta.url);
+
+function main(): void {
+  const asked = process.argv.slice(2);
+  const known: readonly string[] = [...TIERS, SCALE_TIER];
+  const unknown = asked.filter((tier) => !known.includes(tier));
+  if (unknown.length > 0) {
+    process.stderr.write(`run-tests: unknown tier ${unknown.join(', ')} (${known.join(', ')})\n`);
+    process.exit(2);
+  }
+  const tiers = asked.length > 0 ? asked : TIERS;
+  const files = tiers.flatMap(testFilesOf);
+  const alone = files.filter((file) => ALONE_MARK.test(head(file)));
+  const together = files.filter((file) => !alone.includes(file));
+
+  build();
+  void (async () => {
+    const totals = { passed: 0, failed: 0 };
+    let failed = false;
+    for (const [group, concurrency] of [
+      [together, CONCURRENCY],
+      [alone, 1],
+    ] as const) {
+      if (group.length === 0) continue;
+      process.stdout.write(`\n# ${group.length} files, ${concurrency} at a time\n`);
+      const result = await runNodeTest(group, concurrency);
+      totals.passed += result.passed;
+      totals.failed += result.failed;
+      failed ||= result.code !== 0;
+    }
+    process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed\n`);
+    process.exit(failed ? 1 : 0);
+  })();
+}
+
+function testFilesOf(tier: string): string[] {
+  const folder = new URL(`test/${tier}/`, root);
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => `test/${tier}/${name}`);
+}
+
+/** The first lines of a file, where its `runs alone` mark would be. */
+function head(file: string): string {
+  return readFileSync(new URL(file, root), 'utf8').split('\n', 12).join('\n');
+}
+
+/** End-to-end tests spawn the compiled CLI (test/support/hop-process.ts): built once here. */
+function build(): void {
+  const started = Date.now();
+  const result = spawnSync('npm', ['run', '--silent', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    process.stderr.write('run-tests: the build failed\n');
+    process.exit(1);
+  }
+  process.stdout.write(`# built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+/** Runs node's test runner over `files`, passing its output through and reading its counts. */
+async function runNodeTest(
+  files: readonly string[],
+  concurrency: number,
+): Promise<{ passed: number; failed: number; code: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      `--test-timeout=${FILE_TIMEOUT_MS}`,
+      '--test-reporter=spec',
+      ...files,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const closed = once(child, 'close');
+  const counts = { passed: 0, failed: 0 };
+  for await (const line of createInterface({ input: child.stdout })) {
+    process.stdout.write(`${line}\n`);
+    // The spec reporter's summary: `ℹ pass 12`, `ℹ fail 0`, `ℹ cancelled 1`.
+    const summary = /^ℹ (pass|fail|cancelled) (\d+)$/.exec(line);
+    if (summary === null) continue;
+    if (summary[1] === 'pass') counts.passed += Number(summary[2]);
+    else counts.failed += Number(summary[2]);
+  }
+  const [status] = (await closed) as [number | null];
+  return { ...counts, code: status ?? 1 };
+}
+
+main();
