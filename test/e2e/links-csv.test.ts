@@ -12,7 +12,7 @@ import { POSTGRES_URL, requirePostgres, testSchema } from '../support/require-po
 import { tempDataDir } from '../support/temp-data.js';
 
 /**
- * Issue 7: `hop links import` reports each bad row with its line and reason and carries
+ * ADR 0072: `hop links import` reports each bad row with its line and reason and carries
  * on, with exact counts; `hop links export` → import → export gives the same file.
  */
 
