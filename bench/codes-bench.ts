@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- codes` (issue 5): creates per second through the API and store round
+ * `npm run bench -- codes` (SPEC §2): creates per second through the API and store round
  * trips per create, for every code strategy, side by side in one run, next to a ceiling (a
  * bare node:http server answering the same POST with a made-up link: no store, no checks).
  *

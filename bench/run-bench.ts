@@ -25,7 +25,7 @@
  * analytics costs; it is taken as the median over BENCH_PAIRS process pairs (default 6),
  * started afresh: single pairs still differ by about ±1.5%.
  *
- * `scanner` (issue 8) is hot's load from 127.0.0.1 while a code scanner floods unknown codes
+ * `scanner` (ADR 0080) is hot's load from 127.0.0.1 while a code scanner floods unknown codes
  * from 127.0.0.2 (bench/scanner-load.ts, a process of its own on the load core, open loop at
  * BENCH_SCANNER_RATE), at two hops of its own, each on its copy of the store: one throttling
  * at hop's defaults (or HOP_SCANNER_* as given in the environment), without and with the
@@ -202,7 +202,7 @@ if (requested.length === 1 && requested[0] === 'codes') {
   await import('./codes-bench.js');
 }
 if (requested.length === 1 && requested[0] === 'sweep') await import('./sweep-bench.js');
-// Issue 6: hop on PostgreSQL and Redis, behind HAProxy (bench/scale-bench.ts), which exits.
+// SPEC §9: hop on PostgreSQL and Redis, behind HAProxy (bench/scale-bench.ts), which exits.
 if (requested.length === 1 && requested[0] === 'scale') await import('./scale-bench.js');
 for (const name of requested) {
   if (!(ALL as readonly string[]).includes(name))
@@ -557,7 +557,7 @@ function describeOutcomes(outcomes: Record<string, number>): string {
     .join(', ');
 }
 
-/** Issue 3: mixed's redirect p99 within 1.5× of fixed-rate's (hot at the same offered rate). */
+/** mixed's redirect p99 within 1.5× of fixed-rate's, hot at the same rate (BENCHMARKS.md). */
 function mixedAgainstFixedRate(): string[] {
   const fixed = rows.find((row) => row.scenario === 'fixed-rate');
   const mixed = rows.find((row) => row.scenario === 'mixed');

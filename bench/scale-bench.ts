@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale` (issue 6): hop scaled out on PostgreSQL and Redis, in one run.
+ * `npm run bench -- scale` (SPEC §9): hop scaled out on PostgreSQL and Redis, in one run.
  *
  * 1. Creates/s on PostgreSQL: one hop (compiled, on the server core) on a schema of its own
  *    made for this run, HOP_ANALYTICS=off, admin key (no rate limit), driven by wrk (load

@@ -1,5 +1,5 @@
 /**
- * The `scanner` scenario of bench/run-bench.ts (issue 8): visitors' redirect throughput
+ * The `scanner` scenario of bench/run-bench.ts (SPEC §7, ADR 0080): visitors' redirect throughput
  * while a code scanner floods 404s from another address, against no scanner, in one run.
  *
  * Visitors are hot's load: wrk, closed loop, from 127.0.0.1. The scanner is a process of

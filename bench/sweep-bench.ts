@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- sweep` (issue 5): a sweep of a store holding a million expired links
+ * `npm run bench -- sweep` (SPEC §7, ADR 0051): a sweep of a store holding a million expired links
  * "neither locks the store nor stalls redirects". Redirect load on the live links, first
  * with no sweep, then while `hop sweep` (a separate process on the same SQLite file, as an
  * operator runs it) marks every expired link and reclaims every row, next to the ceiling

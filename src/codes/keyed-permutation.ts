@@ -6,7 +6,7 @@ const ROUNDS = 4;
 const MAX_HALF_BITS = 26;
 
 /**
- * A keyed permutation of `[0, size)` (issue 5's `permutation` strategy): a balanced Feistel
+ * A keyed permutation of `[0, size)` (SPEC §2's `permutation` strategy): a balanced Feistel
  * network over the smallest even power of two that holds `size`, with AES-128 under a key
  * derived from the given one as its round function, and cycle-walking (applying it again while the result falls
  * outside `[0, size)`) to land in the domain. Consecutive counters give unrelated values,

@@ -24,7 +24,7 @@ export interface ConsoleAsset {
   readonly etag: string;
 }
 
-/** The admin console (`/admin`, issue 7). */
+/** The admin console (`/admin`, SPEC §8). */
 export interface ConsoleDeps {
   readonly sessions: ConsoleSessionDeps;
   readonly dashboard: DashboardDeps;
@@ -60,7 +60,7 @@ export interface AppDeps {
   readonly timeouts: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
 }
 
-/** Abuse resistance (SPEC §7, issue 8). */
+/** Abuse resistance (SPEC §7). */
 export interface ProtectionDeps {
   /** Null when scanner throttling is off. */
   readonly scanners: ScannerThrottle | null;

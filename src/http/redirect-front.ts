@@ -64,7 +64,7 @@ export interface RedirectFrontDeps {
 }
 
 /**
- * The redirect, served by plain node:http in front of Fastify (issue 3: Fastify's routing
+ * The redirect, served by plain node:http in front of Fastify (ADR 0019: Fastify's routing
  * costs more than the whole L1 hit). It takes GET and HEAD of `/{code}` and nothing else;
  * every other request, and codes that spell one of our own routes, go on to Fastify.
  * Returns false when the request is not ours.

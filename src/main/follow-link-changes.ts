@@ -6,7 +6,7 @@ import { pollInBackground } from './poll-in-background.js';
 
 /** How often `hop serve` reads the changes other processes made to links. */
 export const LINK_CHANGES_POLL_MS = 1000;
-/** Changes read at a time: about a millisecond of the event loop, read and dropped (decisions.md). */
+/** Changes read at a time: about a millisecond of the event loop, read and dropped (ADR 0073). */
 const LINK_CHANGES_BATCH = 1000;
 /** How often old changes are deleted. */
 const FORGET_EVERY_MS = 60_000;

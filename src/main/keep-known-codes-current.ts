@@ -5,7 +5,7 @@ import { pollInBackground } from './poll-in-background.js';
 /**
  * How often `hop serve` reads codes created by other processes (the CLI on the same file,
  * other instances). Creates through this instance are known at once; this bounds how long
- * a link made elsewhere can be answered 404 here (decisions.md).
+ * a link made elsewhere can be answered 404 here (ADR 0024).
  */
 export const KNOWN_CODES_CATCH_UP_MS = 1000;
 

@@ -38,7 +38,7 @@ export interface ClickCounters {
   readonly lagSeconds: number;
 }
 
-/** Code generation, creates and the sweeper (issue 5); read only when scraped. */
+/** Code generation, creates and the sweeper (SPEC §8); read only when scraped. */
 export interface CodeCounters {
   /** Active links / code space; null before the first census. */
   readonly guessProbability: number | null;
@@ -55,7 +55,7 @@ export interface CodeCounters {
   readonly reclaimedCodes: number;
 }
 
-/** Abuse resistance (issue 8); read only when scraped. */
+/** Abuse resistance (SPEC §7); read only when scraped. */
 export interface ProtectionCounters {
   readonly inFlight: number;
   readonly eventLoopLagSeconds: number;

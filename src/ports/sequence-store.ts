@@ -5,7 +5,7 @@ export interface SequenceLease {
 }
 
 /**
- * Named counters shared by every instance on one store (issue 5): the `permutation`
+ * Named counters shared by every instance on one store (SPEC §2, ADR 0056): the `permutation`
  * strategy's counter and each pool file's offset. A lease advances the counter atomically,
  * so no two processes ever hold overlapping blocks.
  */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openFresh, type OpenStore } from './store-factories.js';
 
-/** Sequences leased in blocks (issue 5): the permutation counter and pool offsets. */
+/** Sequences leased in blocks (SPEC §2, ADR 0056): the permutation counter and pool offsets. */
 export function sequenceContract(openStore: OpenStore): void {
   describe('sequences', () => {
     test('a new sequence starts at 0 and every lease continues where the last ended', async (t) => {

@@ -13,7 +13,7 @@ import { tempDataDir } from '../support/temp-data.js';
 import { volume } from '../support/volume.js';
 
 /**
- * Issue 7: `hop links import` reports each bad row with its line and reason and carries
+ * ADR 0072: `hop links import` reports each bad row with its line and reason and carries
  * on, with exact counts; `hop links export` → import → export gives the same file.
  */
 

@@ -100,7 +100,7 @@ describe('SPEC §5 and §9: Redis stalls while links change, then comes back wit
     // Both instances have served both links, and Redis holds them.
     await eventually(
       async () => {
-        // A code made on `a` can be a 404 on `b` for about a second (docs/decisions.md).
+        // A code made on `a` can be a 404 on `b` for about a second (ADR 0024).
         const [onA, onB] = [await answers(a), await answers(b)];
         return onA.others && onB.others && onA.edited === OLD && onB.edited === OLD;
       },

@@ -8,7 +8,7 @@ import { PROBLEMS } from '../../src/http/problems.js';
 import { budgetSpentTest, fuzzTest } from './fuzz-budget.js';
 
 /**
- * Issue 8, SPEC §2 aliases and §3 "a path that cannot be a code": for every string, the
+ * ADR 0088, SPEC §2 aliases and §3 "a path that cannot be a code": for every string, the
  * alias rules and the code-format precheck agree with the SPEC's own wording, written here
  * as a regex and a word list rather than taken from the code under test.
  */

@@ -11,7 +11,7 @@ import { checkDestinationOrThrow } from '../../src/services/links/check-destinat
 import { budgetSpentTest, fuzzTest } from './fuzz-budget.js';
 
 /**
- * Issue 8, SPEC §3 "Create rules": whatever string is offered as a destination, the policy
+ * ADR 0088, SPEC §3 "Create rules": whatever string is offered as a destination, the policy
  * answers with a verdict and never throws; what it accepts keeps every rule, judged here
  * by an oracle written independently of the policy (its own table of non-public ranges,
  * applied to what the WHATWG parser makes of the URL); and accepting is idempotent.

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { FUZZ_BUDGET, MIN_TOTAL_INPUTS, totalBudget } from './fuzz-budget.js';
 
 /**
- * Issue 8: at least 100,000 generated inputs in every CI run, all fuzz files together.
+ * ADR 0088: at least 100,000 generated inputs in every CI run, all fuzz files together.
  * Each file's last test checks that its properties were handed their share; this one
  * checks that the shares add up.
  */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 
 /**
- * Issue 8: the fuzz properties together generate at least 100,000 inputs in every CI run,
+ * ADR 0088: the fuzz properties together generate at least 100,000 inputs in every CI run,
  * within a few tens of seconds. The budget below says how many inputs each property gets;
  * each fuzz file ends with a test that checks its properties really were handed that many
  * (so the total is what ran, not what was meant to), and fuzz-budget.test.ts checks the

@@ -12,7 +12,7 @@ import {
 import { budgetSpentTest, fuzzTestAsync } from './fuzz-budget.js';
 
 /**
- * Issue 8 over real HTTP on loopback: every JSON body the API takes (and the query strings
+ * ADR 0088 over real HTTP on loopback: every JSON body the API takes (and the query strings
  * of the reads) gets a 2xx, or a 4xx RFC 9457 problem whose `status` is the response's;
  * never a 5xx, never a connection dropped, never a hang (each request is given 10 s).
  * The bodies are written as JSON text, so they can hold what JSON.stringify never writes:

@@ -24,7 +24,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { budgetSpentTest, fuzzTestAsync } from './fuzz-budget.js';
 
 /**
- * Issue 8 on the CSV importer (issue 7): whatever file it is given, `hop links import`
+ * ADR 0088 on the CSV importer (ADR 0069): whatever file it is given, `hop links import`
  * either refuses the file as a whole (LinkCsvError, or a header naming no usable columns)
  * or accounts for every row it read (imported or rejected, each at its line) and never
  * throws. The rows go through the real createLink into a real SQLite store, exactly as the

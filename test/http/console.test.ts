@@ -11,7 +11,7 @@ import {
 } from '../support/test-server.js';
 
 /**
- * The admin console's server side (issue 7, SPEC §8) over HTTP: sign-in and its refusals,
+ * The admin console's server side (SPEC §8) over HTTP: sign-in and its refusals,
  * the signed session cookie and every way it can be wrong, CSRF on the v1 API, sign-out,
  * the dashboard, the page and its assets. Browser flows are in test/e2e/console-browser.
  */

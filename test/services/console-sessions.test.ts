@@ -16,7 +16,7 @@ import { ScannerThrottle } from '../../src/services/protection/scanner-throttle.
 import { ManualClock } from '../support/manual-clock.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
 
-/** Console sessions (issue 7): signed tokens `<key id>.<expiry ms>.<mac>`, checked on read. */
+/** Console sessions (ADR 0064): signed tokens `<key id>.<expiry ms>.<mac>`, checked on read. */
 
 const TTL_MS = 12 * 3_600_000;
 const CLIENT = '192.0.2.1';

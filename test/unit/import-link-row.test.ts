@@ -11,7 +11,7 @@ import {
 import type { CreateLinkInput } from '../../src/services/links/create-link.js';
 import { readLinkRowOrThrow, type LinkRowRequest } from '../../src/services/links/read-link-row.js';
 
-/** Issue 7: a row of a link file becomes a create request, or a problem with the row. */
+/** ADR 0069: a row of a link file becomes a create request, or a problem with the row. */
 
 const FULL = readLinkFileLayoutOrThrow([...LINK_FILE_COLUMNS]);
 const NOW = Date.UTC(2026, 0, 1);

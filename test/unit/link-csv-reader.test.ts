@@ -6,7 +6,7 @@ import { LineCounter } from '../../src/cli/csv/line-counter.js';
 import { LinkCsvError, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
 import { tempDataDir } from '../support/temp-data.js';
 
-/** Issue 7: every row of a link file carries the physical line it starts on. */
+/** ADR 0072: every row of a link file carries the physical line it starts on. */
 
 type Seen = [line: number, cells: readonly string[] | string];
 
@@ -42,7 +42,7 @@ async function refusal(t: TestContext, content: string | Buffer, message: RegExp
 }
 
 describe('reading a link file', () => {
-  // The three below were found by test/fuzz/link-csv.fuzz.test.ts (issue 8).
+  // The three below were found by test/fuzz/link-csv.fuzz.test.ts (ADR 0088).
   test('a row with several bad quotes is one rejection, not one per quote', async (t) => {
     const seen = await readAll(t, 'destination\na"b"c\nhttps://ok.example/\n');
     assert.deepEqual(brief(seen, 4), [

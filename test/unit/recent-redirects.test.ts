@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { LeanHistogram } from '../../src/observability/lean-histogram.js';
 import { quantileMs, RecentRedirectsWindow } from '../../src/observability/recent-redirects.js';
 
-/** The dashboard's live redirect rate and p99 (issue 7), from the redirect histogram. */
+/** The dashboard's live redirect rate and p99 (ADR 0068), from the redirect histogram. */
 
 /** Seconds, as the histogram keeps them: buckets (0, 5 ms], (5, 10], (10, 25], (25, 50], +Inf. */
 const BOUNDS = [0.005, 0.01, 0.025, 0.05] as const;

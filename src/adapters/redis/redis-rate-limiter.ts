@@ -63,7 +63,7 @@ export interface RedisRateLimiterOptions {
   readonly fallback: RateLimiter;
 }
 
-/** A rate limit shared by every instance through Redis (SPEC §7, issue 6). */
+/** A rate limit shared by every instance through Redis (SPEC §7, ADR 0059). */
 export class RedisRateLimiter implements RateLimiter {
   readonly #client: WithTakeToken;
   readonly #options: RedisRateLimiterOptions;

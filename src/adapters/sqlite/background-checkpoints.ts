@@ -39,7 +39,7 @@ parentPort.on('message', (message) => {
 /**
  * Starts a worker thread that copies the WAL back into the database file (a checkpoint)
  * every `intervalMs` on its own connection, so the fsyncs of a checkpoint never stall the
- * event loop that answers redirects (issue 3: `mixed`). The caller turns off SQLite's
+ * event loop that answers redirects (ADR 0026). The caller turns off SQLite's
  * automatic checkpoints on its own connection, which would run them inside a commit.
  */
 export function startBackgroundCheckpoints(

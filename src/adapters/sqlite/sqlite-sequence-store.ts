@@ -6,7 +6,7 @@ import { guardSqlite } from './sqlite-errors.js';
  * Sequences in hop.db. A lease reads and advances a counter in one IMMEDIATE transaction:
  * SQLite holds its write lock, an exclusive lock on the database file, from the read to
  * the commit, so processes sharing the file on one host take turns and never see the same
- * block (issue 5's file lock).
+ * block (SPEC §2's file lock, ADR 0046).
  */
 export class SqliteSequenceStore implements SequenceStore {
   readonly #lease: Database.Transaction<

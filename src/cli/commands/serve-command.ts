@@ -23,7 +23,7 @@ export function addServeCommand(program: Command): void {
  * aged into the old generation), so the heap would sit far above its live size: with 10M
  * links and a full L1, hop was 340 to 434 MB resident by default and 292 to 296 MB with
  * 30% growth, for about 7% fewer requests a second (measured on this machine; see
- * decisions.md). An operator's own `node --heap-growing-percent=N` on the command line wins.
+ * ADR 0028). An operator's own `node --heap-growing-percent=N` on the command line wins.
  */
 function collectGarbageSooner(): void {
   if (!process.execArgv.some((flag) => /heap[-_]growing[-_]percent/.test(flag))) {

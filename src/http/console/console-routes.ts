@@ -28,7 +28,7 @@ const sessionJson = {
 const ASSET = /^[a-z0-9-]+\.(?:js|css|svg)$/;
 
 /**
- * The admin console (issue 7): its page and assets, sign-in and sign-out, and the
+ * The admin console (SPEC §8): its page and assets, sign-in and sign-out, and the
  * dashboard's one read. Everything else the console does goes through the v1 API with the
  * session cookie (src/http/console/principal-of-request.ts).
  */

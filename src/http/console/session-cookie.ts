@@ -1,4 +1,4 @@
-/** The console's session cookie (issue 7): one name, one shape, set and cleared here only. */
+/** The console's session cookie (ADR 0064): one name, one shape, set and cleared here only. */
 export const SESSION_COOKIE = 'hop_console';
 
 /** Session cookie values are `[0-9A-Za-z._-]`: nothing to decode, nothing to escape. */

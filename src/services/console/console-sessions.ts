@@ -48,7 +48,7 @@ export const CLOCK_SKEW_MS = 60_000;
  * from and is MACed with that key's stored hash and the server's own secret, neither of
  * which leaves the server.
  * Any instance sharing the store can check it, and revoking the key ends its sessions at
- * once (docs/decisions.md).
+ * once (ADR 0064).
  */
 export async function signIn(
   deps: ConsoleSessionDeps,

@@ -39,7 +39,7 @@ export interface Dashboard {
 }
 
 /**
- * What the console's dashboard shows (issue 7), from reads of a few rows each: link counts
+ * What the console's dashboard shows (ADR 0068), from reads of a few rows each: link counts
  * from the census, clicks from the per-hour totals each fold keeps, the busiest links from
  * the ranking made where clicks are folded. A dashboard left open never makes the store
  * read click_hourly, whatever the corpus.

@@ -1,5 +1,5 @@
 /**
- * What creates cost the store, for the metric and the codes benchmark (issue 5): every
+ * What creates cost the store, for the metric and the codes benchmark (SPEC §2, ADR 0045): every
  * strategy is judged by its store round trips per create. Plain numbers, read at scrape.
  */
 export class CreateCounters {

@@ -33,7 +33,7 @@ interface PageMark {
 
 /**
  * Plans an export of links as link-file records, oldest first, so that importing the file
- * creates them in the same order and exporting again gives the same file (issue 7). The
+ * creates them in the same order and exporting again gives the same file (ADR 0069). The
  * list is paged newest first, so this walks it twice: planning keeps only each page's
  * cursor and last id, then `records()` reads the pages again from the oldest, each
  * reversed. Memory stays a few bytes a page, whatever the number of links.

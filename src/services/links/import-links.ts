@@ -53,7 +53,7 @@ interface StartedRow {
 
 /**
  * Imports a link file's rows, each through `createLink` exactly as the API would create it
- * (issue 7). A bad row is reported and the import carries on; a failure that is not the
+ * (ADR 0072). A bad row is reported and the import carries on; a failure that is not the
  * row's (a store that does not answer) stops it, since every later row would fail alike.
  *
  * Rows are started in file order, at most `concurrency` at a time, and reported in file

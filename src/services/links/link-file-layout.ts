@@ -1,7 +1,7 @@
 import { HopError } from '../../domain/errors.js';
 
 /**
- * The columns of a link file (issue 7), in the order `hop links export` writes them.
+ * The columns of a link file (ADR 0069), in the order `hop links export` writes them.
  * `state` is ours, beyond the issue's six: without it a round trip would turn every
  * disabled link back on.
  */

@@ -18,7 +18,7 @@ export interface SeedOptions {
 const SEED_BATCH = 100_000;
 
 /**
- * Loads `count` synthetic links with generated codes, for benchmarks (issue 3): batches of
+ * Loads `count` synthetic links with generated codes, for benchmarks (SPEC §1): batches of
  * 100,000 per transaction, the code generator and the conditional insert as for any create,
  * but without the per-request checks. Returns the codes, in insertion order.
  */

@@ -21,7 +21,7 @@ const DEFAULT_MAX_CLIENTS = 100_000;
  * `threshold` within `windowMs` is throttled for `coolDownMs`. Kept in this process: a miss
  * is counted with a map update, never a network round trip, and the check a redirect pays
  * while nobody is throttled is one comparison (`throttling`). Per instance when scaled
- * out, so a scanner spread over N instances gets N times the threshold (docs/decisions.md).
+ * out, so a scanner spread over N instances gets N times the threshold (ADR 0080).
  */
 export class ScannerThrottle {
   readonly #options: ScannerThrottleOptions;

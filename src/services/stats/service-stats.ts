@@ -24,7 +24,7 @@ export function addSweepReport(
   totals.lastRunAt = atMs;
 }
 
-/** What `GET /v1/stats` shows an admin (issue 5): the code space and what creates cost. */
+/** What `GET /v1/stats` shows an admin (ADR 0050): the code space and what creates cost. */
 export interface ServiceStats {
   readonly activeLinks: number | null;
   readonly strategy: string;

@@ -1,4 +1,4 @@
--- Console sessions are signed, not stored (docs/decisions.md); signing out records the
+-- Console sessions are signed, not stored (ADR 0064); signing out records the
 -- session here until it would have expired, so a copy of its cookie is refused too, on
 -- every instance. Rows whose expiry has passed are deleted at the next sign-out.
 CREATE TABLE ended_console_sessions (

@@ -1,4 +1,4 @@
--- The console's dashboard (issue 7) reads two small tables, never click_hourly, so a
+-- The console's dashboard (ADR 0068) reads two small tables, never click_hourly, so a
 -- dashboard left open costs nothing a redirect would notice.
 
 -- Every link's clicks per hour, added to by each fold: "today" and "7 days" sum at most

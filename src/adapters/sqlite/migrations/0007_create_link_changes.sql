@@ -1,7 +1,7 @@
 -- Every change to a link (edit, disable, enable, delete, expiry), in commit order, so that
 -- `hop serve` drops links changed by another process on the same file (the CLI, `hop
 -- sweep` from cron, a second server) from its L1 within about a second instead of at its
--- TTL (docs/decisions.md). Written by a trigger, so no writer can forget it.
+-- TTL (ADR 0073). Written by a trigger, so no writer can forget it.
 -- AUTOINCREMENT: a seq is never used twice, even once every row is deleted, so a reader's
 -- cursor never skips a change. SQLite has one writer, so seq order is commit order.
 CREATE TABLE link_changes (

@@ -7,7 +7,7 @@ import { problemResponse } from '../../schemas.js';
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
 
-/** `GET /v1/stats` (admin, issue 5): the code space, the guess probability, the sweeper. */
+/** `GET /v1/stats` (admin, ADR 0050): the code space, the guess probability, the sweeper. */
 export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/v1/stats',
