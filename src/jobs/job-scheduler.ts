@@ -99,12 +99,10 @@ export class JobScheduler {
     if (this.#stopping.signal.aborted) return Promise.resolve();
     if (scheduled.running !== null) return scheduled.running;
     const { job } = scheduled;
-    let round: Promise<void>;
-    try {
-      round = job.run(this.#stopping.signal);
-    } catch (error) {
-      round = Promise.reject(error as Error);
-    }
+    // Called at once (the executor runs synchronously); a throw becomes a failed round.
+    const round = new Promise<void>((resolve) => {
+      resolve(job.run(this.#stopping.signal));
+    });
     const running = round
       .then(
         () => {
