@@ -35,31 +35,6 @@ export interface RedirectResolverDeps {
 }
 
 /**
- * The redirect path's counters, one preallocated object of plain numbers (every field
- * initialised here, so its shape never changes): a hit adds one, allocates nothing. A new
- * redirect metric is a field here and a row in src/main/metric-table.ts.
- */
-export class RedirectStats {
-  l1Hits = 0;
-  l1Misses = 0;
-  l2Hits = 0;
-  /** L2 misses, failures included. */
-  l2Misses = 0;
-  /** L2 entries older than a version known here: counted as misses too, and read from the store. */
-  l2Stale = 0;
-  /** Misses that joined a store read already in flight for the same code. */
-  coalescedReads = 0;
-  /** Store reads older than a version known here (a lagging replica): read again from the primary. */
-  staleStoreReads = 0;
-  /** Misses the known codes ruled out: answered 404 without asking L2 or the store. */
-  readsSkipped = 0;
-  /** Misses the known codes let through that the store then did not have. */
-  filterFalsePositives = 0;
-  /** Redirects refused because the destination's domain is on the blocklist. */
-  blockedRedirects = 0;
-}
-
-/**
  * Resolves codes to redirects: L1 first, without awaiting anything; on a miss one store
  * read per code however many requests are waiting for it (request coalescing). It is also
  * the LinkEvents sink that keeps L1 right after writes.
@@ -248,4 +223,29 @@ function entryOf(link: Link): CacheEntry {
     link.statusCode,
     link.destination,
   );
+}
+
+/**
+ * The redirect path's counters, one preallocated object of plain numbers (every field
+ * initialised here, so its shape never changes): a hit adds one, allocates nothing. A new
+ * redirect metric is a field here and a row in src/main/metric-table.ts.
+ */
+export class RedirectStats {
+  l1Hits = 0;
+  l1Misses = 0;
+  l2Hits = 0;
+  /** L2 misses, failures included. */
+  l2Misses = 0;
+  /** L2 entries older than a version known here: counted as misses too, and read from the store. */
+  l2Stale = 0;
+  /** Misses that joined a store read already in flight for the same code. */
+  coalescedReads = 0;
+  /** Store reads older than a version known here (a lagging replica): read again from the primary. */
+  staleStoreReads = 0;
+  /** Misses the known codes ruled out: answered 404 without asking L2 or the store. */
+  readsSkipped = 0;
+  /** Misses the known codes let through that the store then did not have. */
+  filterFalsePositives = 0;
+  /** Redirects refused because the destination's domain is on the blocklist. */
+  blockedRedirects = 0;
 }
