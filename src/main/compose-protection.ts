@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import { LoadShedder } from '../services/protection/load-shedder.js';
 import { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 
-/** Scanner throttling, load shedding and who the client is (SPEC §7, issue 8). */
+/** Scanner throttling, load shedding and who the client is (SPEC §7). */
 export function composeProtection(
   config: Config,
   clock: Clock,
