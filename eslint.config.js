@@ -8,6 +8,7 @@ const APP = [
   'clicks',
   'ports',
   'services',
+  'jobs',
   'adapters',
   'http',
   'cli',
@@ -22,8 +23,10 @@ const ALLOWED = {
   clicks: ['domain', 'ports'],
   ports: ['domain'],
   services: ['domain', 'ports', 'codes', 'clicks'],
+  // Background jobs: plain functions over services and ports, run by src/jobs/job-scheduler.ts.
+  jobs: ['domain', 'ports', 'services', 'codes', 'clicks', 'observability'],
   http: ['services', 'domain'],
-  cli: ['services', 'domain', 'main', 'config', 'observability'],
+  cli: ['services', 'jobs', 'domain', 'main', 'config', 'observability'],
   config: [],
   observability: [],
 };
@@ -49,7 +52,9 @@ const boundaries = [
     folder: `src/${folder}`,
     forbid: [
       ...forbidden(folder),
-      ...(['domain', 'codes', 'clicks', 'ports', 'services'].includes(folder) ? DRIVERS : []),
+      ...(['domain', 'codes', 'clicks', 'ports', 'services', 'jobs'].includes(folder)
+        ? DRIVERS
+        : []),
     ],
   })),
   // Adapters see ports, domain, their driver and observability; never services, http or each other.

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
-import type { CodeAlphabet, CodeStrategy, Config, LogLevel, PostgresConfig } from './config.js';
-import { ENV_SPEC } from './env-spec.js';
-import { ParseError, type RateRule } from './parsers.js';
+import type { Config } from './config.js';
+import { ENV_SPEC, type EnvEntry, type EnvValues, type PostgresEnvValues } from './env-spec.js';
+import { ParseError } from './parsers.js';
 
 /** SPEC §2: the hash strategy keeps the first 6 characters of the digest. */
 export const HASH_CODE_LENGTH = 6;
@@ -20,14 +20,18 @@ export class ConfigError extends Error {
 
 /** Reads HOP_* from `env`, validates every entry of ENV_SPEC, and returns a frozen Config. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
-  const values = new Map<string, unknown>();
+  const values: Record<string, unknown> = {};
+  const postgresValues: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const entry of ENV_SPEC) {
+  for (const entry of ENV_SPEC as readonly EnvEntry[]) {
     const given = env[entry.name];
     const raw = given === undefined || given === '' ? entry.default : given;
+    const into = entry.group === 'postgres' ? postgresValues : values;
+    // Every key is present, unset ones as undefined, so the values keep one shape.
+    into[entry.key] = undefined;
     if (raw === undefined) continue;
     try {
-      values.set(entry.name, entry.parse(raw));
+      into[entry.key] = entry.parse(raw);
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
       const shown = entry.secret === true ? '<hidden>' : JSON.stringify(given);
@@ -36,69 +40,24 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const get = <T>(name: string): T => values.get(name) as T;
-  const port = get<number>('HOP_PORT');
-  const dataDir = resolve(get<string>('HOP_DATA_DIR'));
+  // The one place the rows' values meet their derived types (ENV_SPEC's parsers made them).
+  const read = values as unknown as EnvValues;
+  const postgres = postgresValues as unknown as PostgresEnvValues;
+  const dataDir = resolve(read.dataDir);
   const config: Config = {
-    host: get<string>('HOP_HOST'),
-    port,
-    publicUrl: get<string | undefined>('HOP_PUBLIC_URL') ?? `http://localhost:${port}`,
+    ...read,
+    publicUrl: read.publicUrl ?? `http://localhost:${read.port}`,
     dataDir,
     databaseFile: join(dataDir, 'hop.db'),
     clicksDatabaseFile: join(dataDir, 'clicks.db'),
-    postgres: postgresConfig(get),
-    bootstrapAdminKey: get<string | undefined>('HOP_BOOTSTRAP_ADMIN_KEY'),
-    codeStrategy: get<CodeStrategy>('HOP_CODE_STRATEGY'),
+    postgres: postgres.url === undefined ? undefined : { ...postgres, url: postgres.url },
     // The hash strategy is the seed's "first 6 characters of the digest" unless told otherwise.
     codeLength:
-      get<CodeStrategy>('HOP_CODE_STRATEGY') === 'hash' && (env['HOP_CODE_LENGTH'] ?? '') === ''
+      read.codeStrategy === 'hash' && (env['HOP_CODE_LENGTH'] ?? '') === ''
         ? HASH_CODE_LENGTH
-        : get<number>('HOP_CODE_LENGTH'),
-    guessBound: get<number>('HOP_GUESS_BOUND'),
-    codeAlphabet: get<CodeAlphabet>('HOP_CODE_ALPHABET'),
-    workerId: get<number>('HOP_WORKER_ID'),
-    poolFile: get<string | undefined>('HOP_POOL_FILE') ?? join(dataDir, 'pool.codes'),
-    poolBatch: get<number>('HOP_POOL_BATCH'),
-    permutationKey: get<string | undefined>('HOP_PERMUTATION_KEY'),
-    consoleSecret: get<string | undefined>('HOP_CONSOLE_SECRET'),
-    sweepIntervalMs: get<number | null>('HOP_SWEEP_INTERVAL'),
-    reclaimGraceMs: get<number>('HOP_RECLAIM_GRACE'),
-    defaultTtlMs: get<number | null>('HOP_DEFAULT_TTL'),
-    maxTtlMs: get<number | null>('HOP_MAX_TTL'),
-    createRate: get<RateRule | null>('HOP_CREATE_RATE'),
-    maxUrlLength: get<number>('HOP_MAX_URL_LENGTH'),
-    blocklistFile: get<string | undefined>('HOP_BLOCKLIST_FILE'),
-    trustProxy: get<readonly string[] | undefined>('HOP_TRUST_PROXY') ?? [],
-    scannerThreshold: get<number>('HOP_SCANNER_THRESHOLD'),
-    scannerWindowMs: get<number>('HOP_SCANNER_WINDOW'),
-    scannerCoolDownMs: get<number>('HOP_SCANNER_COOLDOWN'),
-    maxInFlight: get<number>('HOP_MAX_IN_FLIGHT'),
-    shedLagMs: get<number>('HOP_SHED_LAG'),
-    headersTimeoutMs: get<number>('HOP_HEADERS_TIMEOUT'),
-    requestTimeoutMs: get<number>('HOP_REQUEST_TIMEOUT'),
-    logLevel: get<LogLevel>('HOP_LOG_LEVEL'),
-    shutdownTimeoutMs: get<number>('HOP_SHUTDOWN_TIMEOUT'),
-    l1MaxEntries: get<number>('HOP_L1_MAX_ENTRIES'),
-    l1MaxBytes: get<number>('HOP_L1_MAX_MB') * 1024 * 1024,
-    l1TtlMs: get<number>('HOP_L1_TTL'),
-    l1NegativeTtlMs: get<number>('HOP_L1_NEGATIVE_TTL'),
-    knownCodes: get<boolean>('HOP_KNOWN_CODES'),
-    redisUrl: get<string | undefined>('HOP_REDIS_URL'),
-    redisClusterNodes: get<readonly string[] | undefined>('HOP_REDIS_CLUSTER'),
-    redisPrefix: get<string>('HOP_REDIS_PREFIX'),
-    l2TtlMs: get<number>('HOP_L2_TTL'),
-    l2NegativeTtlMs: get<number>('HOP_L2_NEGATIVE_TTL'),
-    cacheTimeoutMs: get<number>('HOP_CACHE_TIMEOUT'),
-    analytics: get<boolean>('HOP_ANALYTICS'),
-    natsServers: get<readonly string[] | undefined>('HOP_NATS_URL'),
-    natsStream: get<string>('HOP_NATS_STREAM'),
-    natsAckWaitMs: get<number>('HOP_NATS_ACK_WAIT'),
-    workerPort: get<number>('HOP_WORKER_PORT'),
-    countryHeader: get<string | undefined>('HOP_COUNTRY_HEADER'),
-    clickBufferSize: get<number>('HOP_CLICK_BUFFER'),
-    clickFlushIntervalMs: get<number>('HOP_CLICK_FLUSH_INTERVAL'),
-    clickBatchSize: get<number>('HOP_CLICK_BATCH'),
-    clickMaxReferrers: get<number>('HOP_CLICK_MAX_REFERRERS'),
+        : read.codeLength,
+    poolFile: read.poolFile ?? join(dataDir, 'pool.codes'),
+    trustProxy: read.trustProxy ?? [],
   };
   if (
     config.defaultTtlMs !== null &&
@@ -111,10 +70,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   problems.push(...codeStrategyProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
-  if (
-    config.postgres === undefined &&
-    get<string | undefined>('HOP_DATABASE_REPLICA_URL') !== undefined
-  ) {
+  if (config.postgres === undefined && postgres.replicaUrl !== undefined) {
     throw new ConfigError([
       'HOP_DATABASE_REPLICA_URL is invalid: expected HOP_DATABASE_URL too (a replica serves redirect reads of a primary).',
     ]);
@@ -135,19 +91,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ]);
   }
   return Object.freeze(config);
-}
-
-function postgresConfig(get: <T>(name: string) => T): PostgresConfig | undefined {
-  const url = get<string | undefined>('HOP_DATABASE_URL');
-  if (url === undefined) return undefined;
-  return {
-    url,
-    replicaUrl: get<string | undefined>('HOP_DATABASE_REPLICA_URL'),
-    schema: get<string>('HOP_DATABASE_SCHEMA'),
-    poolSize: get<number>('HOP_DATABASE_POOL_SIZE'),
-    redirectReadTimeoutMs: get<number>('HOP_STORE_TIMEOUT'),
-    statementTimeoutMs: get<number>('HOP_STATEMENT_TIMEOUT'),
-  };
 }
 
 /** What a strategy needs that the rest of the config does not give it. */
@@ -171,6 +114,6 @@ function codeStrategyProblems(config: Config): string[] {
 
 /** HOP_* names in `env` that hop does not know: almost always a typo worth a warning. */
 export function unknownHopVariables(env: Readonly<Record<string, string | undefined>>): string[] {
-  const known = new Set(ENV_SPEC.map((entry) => entry.name));
+  const known = new Set<string>(ENV_SPEC.map((entry) => entry.name));
   return Object.keys(env).filter((name) => name.startsWith('HOP_') && !known.has(name));
 }

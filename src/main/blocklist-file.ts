@@ -1,48 +1,46 @@
-import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { ConfigError } from '../config/load-config.js';
 import { normaliseHostname } from '../domain/destination-policy.js';
 import { DomainBlocklist } from '../domain/domain-blocklist.js';
+import { reloadBlocklist, type BlocklistFile } from '../jobs/reload-blocklist.js';
+import type { PeriodicJob } from '../jobs/job-scheduler.js';
 import type { Logger } from '../observability/logger.js';
 
-/** How often the file's modification time is looked at (a stat, nothing more). */
-const CHECK_EVERY_MS = 1000;
-
 /**
- * HOP_BLOCKLIST_FILE, kept current: read at start (a file that cannot be read stops the
- * start), then read again whenever it changes, so a domain added while hop runs stops
- * redirecting within a second or two. A later read that fails keeps the list it had.
- * Polled rather than watched with inotify: editors and config tools replace files by
- * renaming, which an inotify watch on the old file never sees.
+ * HOP_BLOCKLIST_FILE: read at start (a file that cannot be read stops the start), with the
+ * job that reads it again whenever it changes. Unset: an empty list and no job.
  */
 export function openBlocklistFile(
   file: string | undefined,
   logger: Logger,
-): { blocklist: DomainBlocklist; close: () => void } {
-  if (file === undefined) return { blocklist: new DomainBlocklist(), close: () => undefined };
+): { blocklist: DomainBlocklist; reload: PeriodicJob | null } {
+  if (file === undefined) return { blocklist: new DomainBlocklist(), reload: null };
   let domains: string[];
+  let readAt: string | null;
   try {
     domains = parseBlocklist(readFileSync(file, 'utf8'));
+    readAt = stampOf(statSync(file));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError([`HOP_BLOCKLIST_FILE=${JSON.stringify(file)} cannot be read: ${reason}`]);
   }
   const blocklist = new DomainBlocklist(domains);
-  const reload = (current: Stats, previous: Stats) => {
-    if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
-    try {
-      blocklist.replace(parseBlocklist(readFileSync(file, 'utf8')));
-      logger.info({ domains: blocklist.size }, 'blocklist reloaded');
-    } catch (error) {
-      logger.warn({ err: error }, 'blocklist could not be read again; keeping the old one');
-    }
-  };
-  watchFile(file, { interval: CHECK_EVERY_MS, persistent: false }, reload);
   return {
     blocklist,
-    close: () => {
-      unwatchFile(file, reload);
-    },
+    reload: reloadBlocklist({ file: blocklistFileOnDisk(file), readAt, blocklist, logger }),
   };
+}
+
+function blocklistFileOnDisk(file: string): BlocklistFile {
+  return {
+    stamp: () => stat(file).then(stampOf, () => null),
+    read: () => readFile(file, 'utf8').then(parseBlocklist),
+  };
+}
+
+function stampOf(stats: Stats): string {
+  return `${stats.mtimeMs}:${stats.size}`;
 }
 
 /** One domain a line; blank lines and `#` comments ignored; subdomains are blocked too. */

@@ -4,11 +4,9 @@ import type { Logger } from '../observability/logger.js';
 import { ensureBootstrapKey } from '../services/keys/manage-keys.js';
 import { composeRuntime } from './compose.js';
 import { describeStore } from './open-store.js';
-import { followLinkChanges, linkChangesKeepMs } from './follow-link-changes.js';
-import { keepKnownCodesCurrent } from './keep-known-codes-current.js';
 import { keepTickObjectShape } from './keep-tick-object-shape.js';
 import { cannotListen } from './listen-error.js';
-import { tendCodes } from './tend-codes.js';
+import { startServingJobs } from './start-serving-jobs.js';
 
 export interface RunningServer {
   /** The address actually bound, e.g. http://127.0.0.1:8080. */
@@ -42,35 +40,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     { address, publicUrl: config.publicUrl, data: describeStore(config) },
     'hop listening',
   );
-  // Until it is loaded, every miss reads the store, as without it.
-  // Off, the filter is never loaded and says "maybe" for every code: misses read L2 or the
-  // store, as they would before it loads.
-  const stopKnownCodes = config.knownCodes
-    ? keepKnownCodesCurrent(runtime.knownCodes, logger)
-    : () => undefined;
-  const feed = runtime.store.linkChanges;
-  const stopFollowingChanges =
-    feed === null
-      ? () => undefined
-      : followLinkChanges({
-          feed,
-          changed: (change) => {
-            runtime.appDeps.redirect.changedElsewhere(change.code, change.version);
-          },
-          clock: runtime.linkService.clock,
-          keepMs: linkChangesKeepMs(config.l1TtlMs),
-          logger,
-        });
+  startServingJobs(runtime, logger);
   runtime.clicks?.start();
-  const stopTendingCodes = tendCodes(runtime, logger);
   let stopping: Promise<void> | null = null;
   return {
     address,
     stop: () => {
       stopping ??= (async () => {
-        stopKnownCodes();
-        stopFollowingChanges();
-        await stopTendingCodes();
+        // A sweep in progress ends at its batch boundary; polls stop where they are.
+        await runtime.jobs.stop();
         // In-flight requests finish (and record their clicks) before the buffer is flushed.
         await app.close();
         await runtime.close();

@@ -9,7 +9,8 @@ import type { Config } from '../config/config.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Logger } from '../observability/logger.js';
-import { createWorkerMetrics } from '../observability/metrics.js';
+import { createWorkerMetrics, type ClickCounters } from '../observability/metrics.js';
+import { METRIC_TABLE, type MetricSources } from './metric-table.js';
 import { systemClock } from '../ports/clock.js';
 import { makeAggregator } from './click-pipeline.js';
 import { cannotListen } from './listen-error.js';
@@ -110,7 +111,7 @@ async function openClickStore(
 
 /** /metrics for Prometheus, /healthz for the orchestrator; nothing else. */
 function listenForScrapes(config: Config, aggregator: ClickAggregator): Promise<Server> {
-  const metrics = createWorkerMetrics(() => ({
+  const counters = (): ClickCounters => ({
     bufferDepth: null,
     dropped: 0,
     flushed: 0,
@@ -118,7 +119,12 @@ function listenForScrapes(config: Config, aggregator: ClickAggregator): Promise<
     folded: aggregator.folded,
     duplicates: aggregator.duplicates,
     lagSeconds: aggregator.lagSeconds,
-  }));
+  });
+  // The process's own and the aggregator's; the buffer side shows as zeros (none here).
+  const metrics = createWorkerMetrics<MetricSources>(METRIC_TABLE, {
+    clicks: counters,
+    aggregator: counters,
+  });
   const server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/metrics') {
       void metrics.render().then(({ contentType, body }) => {

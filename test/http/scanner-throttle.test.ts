@@ -45,7 +45,7 @@ describe('scanner throttling (SPEC §7)', () => {
     const scanner = clientAtAddress(server.url, SCANNER);
     const visitor = clientAtAddress(server.url, VISITOR);
     const resolver = server.runtime.appDeps.redirect;
-    const readsBefore = resolver.l1Misses;
+    const readsBefore = resolver.stats.l1Misses;
     try {
       const visits = Array.from({ length: 2000 }, (_, i) => codes[i % codes.length] as string);
       const [scanned, visited] = await Promise.all([
@@ -71,7 +71,7 @@ describe('scanner throttling (SPEC §7)', () => {
       }
       // No read for a throttled request: only the visitor's first look at each of its 20
       // codes and the scanner's requests before the throttle went past memory.
-      const reads = resolver.l1Misses - readsBefore;
+      const reads = resolver.stats.l1Misses - readsBefore;
       assert.ok(reads <= codes.length + notFound, `${reads} reads`);
 
       const metrics = await server.request('GET', '/metrics');

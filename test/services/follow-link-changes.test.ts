@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { followLinkChanges } from '../../src/main/follow-link-changes.js';
+import { followLinkChanges } from '../../src/jobs/follow-link-changes.js';
+import { JobScheduler } from '../../src/jobs/job-scheduler.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { LinkChange } from '../../src/ports/link-change-feed.js';
 import { BASE_MS, makeLink } from '../contract/store-factories.js';
@@ -36,14 +37,16 @@ test('hop serve follows changes from its start, a backlog in batches, and forget
   assert.equal(await bump(before, 2), true);
 
   const seen: LinkChange[] = [];
-  const stop = followLinkChanges({
-    feed: server.linkChanges,
-    changed: (change) => seen.push(change),
-    clock,
-    keepMs: KEEP_MS,
-    logger: createLogger('silent'),
-  });
-  t.after(stop);
+  const jobs = new JobScheduler(createLogger('silent'));
+  jobs.start(
+    followLinkChanges({
+      feed: server.linkChanges,
+      changed: (change) => seen.push(change),
+      clock,
+      keepMs: KEEP_MS,
+    }),
+  );
+  t.after(() => jobs.stop());
   const started = await server.linkChanges.latest();
   await fewTurns();
 

@@ -130,7 +130,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
       Array.from({ length: 50 }, () => outcomeOf(resolver.resolve(link.code))),
     );
     assert.equal(reads.count, 1);
-    assert.equal(resolver.coalescedReads, 49);
+    assert.equal(resolver.stats.coalescedReads, 49);
     assert.ok(outcomes.every((o) => o.kind === 'redirect'));
   });
 
@@ -235,7 +235,7 @@ describe('RedirectResolver with the known codes loaded', () => {
     assert.equal(unknown.kind, 'not-found');
     assert.equal(reads.count, 0);
     assert.equal(cache.size, 0, 'scanners cannot push real links out of L1');
-    assert.equal(resolver.readsSkipped, 1);
+    assert.equal(resolver.stats.readsSkipped, 1);
 
     assert.equal((await outcomeOf(resolver.resolve(link.code))).kind, 'redirect');
     assert.equal(reads.count, 1, 'a known code is read');
@@ -311,7 +311,7 @@ describe('RedirectResolver with the known codes loaded', () => {
     while (!knownCodes.mightExist(`Fp${probe}x`) && probe < 1_000_000) probe++;
     assert.equal((await outcomeOf(resolver.resolve(`Fp${probe}x`))).kind, 'not-found');
     assert.equal(reads.count, 1);
-    assert.equal(resolver.filterFalsePositives, 1);
+    assert.equal(resolver.stats.filterFalsePositives, 1);
   });
 });
 
@@ -383,9 +383,9 @@ describe('RedirectResolver over L1, a real Redis L2 and a real SQLite store', ()
     const outcome = await outcomeOf(resolver.resolve(v1.code));
     assert.equal(locationOf(outcome), v2.destination, 'never the old destination');
     assert.equal(reads.count, readsBefore + 1, 'the store answered');
-    assert.equal(resolver.l2Stale, 1);
-    assert.equal(resolver.l2Hits, 0);
-    assert.equal(resolver.l2Misses, 2, 'the first fill and the stale entry');
+    assert.equal(resolver.stats.l2Stale, 1);
+    assert.equal(resolver.stats.l2Hits, 0);
+    assert.equal(resolver.stats.l2Misses, 2, 'the first fill and the stale entry');
     await eventually(
       async () => (await shared.get(v1.code))?.version === 2,
       'the store read repairing L2',
@@ -408,6 +408,6 @@ describe('RedirectResolver over L1, a real Redis L2 and a real SQLite store', ()
     assert.ok(pending instanceof Promise);
     resolver.linkChanged(v2);
     assert.equal((await pending).outcome.kind, 'not-found', 'the disable is not undone');
-    assert.equal(resolver.l2Stale, 1);
+    assert.equal(resolver.stats.l2Stale, 1);
   });
 });

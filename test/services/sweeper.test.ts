@@ -7,12 +7,15 @@ import { ScalableBloomFilter } from '../../src/codes/scalable-bloom-filter.js';
 import type { Link } from '../../src/domain/link.js';
 import type { CodeRecycler } from '../../src/ports/code-recycler.js';
 import type { LinkEvents } from '../../src/ports/link-events.js';
-import { Sweeper } from '../../src/services/lifecycle/periodic-sweeper.js';
+import { JobScheduler } from '../../src/jobs/job-scheduler.js';
+import { sweepLinks } from '../../src/jobs/sweep-links.js';
 import { runSweep, type SweepDeps } from '../../src/services/lifecycle/sweeper.js';
+import type { SweepTotals } from '../../src/services/stats/service-stats.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/services/links/create-link.js';
 import { KnownCodes } from '../../src/services/redirect/known-codes.js';
 import { RedirectResolver } from '../../src/services/redirect/redirect-resolver.js';
 import { BASE_MS, HOUR_MS, makeClaim, makeLink } from '../contract/store-factories.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
 
@@ -334,56 +337,89 @@ describe('runSweep over a real SQLite store', () => {
   });
 });
 
-describe('Sweeper', () => {
-  test('a failed sweep goes to onError, never rejects, and the next one runs', async (t) => {
+/** The sweep job on a scheduler of its own, with what it reports and logs. */
+function sweepJob(deps: SweepDeps, clock: ManualClock, everyMs = 600_000) {
+  const { logger, lines } = capturingLogger();
+  const jobs = new JobScheduler(logger);
+  const totals: SweepTotals = { runs: 0, failures: 0, expired: 0, reclaimed: 0, lastRunAt: null };
+  let afterSweeps = 0;
+  jobs.start(
+    sweepLinks({
+      deps,
+      clock,
+      everyMs,
+      totals,
+      afterSweep: () => afterSweeps++,
+      logger,
+    }),
+  );
+  const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const sweepReports = () =>
+    logged()
+      .filter((line) => line['msg'] === 'sweep finished')
+      .map((line) => ({
+        expired: line['expired'] as number,
+        reclaimed: line['reclaimed'] as number,
+        stopped: line['stopped'] as boolean,
+      }));
+  return { jobs, totals, logged, sweepReports, afterSweeps: () => afterSweeps };
+}
+
+describe('the sweep job', () => {
+  test('a failed sweep is logged and counted, never rejects, and the next one runs', async (t) => {
     const { store, clock, recycler, deps } = setup(t);
     const link = makeLink({ state: 'expired', expiresAt: BASE_MS - GRACE_MS, version: 2 });
     await insertAll(store, [link]);
-    const errors: unknown[] = [];
-    const reports: number[] = [];
-    const sweeper = new Sweeper({
-      deps,
-      clock,
-      onError: (error) => errors.push(error),
-      onReport: (report) => reports.push(report.reclaimed),
-    });
+    const sweeper = sweepJob(deps, clock);
+    t.after(() => sweeper.jobs.stop());
     recycler.failing = true;
 
-    assert.equal(await sweeper.sweepNow(), null);
-    assert.equal(errors.length, 1);
-    assert.match(String(errors[0]), /pool file not writable/);
+    await sweeper.jobs.runNow('sweep-links');
+    assert.equal(sweeper.totals.failures, 1);
+    assert.equal(sweeper.jobs.failures('sweep-links'), 1);
+    const failures = sweeper
+      .logged()
+      .filter((line) => line['msg'] === 'sweep failed; retrying at the next interval');
+    assert.equal(failures.length, 1);
+    assert.match(JSON.stringify(failures[0]), /pool file not writable/);
     assert.deepEqual(await store.links.findLinkById(link.id), link);
 
     recycler.failing = false;
-    assert.equal((await sweeper.sweepNow())?.reclaimed, 1);
-    assert.deepEqual(reports, [1]);
-    assert.equal(errors.length, 1);
+    await sweeper.jobs.runNow('sweep-links');
+    assert.deepEqual(
+      sweeper.sweepReports().map((r) => r.reclaimed),
+      [1],
+    );
+    assert.equal(sweeper.totals.reclaimed, 1);
+    assert.equal(sweeper.totals.runs, 1);
+    assert.equal(sweeper.totals.failures, 1);
+    assert.equal(sweeper.afterSweeps(), 1, 'what follows a sweep follows only one that finished');
   });
 
   test('sweeps on its interval; a tick during a sweep joins it', async (t) => {
     t.mock.timers.enable({ apis: ['setInterval'] });
     const { store, clock, deps } = setup(t);
     await insertAll(store, [makeLink({ expiresAt: BASE_MS - 1 })]);
-    const reports: number[] = [];
-    const sweeper = new Sweeper({
-      deps,
-      clock,
-      onError: (error) => assert.fail(String(error)),
-      onReport: (report) => reports.push(report.expired),
-    });
+    const sweeper = sweepJob(deps, clock, 600_000);
 
-    sweeper.start(600_000);
     t.mock.timers.tick(599_999);
-    assert.deepEqual(reports, [], 'not before the interval');
+    assert.deepEqual(sweeper.sweepReports(), [], 'not before the interval');
     t.mock.timers.tick(1);
-    const running = sweeper.sweepNow();
-    assert.equal((await running)?.expired, 1);
-    assert.deepEqual(reports, [1], 'the tick and sweepNow were one sweep');
+    await sweeper.jobs.runNow('sweep-links');
+    assert.deepEqual(
+      sweeper.sweepReports().map((r) => r.expired),
+      [1],
+      'the tick and runNow were one sweep',
+    );
 
     t.mock.timers.tick(600_000);
-    await sweeper.sweepNow();
-    await sweeper.stop();
-    assert.deepEqual(reports, [1, 0]);
+    await sweeper.jobs.runNow('sweep-links');
+    await sweeper.jobs.stop();
+    assert.deepEqual(
+      sweeper.sweepReports().map((r) => r.expired),
+      [1, 0],
+    );
+    assert.equal(sweeper.jobs.failures('sweep-links'), 0);
   });
 
   test('stop waits for the running sweep, which ends at its next batch boundary', async (t) => {
@@ -405,28 +441,20 @@ describe('Sweeper', () => {
       makeLink({ state: 'expired', expiresAt: BASE_MS - GRACE_MS - i, version: 2 }),
     );
     await insertAll(store, links);
-    const reports: boolean[] = [];
-    const sweeper = new Sweeper({
-      deps,
-      clock,
-      onError: (error) => assert.fail(String(error)),
-      onReport: (report) => reports.push(report.stopped),
-    });
+    const sweeper = sweepJob(deps, clock);
 
-    const sweep = sweeper.sweepNow();
+    const sweep = sweeper.jobs.runNow('sweep-links');
     await recycleReached;
     let stopped = false;
-    const stopping = sweeper.stop().then(() => (stopped = true));
+    const stopping = sweeper.jobs.stop().then(() => (stopped = true));
     for (let i = 0; i < 5; i++) await nextTurn();
     assert.equal(stopped, false, 'stop waits while the batch is being recycled');
 
     release();
     await stopping;
-    const report = await sweep;
-    assert.equal(report?.stopped, true);
-    assert.deepEqual(reports, [true]);
+    await sweep;
+    assert.deepEqual(sweeper.sweepReports(), [{ expired: 0, reclaimed: 2, stopped: true }]);
     // The batch in hand was finished (recycled, then deleted); the rest waits.
-    assert.equal(report?.reclaimed, 2);
     assert.equal(recycled.length, 2);
     const left = await Promise.all(links.map((link) => store.links.findLinkById(link.id)));
     assert.equal(left.filter((link) => link !== null).length, 3);

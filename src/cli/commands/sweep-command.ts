@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { forgetOldLinkChanges, linkChangesKeepMs } from '../../main/follow-link-changes.js';
+import { forgetOldLinkChanges, linkChangesKeepMs } from '../../jobs/follow-link-changes.js';
 import { runSweep } from '../../services/lifecycle/sweeper.js';
 import { withRuntime } from '../with-runtime.js';
 

@@ -47,22 +47,8 @@ export class RedirectResolver implements LinkEvents {
   readonly #known: KnownCodes;
   readonly #blocklist: DomainBlocklist | undefined;
   readonly #inflight = new Map<string, Promise<ResolvedMiss>>();
-  l1Hits = 0;
-  l1Misses = 0;
-  l2Hits = 0;
-  /** L2 misses, failures included. */
-  l2Misses = 0;
-  /** L2 entries older than a version known here: counted as misses too, and read from the store. */
-  l2Stale = 0;
-  coalescedReads = 0;
-  /** Store reads older than a version known here (a lagging replica): read again from the primary. */
-  staleStoreReads = 0;
-  /** Misses the known codes ruled out: answered 404 without asking L2 or the store. */
-  readsSkipped = 0;
-  /** Misses the known codes let through that the store then did not have. */
-  filterFalsePositives = 0;
-  /** Redirects refused because the destination's domain is on the blocklist. */
-  blockedRedirects = 0;
+  /** What the redirect path counts; metrics read it when scraped. */
+  readonly stats = new RedirectStats();
 
   constructor(deps: RedirectResolverDeps) {
     this.#links = deps.links;
@@ -90,21 +76,21 @@ export class RedirectResolver implements LinkEvents {
   resolve(code: string): RedirectOutcome | Promise<ResolvedMiss> {
     const entry = this.#cache.get(code);
     if (entry !== undefined) {
-      this.l1Hits++;
+      this.stats.l1Hits++;
       return this.#outcomeOf(entry);
     }
     // Checked after L1, which only ever holds possible codes: a hit skips the checks.
     // Reserved words are our own routes (the front hands them to Fastify); no link holds
     // one (aliases refuse them, generation skips them), so none is worth a read.
     if (!isPossibleCode(code) || isReservedAlias(code)) return INVALID;
-    this.l1Misses++;
+    this.stats.l1Misses++;
     if (!this.#known.mightExist(code)) {
-      this.readsSkipped++;
+      this.stats.readsSkipped++;
       return NOT_FOUND;
     }
     const pending = this.#inflight.get(code);
     if (pending !== undefined) {
-      this.coalescedReads++;
+      this.stats.coalescedReads++;
       return pending;
     }
     const read =
@@ -114,11 +100,11 @@ export class RedirectResolver implements LinkEvents {
             // L1 refuses an entry older than a version it knows, e.g. an invalidation made
             // here while Redis was unreachable, which Redis may still not have: a miss.
             if (shared !== undefined && this.#cache.set(code, shared)) {
-              this.l2Hits++;
+              this.stats.l2Hits++;
               return { outcome: this.#outcomeOf(shared), source: 'l2' } as const;
             }
-            if (shared !== undefined) this.l2Stale++;
-            this.l2Misses++;
+            if (shared !== undefined) this.stats.l2Stale++;
+            this.stats.l2Misses++;
             return this.#readStore(code);
           });
     this.#inflight.set(code, read);
@@ -138,12 +124,12 @@ export class RedirectResolver implements LinkEvents {
   resolveFromMemory(code: string): RedirectOutcome | undefined {
     const entry = this.#cache.get(code);
     if (entry !== undefined) {
-      this.l1Hits++;
+      this.stats.l1Hits++;
       return this.#outcomeOf(entry);
     }
     if (!isPossibleCode(code) || isReservedAlias(code)) return INVALID;
     if (!this.#known.mightExist(code)) {
-      this.readsSkipped++;
+      this.stats.readsSkipped++;
       return NOT_FOUND;
     }
     return undefined;
@@ -192,7 +178,7 @@ export class RedirectResolver implements LinkEvents {
       if (this.#cache.set(code, entry)) return this.#stored(code, found, entry);
       // Older than a change this instance made or was told of (a replica that has not
       // replayed it yet): never served (SPEC §5). The primary has the change.
-      this.staleStoreReads++;
+      this.stats.staleStoreReads++;
       return this.#links.findRedirectByCode(code, { primary: true }).then((latest) => {
         const fresh = latest ?? ABSENT_ENTRY;
         this.#cache.set(code, fresh);
@@ -202,7 +188,7 @@ export class RedirectResolver implements LinkEvents {
   }
 
   #stored(code: string, found: CacheEntry | null, entry: CacheEntry): ResolvedMiss {
-    if (found === null && this.#known.ready) this.filterFalsePositives++;
+    if (found === null && this.#known.ready) this.stats.filterFalsePositives++;
     this.#shared?.set(code, entry);
     return { outcome: this.#outcomeOf(entry), source: 'store' };
   }
@@ -212,7 +198,7 @@ export class RedirectResolver implements LinkEvents {
     const now = this.#clock.now();
     if (entry.expiresAt !== null && entry.expiresAt <= now) return NOT_FOUND;
     if (this.#blocklist !== undefined && this.#blocklist.blocksUrl(entry.location)) {
-      this.blockedRedirects++;
+      this.stats.blockedRedirects++;
       return NOT_FOUND;
     }
     if (entry.fixedOutcome !== null) return entry.fixedOutcome;
@@ -237,4 +223,29 @@ function entryOf(link: Link): CacheEntry {
     link.statusCode,
     link.destination,
   );
+}
+
+/**
+ * The redirect path's counters, one preallocated object of plain numbers (every field
+ * initialised here, so its shape never changes): a hit adds one, allocates nothing. A new
+ * redirect metric is a field here and a row in src/main/metric-table.ts.
+ */
+export class RedirectStats {
+  l1Hits = 0;
+  l1Misses = 0;
+  l2Hits = 0;
+  /** L2 misses, failures included. */
+  l2Misses = 0;
+  /** L2 entries older than a version known here: counted as misses too, and read from the store. */
+  l2Stale = 0;
+  /** Misses that joined a store read already in flight for the same code. */
+  coalescedReads = 0;
+  /** Store reads older than a version known here (a lagging replica): read again from the primary. */
+  staleStoreReads = 0;
+  /** Misses the known codes ruled out: answered 404 without asking L2 or the store. */
+  readsSkipped = 0;
+  /** Misses the known codes let through that the store then did not have. */
+  filterFalsePositives = 0;
+  /** Redirects refused because the destination's domain is on the blocklist. */
+  blockedRedirects = 0;
 }

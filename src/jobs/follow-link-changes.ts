@@ -1,8 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
 import type { LinkChange, LinkChangeFeed } from '../ports/link-change-feed.js';
-import { pollInBackground } from './poll-in-background.js';
+import type { PeriodicJob } from './job-scheduler.js';
 
 /** How often `hop serve` reads the changes other processes made to links. */
 export const LINK_CHANGES_POLL_MS = 1000;
@@ -20,7 +19,6 @@ export interface FollowLinkChangesOptions {
   readonly clock: Clock;
   /** How long a change is kept for readers (`linkChangesKeepMs`). */
   readonly keepMs: number;
-  readonly logger: Logger;
 }
 
 /**
@@ -47,15 +45,18 @@ export async function forgetOldLinkChanges(
 }
 
 /**
- * Follows the store's change feed from now on, so links that another process changed (the
- * CLI, `hop sweep`, a second server on the same file) leave L1 within about a second
- * instead of at its TTL. Returns stop.
+ * Follows the store's change feed from its first round on, so links that another process
+ * changed (the CLI, `hop sweep`, a second server on the same file) leave L1 within about a
+ * second instead of at its TTL.
  */
-export function followLinkChanges(options: FollowLinkChangesOptions): () => void {
-  const { feed, changed, clock, keepMs, logger } = options;
+export function followLinkChanges(options: FollowLinkChangesOptions): PeriodicJob {
+  const { feed, changed, clock, keepMs } = options;
   let cursor: number | null = null;
   let lastForget = clock.now();
-  return pollInBackground({
+  return {
+    name: 'follow-link-changes',
+    everyMs: LINK_CHANGES_POLL_MS,
+    runAtStart: true,
     run: async () => {
       cursor ??= await feed.latest();
       // A backlog (a sweep that expired a million links) is read, and later deleted, a
@@ -72,9 +73,7 @@ export function followLinkChanges(options: FollowLinkChangesOptions): () => void
       lastForget = clock.now();
       await forgetOldLinkChanges(feed, lastForget - keepMs);
     },
-    everyMs: LINK_CHANGES_POLL_MS,
-    logger,
     failing: 'link changes could not be read; retrying',
     recovered: 'link changes followed again',
-  });
+  };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import type { KnownCodes } from '../services/redirect/known-codes.js';
-import { pollInBackground } from './poll-in-background.js';
+import type { PeriodicJob } from './job-scheduler.js';
 
 /**
  * How often `hop serve` reads codes created by other processes (the CLI on the same file,
@@ -11,12 +11,15 @@ export const KNOWN_CODES_CATCH_UP_MS = 1000;
 
 /**
  * Loads every stored code into the filter, then catches up once a second. A failing store
- * is logged when it starts failing and when it recovers, not every second. Returns stop.
+ * is logged when it starts failing and when it recovers, not every second.
  */
-export function keepKnownCodesCurrent(known: KnownCodes, logger: Logger): () => void {
+export function keepKnownCodesCurrent(known: KnownCodes, logger: Logger): PeriodicJob {
   const started = performance.now();
   let loaded = false;
-  return pollInBackground({
+  return {
+    name: 'keep-known-codes-current',
+    everyMs: KNOWN_CODES_CATCH_UP_MS,
+    runAtStart: true,
     run: async () => {
       await known.catchUp();
       if (loaded) return;
@@ -24,9 +27,7 @@ export function keepKnownCodesCurrent(known: KnownCodes, logger: Logger): () => 
       const ms = Math.round(performance.now() - started);
       logger.info({ codes: known.count, bytes: known.byteLength, ms }, 'known codes loaded');
     },
-    everyMs: KNOWN_CODES_CATCH_UP_MS,
-    logger,
     failing: 'known codes could not catch up; retrying',
     recovered: 'known codes catching up again',
-  });
+  };
 }

@@ -1,0 +1,54 @@
+import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
+import type { Config } from '../config/config.js';
+import type { AppDeps, ConsoleDeps, ProtectionDeps } from '../http/app-deps.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import type { ClickPipeline } from './click-pipeline.js';
+import type { ServiceParts } from './compose-services.js';
+
+/** Links are small; anything bigger than this is not a link. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** What buildApp is given, and the renderer it leaves open. */
+export function composeAppDeps(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+  parts: {
+    readonly services: ServiceParts;
+    readonly resolver: RedirectResolver;
+    readonly clicks: ClickPipeline | null;
+    readonly metrics: Metrics;
+    readonly console: ConsoleDeps;
+    readonly protection: ProtectionDeps;
+  },
+): { appDeps: AppDeps; close: () => Promise<void> } {
+  const { services, resolver, clicks, metrics, console, protection } = parts;
+  const qrRenderer = new QrcodeRenderer();
+  const appDeps: AppDeps = {
+    linkService: services.linkService,
+    keyService: services.keyService,
+    redirect: resolver,
+    analytics: { links: store.links, clicks: store.clicks, clock },
+    clicks: clicks?.record ?? null,
+    countryHeader: config.countryHeader,
+    pingStore: () => store.ping(),
+    publicUrl: config.publicUrl,
+    qrCodes: { links: store.links, qr: qrRenderer, publicUrl: config.publicUrl },
+    logger,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    metrics,
+    console,
+    stats: services.stats,
+    protection,
+    timeouts: {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+    },
+  };
+  return { appDeps, close: () => qrRenderer.close() };
+}
