@@ -151,7 +151,7 @@ export async function composeRuntime(
         });
   const createLimiter = composeCreateLimiter(config, redisTarget, clock, logger);
   const knownCodes = new KnownCodes({
-    links: store.links,
+    codeScan: store.codeScan,
     batchSize: KNOWN_CODES_BATCH,
     filter: new ScalableBloomFilter({
       initialCapacity: KNOWN_CODES_INITIAL_CAPACITY,
@@ -163,7 +163,7 @@ export async function composeRuntime(
   const blocklistFile = openBlocklistFile(config.blocklistFile, logger);
   const resolver = new RedirectResolver({
     blocklist: blocklistFile.blocklist,
-    links: store.links,
+    redirects: store.redirects,
     clock,
     shared,
     knownCodes,
@@ -303,7 +303,7 @@ export async function composeRuntime(
     clicks,
     codes,
     sweepDeps: {
-      links: store.links,
+      sweep: store.sweep,
       events: linkService.events,
       recycler: codes.recycler,
       reclaimGraceMs: config.reclaimGraceMs,
