@@ -1,5 +1,5 @@
 import { isReservedAlias, RESERVED_ALIASES } from '../domain/alias-rules.js';
-import type { LinkStore } from '../ports/link-store.js';
+import type { LinkCodeScan } from '../ports/link-code-scan.js';
 
 /** Where codes come from: `RandomCodeGenerator` (one fixed-length code a call). */
 export interface PoolCodeSource {
@@ -122,7 +122,7 @@ export async function generatePoolCodes(
  * short, and returns how many codes it read. `onProgress` hears the running total.
  */
 export async function loadStoreCodes(
-  links: Pick<LinkStore, 'scanCodes'>,
+  links: LinkCodeScan,
   filter: PoolCodeFilter,
   batchSize: number,
   onProgress: (read: number) => void = () => {},

@@ -1,24 +1,16 @@
 import { isPermanentRedirect, type RedirectStatus, type StoredLinkState } from './link.js';
 import { TEMPORARY_CACHE_CONTROL, type RedirectOutcome } from './redirect-outcome.js';
+import type { RedirectTarget } from './redirect-target.js';
 
 /**
- * What the in-process cache (L1) keeps per code: one fixed shape, every field present, so
- * a hit costs no lookups beyond the entry itself (STYLE: the hot path).
+ * What the in-process cache (L1) keeps per code: a redirect target plus what only a cache
+ * needs, in one fixed shape with every field present, so a hit costs no lookups beyond the
+ * entry itself (STYLE: the hot path). `code` is held by the entry: a click keeps this
+ * long-lived string, not the one sliced from its request (which would outlive a
+ * young-generation collection while buffered).
  */
-export interface CachedLink {
+export interface CachedLink extends RedirectTarget {
   readonly found: true;
-  /** The link's id: a counted click names the link, not just the code. */
-  readonly linkId: string;
-  /**
-   * The code, held by the entry: a click keeps this long-lived string, not the one sliced
-   * from its request (which would outlive a young-generation collection while buffered).
-   */
-  readonly code: string;
-  readonly version: number;
-  readonly state: StoredLinkState;
-  readonly expiresAt: number | null;
-  readonly status: RedirectStatus;
-  readonly location: string;
   /** The whole outcome, made once, for redirects whose headers never change (302, 307). */
   readonly fixedOutcome: RedirectOutcome | null;
 }
@@ -50,6 +42,24 @@ export const ABSENT_ENTRY: CachedAbsence = Object.freeze({
   location: '',
   fixedOutcome: null,
 });
+
+/**
+ * The entry for what the store's redirect read found: a positive entry made from the
+ * target (once, as L1 is filled on a miss), or the negative entry for null.
+ */
+export function cacheEntryFor(target: RedirectTarget | null): CacheEntry {
+  return target === null
+    ? ABSENT_ENTRY
+    : cachedLinkOf(
+        target.linkId,
+        target.code,
+        target.version,
+        target.state,
+        target.expiresAt,
+        target.status,
+        target.location,
+      );
+}
 
 /** A positive entry, with its outcome made once when its headers never change. */
 export function cachedLinkOf(

@@ -56,7 +56,7 @@ export function composeCaches(
           logger,
         });
   const knownCodes = new KnownCodes({
-    links: store.links,
+    codeScan: store.codeScan,
     batchSize: KNOWN_CODES_BATCH,
     filter: new ScalableBloomFilter({
       initialCapacity: KNOWN_CODES_INITIAL_CAPACITY,
@@ -67,7 +67,7 @@ export function composeCaches(
   });
   const resolver = new RedirectResolver({
     blocklist,
-    links: store.links,
+    redirects: store.redirects,
     clock,
     shared,
     knownCodes,

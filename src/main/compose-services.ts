@@ -85,7 +85,7 @@ export function composeServices(
     linkService,
     keyService,
     sweepDeps: {
-      links: store.links,
+      sweep: store.sweep,
       events: linkService.events,
       recycler: codes.recycler,
       reclaimGraceMs: config.reclaimGraceMs,

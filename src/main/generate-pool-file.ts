@@ -19,7 +19,7 @@ import { generatePoolCodes, loadStoreCodes } from '../codes/pool-generation.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import { ScalableBloomFilter } from '../codes/scalable-bloom-filter.js';
 import type { CodeAlphabet } from '../config/config.js';
-import type { LinkStore } from '../ports/link-store.js';
+import type { LinkCodeScan } from '../ports/link-code-scan.js';
 
 /** Bytes per write: large enough that writing costs nothing next to drawing codes. */
 const CHUNK_BYTES = 1 << 20;
@@ -85,7 +85,7 @@ export class PoolFileRefused extends Error {
  * with `force`, since running servers keep an offset into it.
  */
 export async function generatePoolFile(
-  links: Pick<LinkStore, 'scanCodes'>,
+  links: LinkCodeScan,
   options: GeneratePoolFileOptions,
 ): Promise<PoolFileSummary> {
   const { file, count, length } = options;

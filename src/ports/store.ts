@@ -2,12 +2,22 @@ import type { ApiKeyStore } from './api-key-store.js';
 import type { ClickStore } from './click-store.js';
 import type { LinkCensus } from './link-census.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
-import type { LinkStore } from './link-store.js';
+import type { LinkCodeScan } from './link-code-scan.js';
+import type { LinkRepository } from './link-repository.js';
+import type { RedirectReads } from './redirect-reads.js';
 import type { SequenceStore } from './sequence-store.js';
+import type { SweepQueries } from './sweep-queries.js';
 
 /** Everything one storage backend provides, opened and closed together. */
 export interface Store {
-  readonly links: LinkStore;
+  /** Whole links: creates (with their idempotency claims), reads, lists, edits, imports. */
+  readonly links: LinkRepository;
+  /** The redirect's read on a cache miss. */
+  readonly redirects: RedirectReads;
+  /** Every code held, in pages: the known-codes filter and pool generation. */
+  readonly codeScan: LinkCodeScan;
+  /** The sweeper's batches: marking expired, reclaiming codes, purging idempotency records. */
+  readonly sweep: SweepQueries;
   readonly keys: ApiKeyStore;
   readonly clicks: ClickStore;
   /** Counters leased in blocks: the permutation counter, pool offsets. */

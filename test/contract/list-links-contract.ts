@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Link } from '../../src/domain/link.js';
-import type { LinkQuery } from '../../src/ports/link-store.js';
+import type { LinkQuery } from '../../src/ports/link-repository.js';
 import type { Store } from '../../src/ports/store.js';
 import {
   BASE_MS,

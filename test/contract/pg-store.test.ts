@@ -131,12 +131,12 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       const early = makeLink();
       await store.links.insertLink(early);
       const seen = new Set<string>();
-      let scan = await store.links.scanCodes(null, 100);
+      let scan = await store.codeScan.scanCodes(null, 100);
       for (const code of scan.codes) seen.add(code);
       assert.ok(seen.has(early.code));
       assert.ok(!seen.has(late.code));
       await slow.query('COMMIT');
-      scan = await store.links.scanCodes(scan.cursor, 100);
+      scan = await store.codeScan.scanCodes(scan.cursor, 100);
       for (const code of scan.codes) seen.add(code);
       assert.ok(seen.has(late.code), 'the late commit is found by the next pass');
     });
@@ -146,11 +146,11 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       const links = [makeLink(), makeLink()];
       for (const link of links) await store.links.insertLink(link);
       const future = 'pg:99999999999999:x:99999999999999:x:-';
-      const scan = await store.links.scanCodes(future, 100);
+      const scan = await store.codeScan.scanCodes(future, 100);
       assert.deepEqual([...scan.codes].sort(), links.map((link) => link.code).sort());
       const later = makeLink();
       await store.links.insertLink(later);
-      assert.deepEqual((await store.links.scanCodes(scan.cursor, 100)).codes, [later.code]);
+      assert.deepEqual((await store.codeScan.scanCodes(scan.cursor, 100)).codes, [later.code]);
     });
 
     test('a statement past the redirect read timeout is store-unavailable, not "absent"', async (t) => {
@@ -169,12 +169,15 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       await locker.query(`SET search_path = ${schema}`);
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE links IN ACCESS EXCLUSIVE MODE');
-      await assert.rejects(store.links.findRedirectByCode(link.code), {
+      await assert.rejects(store.redirects.findRedirectByCode(link.code), {
         name: 'HopError',
         kind: 'store-unavailable',
       });
       await locker.query('ROLLBACK');
-      assert.equal((await store.links.findRedirectByCode(link.code))?.location, link.destination);
+      assert.equal(
+        (await store.redirects.findRedirectByCode(link.code))?.location,
+        link.destination,
+      );
     });
 
     test('an unreachable server: open rejects; ping of a closed store rejects', async (t) => {

@@ -42,7 +42,7 @@ test('a serving SQLite store checkpoints its WAL from a worker thread', async (t
   // After close the database file holds every link, with or without its WAL.
   const reopened = SqliteStore.open({ file });
   t.after(() => reopened.close());
-  const { codes } = await reopened.links.scanCodes(null, 5000);
+  const { codes } = await reopened.codeScan.scanCodes(null, 5000);
   assert.equal(codes.length, 2000);
 });
 

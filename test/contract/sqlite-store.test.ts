@@ -106,7 +106,7 @@ describe('SqliteStore specifics', () => {
     );
     // A write that loses its version check changes nothing, and is no change.
     assert.equal(await cli.links.replaceLink({ ...disabled, version: 9 }, 1), false);
-    assert.equal((await cli.links.markExpired(BASE_MS + 1000, 10)).length, 1);
+    assert.equal((await cli.sweep.markExpired(BASE_MS + 1000, 10)).length, 1);
 
     const first = await server.linkChanges.changesAfter(start, 2);
     assert.deepEqual(first.changes, [

@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Store } from '../../src/ports/store.js';
 import { apiKeyStoreContract } from './api-key-store-contract.js';
+import { codeScanContract } from './code-scan-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
-import { linkStoreContract } from './link-store-contract.js';
+import { linkRepositoryContract } from './link-repository-contract.js';
 import { listLinksContract } from './list-links-contract.js';
+import { redirectReadsContract } from './redirect-reads-contract.js';
 import { openFresh, type OpenStore } from './store-factories.js';
-import { sweepContract } from './sweep-contract.js';
+import { sweepQueriesContract } from './sweep-queries-contract.js';
 import { sequenceContract } from './sequence-contract.js';
 
 export type { OpenStore } from './store-factories.js';
@@ -49,11 +51,14 @@ export function runStoreContract(
       });
     });
 
-    linkStoreContract(open);
+    // One suite per port; LinkRepository's idempotency claims and listing have their own.
+    linkRepositoryContract(open);
     idempotencyContract(open);
     listLinksContract(open);
+    redirectReadsContract(open);
+    codeScanContract(open);
+    sweepQueriesContract(open);
     apiKeyStoreContract(open);
-    sweepContract(open);
     sequenceContract(open);
   });
 }

@@ -3,7 +3,7 @@ import type { TestContext } from 'node:test';
 import { monotonicFactory } from 'ulid';
 import type { Link } from '../../src/domain/link.js';
 import type { ApiKeyRecord } from '../../src/ports/api-key-store.js';
-import type { IdempotencyClaim } from '../../src/ports/link-store.js';
+import type { IdempotencyClaim } from '../../src/ports/link-repository.js';
 import type { Store } from '../../src/ports/store.js';
 
 /** Opens a fresh, empty, migrated store; `cleanup` closes it and removes what it made. */

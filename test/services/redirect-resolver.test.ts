@@ -10,7 +10,8 @@ import { RedisSharedLinkCache } from '../../src/adapters/redis/redis-shared-link
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { cachedLinkOf } from '../../src/domain/cache-entry.js';
 import type { Link } from '../../src/domain/link.js';
-import type { LinkStore } from '../../src/ports/link-store.js';
+import type { LinkCodeScan } from '../../src/ports/link-code-scan.js';
+import type { RedirectReads } from '../../src/ports/redirect-reads.js';
 import type { SharedLinkCache } from '../../src/ports/shared-link-cache.js';
 import type { RedirectOutcome } from '../../src/domain/redirect-outcome.js';
 import { ScalableBloomFilter } from '../../src/codes/scalable-bloom-filter.js';
@@ -43,14 +44,13 @@ function countingStore(t: TestContext) {
     rmSync(dir, { recursive: true, force: true });
   });
   const reads = { count: 0 };
-  const links: LinkStore = Object.create(store.links) as LinkStore;
-  links.findRedirectByCode = (code) => {
-    reads.count++;
-    return store.links.findRedirectByCode(code);
+  const redirects: RedirectReads = {
+    findRedirectByCode: (code) => {
+      reads.count++;
+      return store.redirects.findRedirectByCode(code);
+    },
   };
-  // Methods not overridden run on the real store (its private fields live there).
-  links.scanCodes = (cursor, limit) => store.links.scanCodes(cursor, limit);
-  return { store, links, reads };
+  return { store, redirects, codeScan: store.codeScan, reads };
 }
 
 function makeLink(overrides: Partial<Link> = {}): Link {
@@ -78,7 +78,7 @@ function setup(
   cacheOptions: { maxEntries?: number } = {},
   shared: SharedLinkCache | null = null,
 ) {
-  const { store, links, reads } = countingStore(t);
+  const { store, redirects, codeScan, reads } = countingStore(t);
   const clock = new ManualClock(START);
   const cache = new LruNearLinkCache({
     maxEntries: cacheOptions.maxEntries ?? 1000,
@@ -88,14 +88,14 @@ function setup(
     jitter: 0.1,
   });
   // Never loaded here: it says "maybe" for every code, as before the first load.
-  const knownCodes = makeKnownCodes(links);
-  const resolver = new RedirectResolver({ links, clock, cache, shared, knownCodes });
-  return { store, links, reads, clock, cache, resolver, knownCodes };
+  const knownCodes = makeKnownCodes(codeScan);
+  const resolver = new RedirectResolver({ redirects, clock, cache, shared, knownCodes });
+  return { store, reads, clock, cache, resolver, knownCodes };
 }
 
-function makeKnownCodes(links: LinkStore, batchSize = 100): KnownCodes {
+function makeKnownCodes(codeScan: LinkCodeScan, batchSize = 100): KnownCodes {
   return new KnownCodes({
-    links,
+    codeScan,
     batchSize,
     filter: new ScalableBloomFilter({ initialCapacity: 1000, falsePositiveRate: 0.001, seed: 1 }),
   });
@@ -263,10 +263,10 @@ describe('RedirectResolver with the known codes loaded', () => {
   });
 
   test('the first load reads in batches and misses nothing', async (t) => {
-    const { store, links } = countingStore(t);
+    const { store, codeScan } = countingStore(t);
     const batch = Array.from({ length: 1050 }, () => makeLink());
     await store.links.importLinks(batch);
-    const knownCodes = makeKnownCodes(links, 100);
+    const knownCodes = makeKnownCodes(codeScan, 100);
     const [first, joined] = await Promise.all([knownCodes.catchUp(), knownCodes.catchUp()]);
     assert.equal(first, 1050);
     assert.equal(joined, 1050, 'a second call while one runs joins it');
@@ -281,12 +281,13 @@ describe('RedirectResolver with the known codes loaded', () => {
   });
 
   test('a failed catch-up keeps its place and the next one resumes', async (t) => {
-    const { store, links } = countingStore(t);
+    const { store, codeScan } = countingStore(t);
     await store.links.insertLink(makeLink());
-    const failing: LinkStore = Object.create(links) as LinkStore;
     let fail = false;
-    failing.scanCodes = (cursor, limit) =>
-      fail ? Promise.reject(new Error('store down')) : links.scanCodes(cursor, limit);
+    const failing: LinkCodeScan = {
+      scanCodes: (cursor, limit) =>
+        fail ? Promise.reject(new Error('store down')) : codeScan.scanCodes(cursor, limit),
+    };
     const knownCodes = makeKnownCodes(failing);
     assert.equal(await knownCodes.catchUp(), 1);
     const later = makeLink();

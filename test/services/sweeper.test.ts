@@ -52,7 +52,7 @@ function setup(t: TestContext, overrides: Partial<SweepDeps> = {}) {
   const recycler = new RecordingRecycler();
   let yields = 0;
   const deps: SweepDeps = {
-    links: store.links,
+    sweep: store.sweep,
     events,
     recycler,
     reclaimGraceMs: GRACE_MS,
@@ -298,19 +298,19 @@ describe('runSweep over a real SQLite store', () => {
       jitter: 0.1,
     });
     const knownCodes = new KnownCodes({
-      links: store.links,
+      codeScan: store.codeScan,
       batchSize: 100,
       filter: new ScalableBloomFilter({ initialCapacity: 100, falsePositiveRate: 0.01, seed: 1 }),
     });
     const resolver = new RedirectResolver({
-      links: store.links,
+      redirects: store.redirects,
       clock,
       cache,
       shared: null,
       knownCodes,
     });
     const deps: SweepDeps = {
-      links: store.links,
+      sweep: store.sweep,
       events: resolver,
       recycler,
       reclaimGraceMs: DAY_MS,

@@ -14,7 +14,7 @@ import {
   type PoolCodeSource,
 } from '../../src/codes/pool-generation.js';
 import { RandomCodeGenerator, type RandomBytes } from '../../src/codes/random-code-generator.js';
-import type { CodeScan } from '../../src/ports/link-store.js';
+import type { CodeScanPage } from '../../src/ports/link-code-scan.js';
 
 /**
  * SPEC §2, strategy `pool`: `hop pool generate` writes random codes, none twice, none the
@@ -68,12 +68,12 @@ function splitCodes(bytes: Buffer, width: number): string[] {
 
 /** A store whose links hold `codes`, paged the way `scanCodes` pages. */
 function storeHolding(codes: readonly string[]): {
-  scanCodes(cursor: string | null, limit: number): Promise<CodeScan>;
+  scanCodes(cursor: string | null, limit: number): Promise<CodeScanPage>;
   calls: number;
 } {
   const store = {
     calls: 0,
-    scanCodes: (cursor: string | null, limit: number): Promise<CodeScan> => {
+    scanCodes: (cursor: string | null, limit: number): Promise<CodeScanPage> => {
       store.calls++;
       const from = cursor === null ? 0 : Number(cursor);
       const page = codes.slice(from, from + limit);

@@ -4,7 +4,10 @@ import { PgApiKeyStore } from './pg-api-key-store.js';
 import { PgClickStore } from './pg-click-store.js';
 import { guardPg } from './pg-errors.js';
 import { PgLinkCensus } from './pg-link-census.js';
-import { PgLinkStore } from './pg-link-store.js';
+import { PgCodeScan } from './pg-code-scan.js';
+import { PgLinkRepository } from './pg-link-repository.js';
+import { PgRedirectReads } from './pg-redirect-reads.js';
+import { PgSweepQueries } from './pg-sweep-queries.js';
 import { applyPgMigrations } from './pg-migrations.js';
 import { connectForMigrations, openPgPool } from './pg-pool.js';
 import { PgSequenceStore } from './pg-sequence-store.js';
@@ -29,7 +32,10 @@ export interface PgStoreOptions {
 
 /** The shared store: PostgreSQL, optionally with a replica for redirects (SPEC §4, §9). */
 export class PgStore implements Store {
-  readonly links: PgLinkStore;
+  readonly links: PgLinkRepository;
+  readonly redirects: PgRedirectReads;
+  readonly codeScan: PgCodeScan;
+  readonly sweep: PgSweepQueries;
   readonly keys: PgApiKeyStore;
   readonly clicks: PgClickStore;
   readonly sequences: PgSequenceStore;
@@ -57,7 +63,10 @@ export class PgStore implements Store {
     this.#schema = schema;
     this.#url = url;
     this.migrationsAppliedAtOpen = applied;
-    this.links = new PgLinkStore({ ...roles, redirectReadsAreReplica: replica });
+    this.links = new PgLinkRepository(primary);
+    this.redirects = new PgRedirectReads({ ...roles, redirectReadsAreReplica: replica });
+    this.codeScan = new PgCodeScan(primary);
+    this.sweep = new PgSweepQueries(primary);
     this.keys = new PgApiKeyStore(primary);
     this.clicks = new PgClickStore(primary);
     this.sequences = new PgSequenceStore(primary);

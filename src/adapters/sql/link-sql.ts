@@ -1,5 +1,5 @@
 import type { Link } from '../../domain/link.js';
-import type { IdempotencyRecord, LinkQuery } from '../../ports/link-store.js';
+import type { IdempotencyRecord, LinkQuery } from '../../ports/link-repository.js';
 
 /** An idempotency record as both SQL stores keep it: the first answer, as JSON. */
 export interface IdempotencyRow {

@@ -6,7 +6,10 @@ import { SqliteClickDatabase } from './sqlite-click-database.js';
 import type { SqliteClickQueue } from './sqlite-click-queue.js';
 import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
-import { SqliteLinkStore } from './sqlite-link-store.js';
+import { SqliteCodeScan } from './sqlite-code-scan.js';
+import { SqliteLinkRepository } from './sqlite-link-repository.js';
+import { SqliteRedirectReads } from './sqlite-redirect-reads.js';
+import { SqliteSweepQueries } from './sqlite-sweep-queries.js';
 import { SqliteSequenceStore } from './sqlite-sequence-store.js';
 import { SqliteLinkChangeFeed } from './sqlite-link-change-feed.js';
 import { SqliteLinkCensus } from './sqlite-link-census.js';
@@ -36,7 +39,10 @@ export interface SqliteStoreOptions {
 
 /** The embedded store: one SQLite file in WAL mode (SPEC §4). */
 export class SqliteStore implements Store {
-  readonly links: SqliteLinkStore;
+  readonly links: SqliteLinkRepository;
+  readonly redirects: SqliteRedirectReads;
+  readonly codeScan: SqliteCodeScan;
+  readonly sweep: SqliteSweepQueries;
   readonly keys: SqliteApiKeyStore;
   readonly clicks: SqliteClickStore;
   readonly sequences: SqliteSequenceStore;
@@ -60,7 +66,10 @@ export class SqliteStore implements Store {
     this.#clickDb = clickDb;
     this.#checkpoints = checkpoints;
     this.migrationsAppliedAtOpen = applied;
-    this.links = new SqliteLinkStore(db);
+    this.links = new SqliteLinkRepository(db);
+    this.redirects = new SqliteRedirectReads(db);
+    this.codeScan = new SqliteCodeScan(db);
+    this.sweep = new SqliteSweepQueries(db);
     this.keys = new SqliteApiKeyStore(db);
     this.sequences = new SqliteSequenceStore(db);
     this.census = new SqliteLinkCensus(db);

@@ -69,7 +69,7 @@ Examples:
         let barStarted = false;
         let summary: PoolFileSummary;
         try {
-          summary = await generatePoolFile(runtime.store.links, {
+          summary = await generatePoolFile(runtime.store.codeScan, {
             file: options.file ?? config.poolFile,
             count: options.count,
             length: options.length ?? config.codeLength,

@@ -3,7 +3,7 @@ import { HOUR_MS, hourOf } from '../../domain/click-fold.js';
 import type { Link } from '../../domain/link.js';
 import type { ClickStore } from '../../ports/click-store.js';
 import type { Clock } from '../../ports/clock.js';
-import type { LinkStore } from '../../ports/link-store.js';
+import type { LinkRepository } from '../../ports/link-repository.js';
 
 const DAY_MS = 24 * HOUR_MS;
 const BUSIEST = 10;
@@ -16,7 +16,7 @@ export interface RecentRedirectRate {
 }
 
 export interface DashboardDeps {
-  readonly links: LinkStore;
+  readonly links: Pick<LinkRepository, 'findLinkById'>;
   readonly clicks: ClickStore;
   readonly clock: Clock;
   /** Links as of the last census plus creates since; null before the first census. */

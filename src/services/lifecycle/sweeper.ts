@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Link } from '../../domain/link.js';
 import type { CodeRecycler } from '../../ports/code-recycler.js';
 import type { LinkEvents } from '../../ports/link-events.js';
-import type { LinkStore } from '../../ports/link-store.js';
+import type { SweepQueries } from '../../ports/sweep-queries.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../links/create-link.js';
 
 /**
@@ -13,7 +13,7 @@ import { IDEMPOTENCY_WINDOW_MS } from '../links/create-link.js';
 export const DEFAULT_SWEEP_BATCH_SIZE = 250;
 
 export interface SweepDeps {
-  readonly links: LinkStore;
+  readonly sweep: SweepQueries;
   /** Told of every link the sweep marks expired or reclaims, so caches drop it. */
   readonly events: LinkEvents;
   /** Where reclaimed generated codes go back into circulation. */
@@ -89,7 +89,7 @@ export async function runSweep(
 
   for (;;) {
     if (!(await next())) return report(true);
-    const marked = await deps.links.markExpired(nowMs, batchSize);
+    const marked = await deps.sweep.markExpired(nowMs, batchSize);
     batches.expire++;
     expired += marked.length;
     for (const link of marked) deps.events.linkChanged(link);
@@ -99,7 +99,7 @@ export async function runSweep(
   const reclaimBefore = nowMs - deps.reclaimGraceMs;
   for (;;) {
     if (!(await next())) return report(true);
-    const candidates = await deps.links.reclaimableLinks(reclaimBefore, batchSize);
+    const candidates = await deps.sweep.reclaimableLinks(reclaimBefore, batchSize);
     batches.reclaim++;
     if (candidates.length === 0) break;
     // Recycle first, delete second. A crash (or a failed delete) in between leaves codes
@@ -110,7 +110,7 @@ export async function runSweep(
     // the pool file is free, but nothing would ever hand it out again. And a recycler
     // that fails here leaves every row in place, for the next sweep.
     await deps.recycler.recycle(candidates.map((link) => link.code));
-    const deleted = await deps.links.deleteReclaimed(candidates);
+    const deleted = await deps.sweep.deleteReclaimed(candidates);
     reclaimed += deleted;
     // A deleted row needs no announcement to stop redirecting: it was expired or deleted
     // and the caches hold it so. But its code may now go to a new link whose versions
@@ -128,7 +128,7 @@ export async function runSweep(
   const purgeBefore = nowMs - IDEMPOTENCY_WINDOW_MS;
   for (;;) {
     if (!(await next())) return report(true);
-    const purged = await deps.links.purgeIdempotencyRecords(purgeBefore, batchSize);
+    const purged = await deps.sweep.purgeIdempotencyRecords(purgeBefore, batchSize);
     batches.purge++;
     idempotencyPurged += purged;
     if (purged < batchSize) break;

@@ -6,7 +6,7 @@ import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
 import type { QuotaReading } from '../../domain/quota.js';
-import type { IdempotencyClaim } from '../../ports/link-store.js';
+import type { IdempotencyClaim } from '../../ports/link-repository.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { LinkServiceDeps } from './link-service-deps.js';

@@ -1,14 +1,14 @@
 import { HopError } from '../../domain/errors.js';
 import type { Link } from '../../domain/link.js';
 import { canSeeLinkOf, type Principal } from '../../domain/principal.js';
-import type { LinkStore } from '../../ports/link-store.js';
+import type { LinkRepository } from '../../ports/link-repository.js';
 
 /**
  * The link with this id if the caller may see it. Another owner's link and a deleted one
  * are both `not-found`, exactly like an unknown id, so ids cannot be probed (SPEC §3).
  */
 export async function findVisibleLinkOrThrow(
-  links: LinkStore,
+  links: Pick<LinkRepository, 'findLinkById'>,
   principal: Principal,
   id: string,
 ): Promise<Link> {

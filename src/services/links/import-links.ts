@@ -2,7 +2,7 @@ import { HopError, isHopError } from '../../domain/errors.js';
 import type { Link } from '../../domain/link.js';
 import type { Principal } from '../../domain/principal.js';
 import { createLink } from './create-link.js';
-import { BatchingLinkStore } from './batching-link-store.js';
+import { BatchingLinkRepository } from './batching-link-repository.js';
 import type { LinkFileLayout } from './link-file-layout.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 import { readLinkRowOrThrow, type LinkRowRequest } from './read-link-row.js';
@@ -57,7 +57,7 @@ interface StartedRow {
  * row's (a store that does not answer) stops it, since every later row would fail alike.
  *
  * Rows are started in file order, at most `concurrency` at a time, and reported in file
- * order; the inserts of the rows in flight are written together (BatchingLinkStore). Two
+ * order; the inserts of the rows in flight are written together (BatchingLinkRepository). Two
  * rows asking for the same alias never run at once: the later waits for the earlier, so
  * the first row that may have an alias gets it, as if the file were imported one row at a
  * time. Rows are pulled from `rows` only as fast as they are created, so a file of any
@@ -73,7 +73,7 @@ export async function importLinks(
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const batched: LinkServiceDeps = {
     ...deps,
-    links: new BatchingLinkStore(deps.links, concurrency),
+    links: new BatchingLinkRepository(deps.links, concurrency),
   };
   const counts = { imported: 0, rejected: 0, failed: 0 };
   let stopped: ImportSummary['stopped'] = null;

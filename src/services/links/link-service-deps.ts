@@ -3,13 +3,13 @@ import type { ExpiryPolicy } from '../../domain/expiry.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CodeGenerator } from '../../ports/code-generator.js';
 import type { LinkEvents } from '../../ports/link-events.js';
-import type { LinkStore } from '../../ports/link-store.js';
+import type { LinkRepository } from '../../ports/link-repository.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
 import type { CreateCounters } from './create-counters.js';
 
 /** What the link use cases need, built once by the composition root. */
 export interface LinkServiceDeps {
-  readonly links: LinkStore;
+  readonly links: LinkRepository;
   readonly clock: Clock;
   readonly codes: CodeGenerator;
   /** A new ULID: sortable by creation time, unique across instances. */

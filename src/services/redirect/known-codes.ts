@@ -1,9 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ScalableBloomFilter } from '../../codes/scalable-bloom-filter.js';
-import type { LinkStore } from '../../ports/link-store.js';
+import type { LinkCodeScan } from '../../ports/link-code-scan.js';
 
 export interface KnownCodesDeps {
-  readonly links: LinkStore;
+  readonly codeScan: LinkCodeScan;
   readonly filter: ScalableBloomFilter;
   /** Codes read per store call while catching up; the event loop runs between calls. */
   readonly batchSize: number;
@@ -19,7 +19,7 @@ export interface KnownCodesDeps {
  * a second in `hop serve`) they can be answered 404 here.
  */
 export class KnownCodes {
-  readonly #links: LinkStore;
+  readonly #codeScan: LinkCodeScan;
   readonly #filter: ScalableBloomFilter;
   readonly #batchSize: number;
   #cursor: string | null = null;
@@ -27,7 +27,7 @@ export class KnownCodes {
   #running: Promise<number> | null = null;
 
   constructor(deps: KnownCodesDeps) {
-    this.#links = deps.links;
+    this.#codeScan = deps.codeScan;
     this.#filter = deps.filter;
     this.#batchSize = deps.batchSize;
   }
@@ -77,7 +77,7 @@ export class KnownCodes {
   async #readNewCodes(): Promise<number> {
     let read = 0;
     for (;;) {
-      const scan = await this.#links.scanCodes(this.#cursor, this.#batchSize);
+      const scan = await this.#codeScan.scanCodes(this.#cursor, this.#batchSize);
       for (const code of scan.codes) this.#filter.add(code);
       this.#cursor = scan.cursor;
       read += scan.codes.length;

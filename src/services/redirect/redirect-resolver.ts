@@ -9,8 +9,9 @@ import {
 } from '../../domain/redirect-outcome.js';
 import type { Clock } from '../../ports/clock.js';
 import type { LinkEvents } from '../../ports/link-events.js';
-import type { LinkStore } from '../../ports/link-store.js';
-import { ABSENT_ENTRY, cachedLinkOf, type CacheEntry } from '../../domain/cache-entry.js';
+import type { RedirectReads } from '../../ports/redirect-reads.js';
+import { cacheEntryFor, cachedLinkOf, type CacheEntry } from '../../domain/cache-entry.js';
+import type { RedirectTarget } from '../../domain/redirect-target.js';
 import type { NearLinkCache } from '../../ports/near-link-cache.js';
 import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
 import type { KnownCodes } from './known-codes.js';
@@ -23,7 +24,7 @@ export interface ResolvedMiss {
 }
 
 export interface RedirectResolverDeps {
-  readonly links: LinkStore;
+  readonly redirects: RedirectReads;
   readonly clock: Clock;
   readonly cache: NearLinkCache;
   /** L2, when configured; null on the embedded default. */
@@ -40,7 +41,7 @@ export interface RedirectResolverDeps {
  * the LinkEvents sink that keeps L1 right after writes.
  */
 export class RedirectResolver implements LinkEvents {
-  readonly #links: LinkStore;
+  readonly #redirects: RedirectReads;
   readonly #clock: Clock;
   readonly #cache: NearLinkCache;
   readonly #shared: SharedLinkCache | null;
@@ -51,7 +52,7 @@ export class RedirectResolver implements LinkEvents {
   readonly stats = new RedirectStats();
 
   constructor(deps: RedirectResolverDeps) {
-    this.#links = deps.links;
+    this.#redirects = deps.redirects;
     this.#clock = deps.clock;
     this.#cache = deps.cache;
     this.#shared = deps.shared;
@@ -172,22 +173,23 @@ export class RedirectResolver implements LinkEvents {
   }
 
   #readStore(code: string): Promise<ResolvedMiss> {
-    return this.#links.findRedirectByCode(code).then((found) => {
-      const entry = found ?? ABSENT_ENTRY;
+    return this.#redirects.findRedirectByCode(code).then((found) => {
+      // L1's entry is made here, once per fill: the store's read knows nothing of caches.
+      const entry = cacheEntryFor(found);
       // A store error never gets here, so it is never cached as "not found" (SPEC §5).
       if (this.#cache.set(code, entry)) return this.#stored(code, found, entry);
       // Older than a change this instance made or was told of (a replica that has not
       // replayed it yet): never served (SPEC §5). The primary has the change.
       this.stats.staleStoreReads++;
-      return this.#links.findRedirectByCode(code, { primary: true }).then((latest) => {
-        const fresh = latest ?? ABSENT_ENTRY;
+      return this.#redirects.findRedirectByCode(code, { primary: true }).then((latest) => {
+        const fresh = cacheEntryFor(latest);
         this.#cache.set(code, fresh);
         return this.#stored(code, latest, fresh);
       });
     });
   }
 
-  #stored(code: string, found: CacheEntry | null, entry: CacheEntry): ResolvedMiss {
+  #stored(code: string, found: RedirectTarget | null, entry: CacheEntry): ResolvedMiss {
     if (found === null && this.#known.ready) this.stats.filterFalsePositives++;
     this.#shared?.set(code, entry);
     return { outcome: this.#outcomeOf(entry), source: 'store' };

@@ -1,5 +1,9 @@
 import type { Link } from '../../domain/link.js';
-import type { IdempotencyClaim, InsertLinkResult, LinkStore } from '../../ports/link-store.js';
+import type {
+  IdempotencyClaim,
+  InsertLinkResult,
+  LinkRepository,
+} from '../../ports/link-repository.js';
 
 interface QueuedInsert {
   readonly link: Link;
@@ -8,7 +12,7 @@ interface QueuedInsert {
 }
 
 /**
- * A LinkStore that writes plain inserts (those without an idempotency claim) together: the
+ * A LinkRepository that writes plain inserts (those without an idempotency claim) together: the
  * inserts asked for in one turn of the event loop go to the store as one `importLinks`
  * call, one transaction on SQLite and one statement on PostgreSQL, instead of one each.
  * Every insert is still conditional on its code (ON CONFLICT DO NOTHING) and answers
@@ -17,13 +21,13 @@ interface QueuedInsert {
  * SQLite, each commit writing every index page it touches to the WAL again) and a few
  * hundred this way. Everything else goes straight to the store.
  */
-export class BatchingLinkStore implements LinkStore {
-  readonly #store: LinkStore;
+export class BatchingLinkRepository implements LinkRepository {
+  readonly #store: LinkRepository;
   readonly #maxBatch: number;
   #queue: QueuedInsert[] = [];
   #flushScheduled = false;
 
-  constructor(store: LinkStore, maxBatch: number) {
+  constructor(store: LinkRepository, maxBatch: number) {
     this.#store = store;
     this.#maxBatch = maxBatch;
   }
@@ -70,51 +74,27 @@ export class BatchingLinkStore implements LinkStore {
     }
   }
 
-  findIdempotencyRecord(...args: Parameters<LinkStore['findIdempotencyRecord']>) {
+  findIdempotencyRecord(...args: Parameters<LinkRepository['findIdempotencyRecord']>) {
     return this.#store.findIdempotencyRecord(...args);
   }
 
-  findLinkById(...args: Parameters<LinkStore['findLinkById']>) {
+  findLinkById(...args: Parameters<LinkRepository['findLinkById']>) {
     return this.#store.findLinkById(...args);
   }
 
-  findLinkByCode(...args: Parameters<LinkStore['findLinkByCode']>) {
+  findLinkByCode(...args: Parameters<LinkRepository['findLinkByCode']>) {
     return this.#store.findLinkByCode(...args);
   }
 
-  findRedirectByCode(...args: Parameters<LinkStore['findRedirectByCode']>) {
-    return this.#store.findRedirectByCode(...args);
-  }
-
-  listLinks(...args: Parameters<LinkStore['listLinks']>) {
+  listLinks(...args: Parameters<LinkRepository['listLinks']>) {
     return this.#store.listLinks(...args);
   }
 
-  replaceLink(...args: Parameters<LinkStore['replaceLink']>) {
+  replaceLink(...args: Parameters<LinkRepository['replaceLink']>) {
     return this.#store.replaceLink(...args);
   }
 
-  importLinks(...args: Parameters<LinkStore['importLinks']>) {
+  importLinks(...args: Parameters<LinkRepository['importLinks']>) {
     return this.#store.importLinks(...args);
-  }
-
-  scanCodes(...args: Parameters<LinkStore['scanCodes']>) {
-    return this.#store.scanCodes(...args);
-  }
-
-  markExpired(...args: Parameters<LinkStore['markExpired']>) {
-    return this.#store.markExpired(...args);
-  }
-
-  reclaimableLinks(...args: Parameters<LinkStore['reclaimableLinks']>) {
-    return this.#store.reclaimableLinks(...args);
-  }
-
-  deleteReclaimed(...args: Parameters<LinkStore['deleteReclaimed']>) {
-    return this.#store.deleteReclaimed(...args);
-  }
-
-  purgeIdempotencyRecords(...args: Parameters<LinkStore['purgeIdempotencyRecords']>) {
-    return this.#store.purgeIdempotencyRecords(...args);
   }
 }

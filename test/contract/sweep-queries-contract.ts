@@ -38,8 +38,8 @@ function deletedLink(deletedAt: number, overrides: Partial<Link> = {}): Link {
   return makeLink({ state: 'deleted', deletedAt, updatedAt: deletedAt, version: 2, ...overrides });
 }
 
-/** markExpired, reclaimableLinks, deleteReclaimed, purgeIdempotencyRecords (SPEC §7). */
-export function sweepContract(openStore: OpenStore): void {
+/** SweepQueries: markExpired, reclaimableLinks, deleteReclaimed, purgeIdempotencyRecords (SPEC §7). */
+export function sweepQueriesContract(openStore: OpenStore): void {
   describe('markExpired', () => {
     test('marks only active links whose expiry has passed, bumping the version', async (t) => {
       const store = await openFresh(t, openStore);
@@ -58,7 +58,7 @@ export function sweepContract(openStore: OpenStore): void {
       ];
       await insertAll(store, [...due, ...notDue]);
 
-      const marked = await store.links.markExpired(now, 100);
+      const marked = await store.sweep.markExpired(now, 100);
 
       const expected = due.map((link): Link => ({
         ...link,
@@ -72,7 +72,7 @@ export function sweepContract(openStore: OpenStore): void {
       );
       for (const link of expected) assert.deepEqual(await store.links.findLinkById(link.id), link);
       for (const link of notDue) assert.deepEqual(await store.links.findLinkById(link.id), link);
-      assert.deepEqual(await store.links.markExpired(now, 100), [], 'nothing is marked twice');
+      assert.deepEqual(await store.sweep.markExpired(now, 100), [], 'nothing is marked twice');
     });
 
     test('marks at most `limit` links a call; calls in turn mark every due link', async (t) => {
@@ -82,7 +82,7 @@ export function sweepContract(openStore: OpenStore): void {
 
       const batches: Link[][] = [];
       for (;;) {
-        const batch = await store.links.markExpired(BASE_MS, 3);
+        const batch = await store.sweep.markExpired(BASE_MS, 3);
         batches.push([...batch]);
         if (batch.length < 3) break;
       }
@@ -106,13 +106,13 @@ export function sweepContract(openStore: OpenStore): void {
       const deleted = deletedLink(BASE_MS - 5 * DAY_MS, { expiresAt: BASE_MS - YEAR_MS });
       await insertAll(store, [expired, deleted]);
 
-      assert.deepEqual(await store.links.reclaimableLinks(BASE_MS - 10 * DAY_MS - 1, 100), []);
-      assert.deepEqual(await store.links.reclaimableLinks(BASE_MS - 10 * DAY_MS, 100), [expired]);
-      assert.deepEqual(await store.links.reclaimableLinks(BASE_MS - 5 * DAY_MS - 1, 100), [
+      assert.deepEqual(await store.sweep.reclaimableLinks(BASE_MS - 10 * DAY_MS - 1, 100), []);
+      assert.deepEqual(await store.sweep.reclaimableLinks(BASE_MS - 10 * DAY_MS, 100), [expired]);
+      assert.deepEqual(await store.sweep.reclaimableLinks(BASE_MS - 5 * DAY_MS - 1, 100), [
         expired,
       ]);
       assert.deepEqual(
-        sortedIds(await store.links.reclaimableLinks(BASE_MS - 5 * DAY_MS, 100)),
+        sortedIds(await store.sweep.reclaimableLinks(BASE_MS - 5 * DAY_MS, 100)),
         sortedIds([expired, deleted]),
       );
     });
@@ -127,10 +127,10 @@ export function sweepContract(openStore: OpenStore): void {
       ];
       await insertAll(store, [generated, ...customs]);
       // Even once the sweeper has marked the active custom alias expired.
-      await store.links.markExpired(BASE_MS, 100);
+      await store.sweep.markExpired(BASE_MS, 100);
 
       const farFuture = BASE_MS + 100 * YEAR_MS;
-      assert.deepEqual(await store.links.reclaimableLinks(farFuture, 100), [generated]);
+      assert.deepEqual(await store.sweep.reclaimableLinks(farFuture, 100), [generated]);
     });
 
     test('active, disabled and not yet marked links are not reclaimable', async (t) => {
@@ -142,7 +142,7 @@ export function sweepContract(openStore: OpenStore): void {
         makeLink({ expiresAt: BASE_MS - YEAR_MS }),
         makeLink({ state: 'disabled', expiresAt: BASE_MS - YEAR_MS }),
       ]);
-      assert.deepEqual(await store.links.reclaimableLinks(BASE_MS + 100 * YEAR_MS, 100), []);
+      assert.deepEqual(await store.sweep.reclaimableLinks(BASE_MS + 100 * YEAR_MS, 100), []);
     });
 
     test('returns at most `limit` links', async (t) => {
@@ -150,10 +150,10 @@ export function sweepContract(openStore: OpenStore): void {
       const links = Array.from({ length: 5 }, (_, i) => expiredLink(BASE_MS - DAY_MS - i));
       await insertAll(store, links);
 
-      const some = await store.links.reclaimableLinks(BASE_MS, 2);
+      const some = await store.sweep.reclaimableLinks(BASE_MS, 2);
       assert.equal(some.length, 2);
       for (const link of some) assert.ok(idsOf(links).includes(link.id));
-      assert.equal((await store.links.reclaimableLinks(BASE_MS, 100)).length, 5);
+      assert.equal((await store.sweep.reclaimableLinks(BASE_MS, 100)).length, 5);
     });
   });
 
@@ -164,9 +164,9 @@ export function sweepContract(openStore: OpenStore): void {
       const bystander = expiredLink(BASE_MS + DAY_MS);
       await insertAll(store, [...gone, bystander]);
 
-      const reclaimable = await store.links.reclaimableLinks(BASE_MS, 100);
+      const reclaimable = await store.sweep.reclaimableLinks(BASE_MS, 100);
       assert.deepEqual(sortedIds(reclaimable), sortedIds(gone));
-      assert.equal(await store.links.deleteReclaimed(reclaimable), 2);
+      assert.equal(await store.sweep.deleteReclaimed(reclaimable), 2);
 
       for (const link of gone) {
         assert.equal(await store.links.findLinkById(link.id), null);
@@ -175,8 +175,8 @@ export function sweepContract(openStore: OpenStore): void {
         assert.deepEqual(await store.links.insertLink(reuse), { kind: 'inserted', link: reuse });
       }
       assert.deepEqual(await store.links.findLinkById(bystander.id), bystander);
-      assert.deepEqual(await store.links.reclaimableLinks(BASE_MS, 100), []);
-      assert.equal(await store.links.deleteReclaimed([]), 0);
+      assert.deepEqual(await store.sweep.reclaimableLinks(BASE_MS, 100), []);
+      assert.equal(await store.sweep.deleteReclaimed([]), 0);
     });
 
     test('skips a row whose version moved since it was read: the link keeps its code', async (t) => {
@@ -185,7 +185,7 @@ export function sweepContract(openStore: OpenStore): void {
       const edited = expiredLink(BASE_MS - DAY_MS);
       const other = expiredLink(BASE_MS - DAY_MS);
       await insertAll(store, [link, edited, other]);
-      const read = await store.links.reclaimableLinks(BASE_MS, 100);
+      const read = await store.sweep.reclaimableLinks(BASE_MS, 100);
       assert.equal(read.length, 3);
 
       // Meanwhile its owner gives it a new expiry (PATCH revives an expired link).
@@ -201,7 +201,7 @@ export function sweepContract(openStore: OpenStore): void {
       const retitled: Link = { ...edited, title: 'new', version: edited.version + 1 };
       assert.equal(await store.links.replaceLink(retitled, edited.version), true);
 
-      assert.equal(await store.links.deleteReclaimed(read), 1);
+      assert.equal(await store.sweep.deleteReclaimed(read), 1);
       assert.deepEqual(await store.links.findLinkById(link.id), revived);
       assert.deepEqual(await store.links.findLinkById(edited.id), retitled);
       for (const kept of [link, edited]) {
@@ -222,7 +222,7 @@ export function sweepContract(openStore: OpenStore): void {
       ];
       await insertAll(store, keep);
 
-      assert.equal(await store.links.deleteReclaimed(keep), 0);
+      assert.equal(await store.sweep.deleteReclaimed(keep), 0);
       for (const link of keep) assert.deepEqual(await store.links.findLinkById(link.id), link);
     });
 
@@ -233,18 +233,18 @@ export function sweepContract(openStore: OpenStore): void {
       for (const link of old) await store.links.insertLink(link);
       let cursor: string | null = null;
       for (;;) {
-        const page = await store.links.scanCodes(cursor, 100);
+        const page = await store.codeScan.scanCodes(cursor, 100);
         cursor = page.cursor;
         if (page.codes.length < 100) break;
       }
 
-      await store.links.deleteReclaimed(await store.links.reclaimableLinks(BASE_MS, 100));
+      await store.sweep.deleteReclaimed(await store.sweep.reclaimableLinks(BASE_MS, 100));
       const fresh = makeLink();
       await store.links.insertLink(fresh);
 
       const codes: string[] = [];
       for (;;) {
-        const page = await store.links.scanCodes(cursor, 100);
+        const page = await store.codeScan.scanCodes(cursor, 100);
         codes.push(...page.codes);
         cursor = page.cursor;
         if (page.codes.length < 100) break;
@@ -272,9 +272,9 @@ export function sweepContract(openStore: OpenStore): void {
         return store.links.findIdempotencyRecord(claim.owner, claim.key, 0);
       };
 
-      assert.equal(await store.links.purgeIdempotencyRecords(cutoff, 3), 3);
-      assert.equal(await store.links.purgeIdempotencyRecords(cutoff, 3), 2);
-      assert.equal(await store.links.purgeIdempotencyRecords(cutoff, 3), 0);
+      assert.equal(await store.sweep.purgeIdempotencyRecords(cutoff, 3), 3);
+      assert.equal(await store.sweep.purgeIdempotencyRecords(cutoff, 3), 2);
+      assert.equal(await store.sweep.purgeIdempotencyRecords(cutoff, 3), 0);
 
       for (const link of old) {
         assert.equal(await recordOf(link), null);

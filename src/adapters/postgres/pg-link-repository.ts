@@ -1,0 +1,180 @@
+import type pg from 'pg';
+import type { Link } from '../../domain/link.js';
+import type {
+  IdempotencyClaim,
+  IdempotencyRecord,
+  InsertLinkResult,
+  LinkQuery,
+  LinkRepository,
+} from '../../ports/link-repository.js';
+import { recordFromRow, stateCondition, type IdempotencyRow } from '../sql/link-sql.js';
+import { guardPg } from './pg-errors.js';
+import { fromRow, LINK_COLUMNS, NUL, type LinkRow } from './pg-link-rows.js';
+import { INSERT_LINK, insertWithClaim, linkParams } from './pg-insert-with-claim.js';
+
+/** Links per statement when importing: one round trip each. */
+const IMPORT_CHUNK = 1000;
+
+/** Every read and write here goes to the primary. */
+export class PgLinkRepository implements LinkRepository {
+  readonly #primary: pg.Pool;
+
+  constructor(primary: pg.Pool) {
+    this.#primary = primary;
+  }
+
+  async insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult> {
+    return guardPg('store the link', async () => {
+      if (idempotency === undefined) {
+        const result = await this.#primary.query(INSERT_LINK, linkParams(link));
+        return result.rowCount === 0 ? { kind: 'code-taken' } : { kind: 'inserted', link };
+      }
+      const outcome = await insertWithClaim(this.#primary, link, idempotency);
+      if (outcome !== null) return outcome;
+      // A concurrent request with the same key committed first (its transaction is done:
+      // ON CONFLICT waited for it), and ours rolled back with its link: answer with theirs.
+      const record = await this.findIdempotencyRecord(
+        idempotency.owner,
+        idempotency.key,
+        idempotency.notBefore,
+      );
+      if (record === null) throw new Error('the idempotency record vanished while claiming it');
+      return { kind: 'replayed', record };
+    });
+  }
+
+  async findIdempotencyRecord(
+    owner: string,
+    key: string,
+    notBefore: number,
+  ): Promise<IdempotencyRecord | null> {
+    if (owner.includes(NUL) || key.includes(NUL)) return null;
+    return guardPg('read the idempotency record', async () => {
+      const { rows } = await this.#primary.query<IdempotencyRow>(
+        'SELECT owner, key, request_hash, response, created_at FROM idempotency_records WHERE owner = $1 AND key = $2',
+        [owner, key],
+      );
+      const row = rows[0];
+      return row === undefined || row.created_at < notBefore ? null : recordFromRow(row);
+    });
+  }
+
+  async findLinkById(id: string): Promise<Link | null> {
+    if (id.includes(NUL)) return null;
+    return guardPg('read the link', async () => {
+      const { rows } = await this.#primary.query<LinkRow>(
+        `SELECT ${LINK_COLUMNS} FROM links WHERE id = $1`,
+        [id],
+      );
+      return rows[0] === undefined ? null : fromRow(rows[0]);
+    });
+  }
+
+  async findLinkByCode(code: string): Promise<Link | null> {
+    if (code.includes(NUL)) return null;
+    return guardPg('read the link', async () => {
+      const { rows } = await this.#primary.query<LinkRow>(
+        `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1`,
+        [code],
+      );
+      return rows[0] === undefined ? null : fromRow(rows[0]);
+    });
+  }
+
+  async listLinks(query: LinkQuery): Promise<readonly Link[]> {
+    const filters = [query.owner, query.search, query.tag];
+    if (filters.some((value) => value?.includes(NUL) === true)) return [];
+    return guardPg('list links', async () => {
+      const params: unknown[] = [];
+      const param = (value: unknown) => {
+        params.push(value);
+        return `$${params.length}`;
+      };
+      const where: string[] = [];
+      if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
+      if (query.beforeId !== undefined) where.push(`id < ${param(query.beforeId)}`);
+      if (query.search !== undefined && query.search !== '') {
+        const search = param(query.search.toLowerCase());
+        where.push(
+          `(strpos(lower(code), ${search}) > 0 OR strpos(lower(destination), ${search}) > 0
+            OR strpos(lower(coalesce(title, '')), ${search}) > 0)`,
+        );
+      }
+      if (query.tag !== undefined) {
+        where.push(`tags @> jsonb_build_array(${param(query.tag)}::text)`);
+      }
+      where.push(stateCondition(query.state, () => param(query.nowMs)));
+      const sql = `SELECT ${LINK_COLUMNS} FROM links WHERE ${where.join(' AND ')}
+        ORDER BY id DESC LIMIT ${param(query.limit)}`;
+      const { rows } = await this.#primary.query<LinkRow>(sql, params);
+      return rows.map(fromRow);
+    });
+  }
+
+  async replaceLink(next: Link, expectedVersion: number): Promise<boolean> {
+    return guardPg('update the link', async () => {
+      const result = await this.#primary.query(
+        `UPDATE links SET destination = $2, status_code = $3, state = $4, title = $5, tags = $6,
+           updated_at = $7, expires_at = $8, deleted_at = $9, version = $10
+         WHERE id = $1 AND version = $11`,
+        [
+          next.id,
+          next.destination,
+          next.statusCode,
+          next.state,
+          next.title,
+          JSON.stringify(next.tags),
+          next.updatedAt,
+          next.expiresAt,
+          next.deletedAt,
+          next.version,
+          expectedVersion,
+        ],
+      );
+      return result.rowCount === 1;
+    });
+  }
+
+  async importLinks(links: readonly Link[]): Promise<number> {
+    if (links.length === 0) return 0;
+    return guardPg('import links', async () => {
+      let inserted = 0;
+      for (let start = 0; start < links.length; start += IMPORT_CHUNK) {
+        const chunk = links.slice(start, start + IMPORT_CHUNK);
+        const result = await this.#primary.query(
+          `INSERT INTO links (${LINK_COLUMNS})
+           SELECT id, code, owner, destination, status_code, state, custom, title, tags,
+             created_at, updated_at, expires_at, deleted_at, version
+           FROM jsonb_to_recordset($1::jsonb) AS r(id text, code text, owner text,
+             destination text, status_code smallint, state text, custom boolean, title text,
+             tags jsonb, created_at bigint, updated_at bigint, expires_at bigint,
+             deleted_at bigint, version integer)
+           ON CONFLICT (code) DO NOTHING`,
+          [JSON.stringify(chunk.map(recordOf))],
+        );
+        inserted += result.rowCount ?? 0;
+      }
+      return inserted;
+    });
+  }
+}
+
+/** A link as jsonb_to_recordset reads it (snake_case columns). */
+function recordOf(link: Link): Record<string, unknown> {
+  return {
+    id: link.id,
+    code: link.code,
+    owner: link.owner,
+    destination: link.destination,
+    status_code: link.statusCode,
+    state: link.state,
+    custom: link.custom,
+    title: link.title,
+    tags: link.tags,
+    created_at: link.createdAt,
+    updated_at: link.updatedAt,
+    expires_at: link.expiresAt,
+    deleted_at: link.deletedAt,
+    version: link.version,
+  };
+}

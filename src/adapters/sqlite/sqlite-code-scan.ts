@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import type { CodeScanPage, LinkCodeScan } from '../../ports/link-code-scan.js';
+import { guardSqlite } from './sqlite-errors.js';
+
+/**
+ * Where a scan of codes stands: walking the code index (every row up to `untilRowid` is
+ * there), or reading rows added after that, by rowid.
+ */
+type ScanPosition =
+  | { readonly phase: 'codes'; readonly untilRowid: number; readonly afterCode: string }
+  | { readonly phase: 'rows'; readonly afterRowid: number };
+
+function rowsCursor(afterRowid: number): string {
+  return `rows:${afterRowid}`;
+}
+
+/** `codes:<untilRowid>:<afterCode>` or `rows:<afterRowid>`; codes never contain ':'. */
+function parseScanCursor(cursor: string): ScanPosition {
+  const [phase, first = '', rest = ''] = cursor.split(':');
+  const rowid = Number(first);
+  if (!Number.isSafeInteger(rowid)) throw new RangeError(`not a scan cursor: ${cursor}`);
+  if (phase === 'rows') return { phase, afterRowid: rowid };
+  if (phase === 'codes') return { phase, untilRowid: rowid, afterCode: rest };
+  throw new RangeError(`not a scan cursor: ${cursor}`);
+}
+
+/**
+ * A first scan walks the unique index on code, which holds nothing but codes (a tenth of
+ * the table: reading the table would push the redirect's index out of the page cache).
+ * Rows added since that scan began are found by rowid, which is commit order: SQLite has
+ * one writer, and a new row takes max(rowid) + 1. That holds while max(rowid) never goes
+ * down: links leave tombstones (SPEC §3), and the sweeper, which does delete rows, never
+ * deletes the one with the largest rowid (SqliteSweepQueries.deleteReclaimed).
+ */
+export class SqliteCodeScan implements LinkCodeScan {
+  readonly #codesAfter: Database.Statement<[number, number], [number, string]>;
+  readonly #codesInOrder: Database.Statement<[string, number], string>;
+  readonly #lastRowid: Database.Statement<[], number | null>;
+
+  constructor(db: Database.Database) {
+    this.#codesInOrder = db
+      .prepare<[string, number], string>(
+        'SELECT code FROM links WHERE code > ? ORDER BY code LIMIT ?',
+      )
+      .pluck();
+    this.#lastRowid = db.prepare<[], number | null>('SELECT max(rowid) FROM links').pluck();
+    this.#codesAfter = db
+      .prepare<[number, number], [number, string]>(
+        'SELECT rowid, code FROM links WHERE rowid > ? ORDER BY rowid LIMIT ?',
+      )
+      .raw();
+  }
+
+  async scanCodes(cursor: string | null, limit: number): Promise<CodeScanPage> {
+    return guardSqlite('scan codes', () => {
+      const position = cursor === null ? this.#firstScanPosition() : parseScanCursor(cursor);
+      if (position.phase === 'rows') {
+        const rows = this.#codesAfter.all(position.afterRowid, limit);
+        const last = rows.at(-1);
+        return {
+          codes: rows.map((row) => row[1]),
+          cursor: last === undefined ? rowsCursor(position.afterRowid) : rowsCursor(last[0]),
+        };
+      }
+      const codes = this.#codesInOrder.all(position.afterCode, limit);
+      const last = codes.at(-1);
+      return {
+        codes,
+        // The index is done: from now on, rows added after the first scan began.
+        cursor:
+          last === undefined || codes.length < limit
+            ? rowsCursor(position.untilRowid)
+            : `codes:${position.untilRowid}:${last}`,
+      };
+    });
+  }
+
+  #firstScanPosition(): ScanPosition {
+    return { phase: 'codes', untilRowid: this.#lastRowid.get() ?? 0, afterCode: '' };
+  }
+}

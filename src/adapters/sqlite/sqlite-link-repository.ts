@@ -1,0 +1,174 @@
+import type Database from 'better-sqlite3';
+import type { Link } from '../../domain/link.js';
+import type {
+  IdempotencyClaim,
+  IdempotencyRecord,
+  InsertLinkResult,
+  LinkQuery,
+  LinkRepository,
+} from '../../ports/link-repository.js';
+import { recordFromRow, stateCondition, type IdempotencyRow } from '../sql/link-sql.js';
+import { guardSqlite } from './sqlite-errors.js';
+import { fromRow, fromRowOrNull, LINK_COLUMNS, toRow, type LinkRow } from './sqlite-link-rows.js';
+
+export class SqliteLinkRepository implements LinkRepository {
+  readonly #db: Database.Database;
+  readonly #insert: Database.Statement;
+  readonly #byId: Database.Statement<[string], LinkRow>;
+  readonly #byCode: Database.Statement<[string], LinkRow>;
+  readonly #replace: Database.Statement;
+  readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
+  readonly #deleteClaim: Database.Statement<[string, string]>;
+  readonly #insertClaim: Database.Statement;
+  readonly #importBatch: Database.Transaction<(links: readonly Link[]) => number>;
+  readonly #insertWithClaim: Database.Transaction<
+    (link: Link, claim: IdempotencyClaim) => InsertLinkResult
+  >;
+  /** List statements by their SQL: the filters combine into a handful of shapes. */
+  readonly #listStatements = new Map<
+    string,
+    Database.Statement<Record<string, unknown>, LinkRow>
+  >();
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    // SQLite's lower() folds only A-Z; search must fold "Über" like PostgreSQL does, so the
+    // adapter uses JavaScript's Unicode case rules on both sides of the comparison.
+    db.function('hop_fold', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
+    this.#insert = db.prepare(
+      `INSERT INTO links (${LINK_COLUMNS}) VALUES (@id, @code, @owner, @destination, @status_code, @state,
+        @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version)
+       ON CONFLICT (code) DO NOTHING`,
+    );
+    this.#byId = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
+    this.#byCode = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE code = ?`);
+    this.#replace = db.prepare(
+      `UPDATE links SET destination = @destination, status_code = @status_code, state = @state,
+        title = @title, tags = @tags, updated_at = @updated_at, expires_at = @expires_at,
+        deleted_at = @deleted_at, version = @version
+       WHERE id = @id AND version = @expected_version`,
+    );
+    this.#findClaim = db.prepare(
+      'SELECT owner, key, request_hash, response, created_at FROM idempotency_records WHERE owner = ? AND key = ?',
+    );
+    this.#deleteClaim = db.prepare('DELETE FROM idempotency_records WHERE owner = ? AND key = ?');
+    this.#insertClaim = db.prepare(
+      `INSERT INTO idempotency_records (owner, key, request_hash, link_id, response, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.#importBatch = db.transaction((links: readonly Link[]) => {
+      let inserted = 0;
+      for (const link of links) inserted += this.#insert.run(toRow(link)).changes;
+      return inserted;
+    });
+    // One transaction: look for a live claim, else insert the link and the claim together.
+    this.#insertWithClaim = db.transaction((link: Link, claim: IdempotencyClaim) => {
+      const existing = this.#findClaim.get(claim.owner, claim.key);
+      if (existing !== undefined) {
+        if (existing.created_at >= claim.notBefore) {
+          return { kind: 'replayed', record: recordFromRow(existing) } as const;
+        }
+        this.#deleteClaim.run(claim.owner, claim.key);
+      }
+      if (this.#insert.run(toRow(link)).changes === 0) return { kind: 'code-taken' } as const;
+      this.#insertClaim.run(
+        claim.owner,
+        claim.key,
+        claim.requestHash,
+        link.id,
+        JSON.stringify(link),
+        link.createdAt,
+      );
+      return { kind: 'inserted', link } as const;
+    });
+  }
+
+  async insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult> {
+    return guardSqlite('store the link', () => {
+      if (idempotency !== undefined) return this.#insertWithClaim.immediate(link, idempotency);
+      return this.#insert.run(toRow(link)).changes === 0
+        ? { kind: 'code-taken' }
+        : { kind: 'inserted', link };
+    });
+  }
+
+  async findIdempotencyRecord(
+    owner: string,
+    key: string,
+    notBefore: number,
+  ): Promise<IdempotencyRecord | null> {
+    return guardSqlite('read the idempotency record', () => {
+      const row = this.#findClaim.get(owner, key);
+      return row === undefined || row.created_at < notBefore ? null : recordFromRow(row);
+    });
+  }
+
+  async findLinkById(id: string): Promise<Link | null> {
+    return guardSqlite('read the link', () => fromRowOrNull(this.#byId.get(id)));
+  }
+
+  async findLinkByCode(code: string): Promise<Link | null> {
+    return guardSqlite('read the link', () => fromRowOrNull(this.#byCode.get(code)));
+  }
+
+  async listLinks(query: LinkQuery): Promise<readonly Link[]> {
+    return guardSqlite('list links', () => {
+      const where: string[] = [];
+      const params: Record<string, unknown> = { limit: query.limit, now: query.nowMs };
+      if (query.owner !== undefined) {
+        where.push('owner = @owner');
+        params['owner'] = query.owner;
+      }
+      if (query.beforeId !== undefined) {
+        where.push('id < @before_id');
+        params['before_id'] = query.beforeId;
+      }
+      if (query.search !== undefined && query.search !== '') {
+        where.push(
+          `(instr(hop_fold(code), @search) > 0 OR instr(hop_fold(destination), @search) > 0
+            OR instr(hop_fold(coalesce(title, '')), @search) > 0)`,
+        );
+        params['search'] = query.search.toLowerCase();
+      }
+      if (query.tag !== undefined) {
+        where.push('EXISTS (SELECT 1 FROM json_each(links.tags) WHERE json_each.value = @tag)');
+        params['tag'] = query.tag;
+      }
+      where.push(stateCondition(query.state, () => '@now'));
+      const sql = `SELECT ${LINK_COLUMNS} FROM links WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      let statement = this.#listStatements.get(sql);
+      if (statement === undefined) {
+        statement = this.#db.prepare<Record<string, unknown>, LinkRow>(sql);
+        this.#listStatements.set(sql, statement);
+      }
+      if (!sql.includes('@now')) delete params['now'];
+      return statement.all(params).map(fromRow);
+    });
+  }
+
+  async importLinks(links: readonly Link[]): Promise<number> {
+    return guardSqlite('import links', () => this.#importBatch.immediate(links));
+  }
+
+  async replaceLink(next: Link, expectedVersion: number): Promise<boolean> {
+    return guardSqlite('update the link', () => {
+      const row = toRow(next);
+      const result = this.#replace.run({
+        id: row.id,
+        destination: row.destination,
+        status_code: row.status_code,
+        state: row.state,
+        title: row.title,
+        tags: row.tags,
+        updated_at: row.updated_at,
+        expires_at: row.expires_at,
+        deleted_at: row.deleted_at,
+        version: row.version,
+        expected_version: expectedVersion,
+      });
+      return result.changes === 1;
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type Database from 'better-sqlite3';
+import type { RedirectTarget } from '../../domain/redirect-target.js';
+import type { RedirectReads } from '../../ports/redirect-reads.js';
+import { REDIRECT_COLUMNS, redirectTargetOf, type RedirectRow } from '../sql/redirect-row.js';
+import { guardSqlite } from './sqlite-errors.js';
+
+/** The redirect's read: one file, so `primary` changes nothing. */
+export class SqliteRedirectReads implements RedirectReads {
+  readonly #byCode: Database.Statement<[string], RedirectRow>;
+
+  constructor(db: Database.Database) {
+    // Positional rows, and only these columns: links_redirect (migration 0003) covers them,
+    // so the read touches one index and never the table. Named, because the planner would
+    // otherwise take the unique index on code and then read the table too.
+    this.#byCode = db
+      .prepare<[string], RedirectRow>(
+        `SELECT ${REDIRECT_COLUMNS} FROM links INDEXED BY links_redirect WHERE code = ?`,
+      )
+      .raw();
+  }
+
+  async findRedirectByCode(code: string): Promise<RedirectTarget | null> {
+    return guardSqlite('read the link', () => {
+      const row = this.#byCode.get(code);
+      return row === undefined ? null : redirectTargetOf(row);
+    });
+  }
+}

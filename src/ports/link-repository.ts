@@ -1,0 +1,73 @@
+import type { Link, LinkState } from '../domain/link.js';
+
+/** An idempotency key claimed together with a new link, in one transaction (SPEC §3). */
+export interface IdempotencyClaim {
+  readonly owner: string;
+  readonly key: string;
+  /** Fingerprint of the request; the same key with another fingerprint is refused. */
+  readonly requestHash: string;
+  /** Records older than this (epoch ms) are void and may be replaced. */
+  readonly notBefore: number;
+}
+
+export interface IdempotencyRecord {
+  readonly owner: string;
+  readonly key: string;
+  readonly requestHash: string;
+  /** The link exactly as the first request created it. */
+  readonly link: Link;
+  readonly createdAt: number;
+}
+
+export type InsertLinkResult =
+  | { readonly kind: 'inserted'; readonly link: Link }
+  /** Another link (of any state, tombstones included) already holds the code. */
+  | { readonly kind: 'code-taken' }
+  /** The idempotency key was already claimed by a live record: nothing was inserted. */
+  | { readonly kind: 'replayed'; readonly record: IdempotencyRecord };
+
+export interface LinkQuery {
+  /** Only this owner's links; `undefined` for all owners (admin). */
+  readonly owner?: string | undefined;
+  /** Case-insensitive substring of code, destination or title. */
+  readonly search?: string | undefined;
+  /** Effective state; without it every state but `deleted`. */
+  readonly state?: LinkState | undefined;
+  readonly tag?: string | undefined;
+  /** Only links whose id sorts before this one (the previous page's last id). */
+  readonly beforeId?: string | undefined;
+  readonly limit: number;
+  /** The clock reading that decides which links count as expired. */
+  readonly nowMs: number;
+}
+
+/** Whole links, as the link use cases create, read, list and change them (SPEC §3, §4). */
+export interface LinkRepository {
+  /**
+   * Inserts `link` if no link holds its code, and claims `idempotency` if given, atomically:
+   * either both are written or neither. Uniqueness is decided by the database.
+   */
+  insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult>;
+  /** The live (created at or after `notBefore`) idempotency record for owner and key. */
+  findIdempotencyRecord(
+    owner: string,
+    key: string,
+    notBefore: number,
+  ): Promise<IdempotencyRecord | null>;
+  /** The link with this id, in any state, or null. */
+  findLinkById(id: string): Promise<Link | null>;
+  /** The link holding this code, in any state, or null. */
+  findLinkByCode(code: string): Promise<Link | null>;
+  /** Links matching `query`, newest first (descending id), at most `limit`. */
+  listLinks(query: LinkQuery): Promise<readonly Link[]>;
+  /**
+   * Replaces the stored link with `next` if its version is still `expectedVersion`
+   * (compare-and-set). Returns false when someone else changed it first.
+   */
+  replaceLink(next: Link, expectedVersion: number): Promise<boolean>;
+  /**
+   * Inserts many links in as few transactions as the backend likes, skipping any whose code
+   * is taken. Returns how many were inserted. For seeding and imports, not the API.
+   */
+  importLinks(links: readonly Link[]): Promise<number>;
+}
