@@ -8,9 +8,9 @@ import { NOT_FOUND_BODY, type RedirectFront } from '../redirect-front.js';
  * `/{code}` before Fastify; what reaches this route is what it handed on, the reserved
  * words in spellings that are no route of ours (/Healthz, /v1, /favicon.ico), and targets
  * only the router reads as /{code} (absolute-form, `http://host/{code}`: RFC 9112 §3.2.2).
- * The front answers them all, so that every redirect counts its click and its metrics; a
- * reserved word, which no link holds, gets the one 404 (SPEC §3). The route also documents
- * the redirect in /openapi.json.
+ * All of them go back to the front, so that every redirect counts its click and its
+ * metrics; it leaves only the reserved words, which no link holds, to this route: the one
+ * 404 (SPEC §3). The route also documents the redirect in /openapi.json.
  */
 export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront): void {
   app.get<{ Params: { code: string } }>(
