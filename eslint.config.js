@@ -1,36 +1,40 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Who may import whom (docs/ARCHITECTURE.md): the arrows point one way, down. */
-const APP = [
-  'domain',
-  'codes',
-  'clicks',
-  'ports',
-  'services',
-  'jobs',
-  'adapters',
-  'http',
-  'cli',
-  'config',
-  'observability',
-  'main',
-];
-/** Folders each may import from (besides itself): the STYLE.md table, as an allowlist. */
+/**
+ * Who may import whom (docs/ARCHITECTURE.md): one row per folder of src/, naming the
+ * folders it may import besides itself (the STYLE.md table, as an allowlist); the arrows
+ * point one way, down. A folder of src/ without a row fails the lint (below), so a new
+ * one cannot slip in unchecked.
+ */
 const ALLOWED = {
   domain: [],
+  /** Click formats on the wire and in the embedded queue, spoken by clicks/ and adapters. */
+  wire: ['domain'],
   codes: ['domain', 'ports'],
-  clicks: ['domain', 'ports'],
+  clicks: ['domain', 'ports', 'wire'],
   ports: ['domain'],
   services: ['domain', 'ports', 'codes', 'clicks'],
-  // Background jobs: plain functions over services and ports, run by src/jobs/job-scheduler.ts.
+  /** Background jobs: plain functions over services and ports, run by src/jobs/job-scheduler.ts. */
   jobs: ['domain', 'ports', 'services', 'codes', 'clicks', 'observability'],
+  /** Every adapter: ports, domain, wire, observability and its driver; never another adapter. */
+  adapters: ['domain', 'ports', 'wire', 'observability'],
   http: ['services', 'domain'],
   cli: ['services', 'jobs', 'domain', 'main', 'config', 'observability'],
   config: [],
   observability: [],
+  /** The composition root knows everything. */
+  main: 'anything',
 };
-const ADAPTERS = ['sqlite', 'postgres', 'memory', 'memory-cache', 'redis', 'nats', 'pool-file'];
+/** Folders that hold logic only: no driver, no file system, no framework. */
+const PURE = ['domain', 'wire', 'codes', 'clicks', 'ports', 'services', 'jobs'];
+/**
+ * Adapter folders that hold what several adapters share, which any adapter may import, and
+ * the only drivers each may use: the SQL stores' row mapping and migration files, node:fs.
+ */
+const SHARED_ADAPTER_CODE = { sql: ['node:fs'] };
 const DRIVERS = [
   'better-sqlite3',
   'lru-cache',
@@ -42,38 +46,47 @@ const DRIVERS = [
   'qrcode',
 ];
 
-const forbidden = (folder) =>
-  APP.filter((other) => other !== folder && !ALLOWED[folder].includes(other)).map(
-    (other) => `**/${other}/**`,
+const foldersIn = (path) =>
+  readdirSync(join(import.meta.dirname, path), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const APP = Object.keys(ALLOWED);
+const unruled = foldersIn('src').filter((folder) => !APP.includes(folder));
+if (unruled.length > 0) {
+  throw new Error(
+    `eslint.config.js: ${unruled.map((folder) => `src/${folder}`).join(', ')} has no row in ALLOWED: say what it may import.`,
   );
+}
+/** Every folder under src/adapters/ is an adapter, held to the rule as soon as it exists. */
+const ADAPTERS = foldersIn('src/adapters');
+
+const forbidden = (folder) =>
+  ALLOWED[folder] === 'anything'
+    ? []
+    : APP.filter((other) => other !== folder && !ALLOWED[folder].includes(other)).map(
+        (other) => `**/${other}/**`,
+      );
 
 const boundaries = [
-  ...Object.keys(ALLOWED).map((folder) => ({
+  ...APP.filter((folder) => ALLOWED[folder] !== 'anything').map((folder) => ({
     folder: `src/${folder}`,
-    forbid: [
-      ...forbidden(folder),
-      ...(['domain', 'codes', 'clicks', 'ports', 'services', 'jobs'].includes(folder)
-        ? DRIVERS
-        : []),
-    ],
+    forbid: [...forbidden(folder), ...(PURE.includes(folder) ? DRIVERS : [])],
   })),
-  // Adapters see ports, domain, their driver and observability; never services, http or each other.
-  ...ADAPTERS.map((adapter) => ({
-    folder: `src/adapters/${adapter}`,
-    forbid: [
-      ...['services', 'http', 'cli', 'main', 'config'].map((other) => `**/${other}/**`),
-      ...ADAPTERS.filter((other) => other !== adapter).map((other) => `../${other}/**`),
-    ],
-  })),
-  // What the SQL stores share (row mapping, migration files): no driver, no single adapter.
-  {
-    folder: 'src/adapters/sql',
-    forbid: [
-      ...['services', 'http', 'cli', 'main', 'config'].map((other) => `**/${other}/**`),
-      ...ADAPTERS.map((other) => `../${other}/**`),
-      ...DRIVERS.filter((driver) => driver !== 'node:fs'),
-    ],
-  },
+  // Listed after src/adapters' own row, so that each adapter's rule is the one that applies.
+  ...ADAPTERS.map((adapter) => {
+    const shared = SHARED_ADAPTER_CODE[adapter];
+    return {
+      folder: `src/adapters/${adapter}`,
+      forbid: [
+        ...forbidden('adapters'),
+        // No adapter imports another, except the code they share, which imports none.
+        ...ADAPTERS.filter(
+          (other) => other !== adapter && (shared !== undefined || !(other in SHARED_ADAPTER_CODE)),
+        ).map((other) => `**/${other}/**`),
+        ...(shared === undefined ? [] : DRIVERS.filter((driver) => !shared.includes(driver))),
+      ],
+    };
+  }),
 ];
 
 export default tseslint.config(

@@ -1,10 +1,10 @@
 import type { ClickBatch } from '../domain/click-batch.js';
-import { decodeTallyWire } from '../domain/click-tally-wire.js';
+import { decodeTallyWire } from '../wire/click-tally-wire.js';
 import type { ClickSink } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
 import type { Clock } from '../ports/clock.js';
 import { BusiestRanking } from './busiest-ranking.js';
-import { FlushTally } from './flush-tally.js';
+import { FlushTally } from '../wire/flush-tally.js';
 
 /**
  * A sink that folds each flushed batch straight into the shared store: scaled out on

@@ -5,6 +5,8 @@
  */
 export const MIN_CODE_LENGTH = 3;
 export const MAX_CODE_LENGTH = 64;
+/** The same shape as a JSON Schema pattern, for documentation: isPossibleCode checks. */
+export const CODE_PATTERN = `^[A-Za-z0-9_-]{${MIN_CODE_LENGTH},${MAX_CODE_LENGTH}}$`;
 
 export function isPossibleCode(candidate: string): boolean {
   const length = candidate.length;

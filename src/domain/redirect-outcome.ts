@@ -15,10 +15,16 @@ export type RedirectOutcome =
   /** Unknown, disabled, expired and deleted look the same from outside (SPEC §3). */
   | { readonly kind: 'not-found' }
   /** The path cannot be a code; no store was asked. */
-  | { readonly kind: 'invalid' };
+  | { readonly kind: 'invalid' }
+  /**
+   * A reserved word (`isReservedAlias`): the name of one of our own routes, in some case,
+   * never a code; no store was asked. The redirect front hands it on to those routes.
+   */
+  | { readonly kind: 'reserved' };
 
 export const NOT_FOUND: RedirectOutcome = Object.freeze({ kind: 'not-found' });
 export const INVALID: RedirectOutcome = Object.freeze({ kind: 'invalid' });
+export const RESERVED: RedirectOutcome = Object.freeze({ kind: 'reserved' });
 
 /** Temporary redirects must come back to us, so clicks are seen and edits take effect. */
 export const TEMPORARY_CACHE_CONTROL = 'private, no-store';

@@ -62,7 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
         },
         (request, response) => {
-          if (redirectFront(request, response)) return;
+          if (redirectFront.handle(request, response)) return;
           // Everything else waits behind redirects when the instance is overloaded.
           if (shedder.level() > 0 && !NEVER_SHED.test(request.url ?? '')) {
             shedder.shedRequests++;
@@ -138,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
-  registerRedirectRoute(app, deps);
+  registerRedirectRoute(app, redirectFront);
   registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isReservedAlias } from '../domain/alias-rules.js';
 import type { RedirectOutcome } from '../domain/redirect-outcome.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { LoadShedder } from '../services/protection/load-shedder.js';
@@ -63,20 +62,32 @@ export interface RedirectFrontDeps {
   readonly shedder: LoadShedder;
 }
 
+export interface RedirectFront {
+  /**
+   * node:http's handler, ahead of Fastify: answers GET and HEAD of `/{code}` and nothing
+   * else. Returns false when the request is not ours: every other request, and the reserved
+   * words (our own routes' names), go on to Fastify.
+   */
+  readonly handle: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /**
+   * Answers a GET or HEAD of `code`, already taken from its path: a redirect, the one 404,
+   * or a refusal (429, 503). Returns false, having written nothing, for a reserved word.
+   */
+  readonly answer: (request: IncomingMessage, response: ServerResponse, code: string) => boolean;
+}
+
 /**
  * The redirect, served by plain node:http in front of Fastify (ADR 0019: Fastify's routing
- * costs more than the whole L1 hit). It takes GET and HEAD of `/{code}` and nothing else;
- * every other request, and codes that spell one of our own routes, go on to Fastify.
- * Returns false when the request is not ours.
+ * costs more than the whole L1 hit). Every redirect hop answers is answered here, with its
+ * click and its metrics; Fastify's `/:code` route hands this what the router sends it (see
+ * routes/redirect-route.ts).
  *
  * Abuse resistance (SPEC §7) adds little to an L1 hit while nobody is throttled and the
  * instance is not shedding: a size check and `shedder.level()`'s four comparisons (an A/B
  * on `hot` could not tell before from after, BENCHMARKS.md); a client's address is only
  * looked up on a miss.
  */
-export function makeRedirectFront(
-  deps: RedirectFrontDeps,
-): (request: IncomingMessage, response: ServerResponse) => boolean {
+export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   const { resolver, observe, clicks, countryHeader, scanners, clientOf, shedder } = deps;
   const send = (
     request: IncomingMessage,
@@ -124,7 +135,7 @@ export function makeRedirectFront(
     coolDownMs: number,
   ): boolean => {
     const outcome = resolver.resolveFromMemory(code);
-    if (outcome?.kind === 'invalid' && isReservedAlias(code)) return false;
+    if (outcome?.kind === 'reserved') return false;
     if (outcome?.kind === 'redirect' || (outcome !== undefined && coolDownMs === 0)) {
       send(request, response, outcome, 'l1', startedAt);
       return true;
@@ -148,14 +159,7 @@ export function makeRedirectFront(
     return true;
   };
 
-  return (request, response) => {
-    const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
-    const url = request.url ?? '';
-    const query = url.indexOf('?');
-    const code = query < 0 ? url.slice(1) : url.slice(1, query);
-    if (url.charCodeAt(0) !== 47 || code.includes('/')) return false;
-
+  const answer = (request: IncomingMessage, response: ServerResponse, code: string): boolean => {
     const startedAt = performance.now();
     if (scanners?.throttling === true) {
       const coolDownMs = scanners.coolDownLeft(clientOf(request));
@@ -165,7 +169,7 @@ export function makeRedirectFront(
     const outcome = resolver.resolve(code);
     if (!(outcome instanceof Promise)) {
       // Our own routes (/healthz, /metrics, /openapi.json …) are never codes: Fastify's.
-      if (outcome.kind === 'invalid' && isReservedAlias(code)) return false;
+      if (outcome.kind === 'reserved') return false;
       send(request, response, outcome, 'l1', startedAt);
       return true;
     }
@@ -185,4 +189,16 @@ export function makeRedirectFront(
     );
     return true;
   };
+
+  const handle = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    const code = query < 0 ? url.slice(1) : url.slice(1, query);
+    if (url.charCodeAt(0) !== 47 || code.includes('/')) return false;
+    return answer(request, response, code);
+  };
+
+  return { handle, answer };
 }

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { FlushTally } from '../clicks/flush-tally.js';
+import { FlushTally } from '../wire/flush-tally.js';
 import type { ClickSink } from '../ports/click-sink.js';
 
 export interface AggregatorThreadOptions {

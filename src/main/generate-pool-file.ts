@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { BloomFilter } from '../codes/bloom-filter.js';
-import { encodePoolHeader, POOL_HEADER_BYTES } from '../codes/pool-file-format.js';
+import { encodePoolHeader, POOL_HEADER_BYTES } from '../adapters/pool-file/pool-file-format.js';
 import { generatePoolCodes, loadStoreCodes } from '../codes/pool-generation.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import { ScalableBloomFilter } from '../codes/scalable-bloom-filter.js';

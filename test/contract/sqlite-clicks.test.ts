@@ -7,7 +7,7 @@ import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
 import { CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
-import { FlushTally } from '../../src/clicks/flush-tally.js';
+import { FlushTally } from '../../src/wire/flush-tally.js';
 import { batchOf } from '../support/click-batches.js';
 import { openTempSqliteStore, tempDataDir } from '../support/temp-data.js';
 import { events, runClickStoreContract } from './click-store-contract.js';

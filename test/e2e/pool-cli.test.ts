@@ -7,7 +7,7 @@ import {
   decodePoolHeader,
   POOL_HEADER_BYTES,
   poolCodeCount,
-} from '../../src/codes/pool-file-format.js';
+} from '../../src/adapters/pool-file/pool-file-format.js';
 import { runHop } from '../support/hop-process.js';
 
 /** The codes of a pool file, after checking its header names `width`. */

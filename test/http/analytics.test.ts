@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { decodeTallyWire } from '../../src/domain/click-tally-wire.js';
+import { decodeTallyWire } from '../../src/wire/click-tally-wire.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

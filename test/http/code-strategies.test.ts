@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
-import { poolCodeCount } from '../../src/codes/pool-file-format.js';
+import { poolCodeCount } from '../../src/adapters/pool-file/pool-file-format.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { runSweep } from '../../src/services/lifecycle/sweeper.js';
 import { assertProblem } from '../support/problem-assertions.js';

@@ -1,6 +1,35 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { readMetric } from '../support/click-counts.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/** Sends the request target exactly as given (fetch would make it origin-form). */
+function sendTarget(
+  baseUrl: string,
+  method: string,
+  target: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, method, path: target },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 describe('the redirect', () => {
   let server: TestServer;
@@ -114,6 +143,46 @@ describe('the redirect', () => {
     const location = (await server.request('GET', `/${link.code}`)).headers.get('location')!;
     assert.equal(location, 'https://example.com/%C3%A4?q=%C3%BC#%C3%B6');
     assert.equal(new URL(location).href, location);
+  });
+
+  test('reserved words in spellings that are no route of ours get the one 404', async () => {
+    const miss = await server.request('GET', '/Unknown1', { key: null });
+    const redirects = () => readMetric(server.url, 'hop_l1_requests_total{result="miss"}');
+    const before = await redirects();
+    for (const path of ['/Healthz', '/METRICS', '/v1', '/Docs?x=1', '/favicon.ico', '/Login']) {
+      const response = await server.request('GET', path, { key: null });
+      assert.equal(response.status, 404, path);
+      assert.equal(response.headers.get('location'), null, path);
+      assert.equal(response.headers.get('cache-control'), 'no-store', path);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      assert.equal(response.text, miss.text, `${path} answers the same body`);
+      assert.equal((await server.request('HEAD', path, { key: null })).status, 404, path);
+    }
+    assert.equal(await redirects(), before, 'no reserved word is looked up as a code');
+    assert.equal((await server.request('GET', '/healthz', { key: null })).status, 200);
+  });
+
+  test('an absolute-form request target (RFC 9112 §3.2.2) is a redirect like any other', async () => {
+    const link = await create({ destination: 'https://example.com/absolute' });
+    const clicks = async () =>
+      ((await readMetric(server.url, 'hop_click_buffer_depth')) ?? 0) +
+      ((await readMetric(server.url, 'hop_click_events_flushed_total')) ?? 0) +
+      ((await readMetric(server.url, 'hop_click_events_dropped_total')) ?? 0);
+    const redirects = () =>
+      readMetric(server.url, 'hop_redirect_duration_seconds_count{outcome="l1"}');
+    const clicksBefore = await clicks();
+    const redirectsBefore = (await redirects()) ?? 0;
+    const response = await sendTarget(server.url, 'GET', `http://hop.test/${link.code}?a=1`);
+    assert.equal(response.status, 302);
+    assert.equal(response.headers['location'], 'https://example.com/absolute');
+    assert.equal(response.headers['cache-control'], 'private, no-store');
+    assert.equal(response.text, '');
+    assert.equal(await clicks(), clicksBefore + 1, 'its click is counted');
+    assert.equal(await redirects(), redirectsBefore + 1, 'and its redirect');
+    const reserved = await sendTarget(server.url, 'GET', 'http://hop.test/Healthz');
+    assert.equal(reserved.status, 404);
+    const miss = await server.request('GET', '/Unknown1', { key: null });
+    assert.equal(reserved.text, miss.text);
   });
 
   test('the redirect never needs a key and ignores one that is wrong', async () => {

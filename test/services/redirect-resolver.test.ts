@@ -213,6 +213,19 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     assert.equal(reads.count, 0);
     assert.equal(cache.size, 0);
   });
+
+  test('reserved words, in any case, are our routes: said so once, never read', async (t) => {
+    const { reads, resolver, cache } = setup(t);
+    for (const path of ['healthz', 'Healthz', 'V1', 'favicon.ico', 'OpenAPI.json']) {
+      assert.equal((resolver.resolve(path) as { kind: string }).kind, 'reserved', path);
+      assert.equal(resolver.resolveFromMemory(path)?.kind, 'reserved', path);
+    }
+    assert.equal(reads.count, 0);
+    assert.equal(cache.size, 0);
+    // A word that only starts like one is a code, read like any other.
+    assert.equal((await outcomeOf(resolver.resolve('Healthz1'))).kind, 'not-found');
+    assert.equal(reads.count, 1);
+  });
 });
 
 describe('RedirectResolver with the known codes loaded', () => {

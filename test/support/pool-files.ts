@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { encodePoolHeader, type PoolHeader } from '../../src/codes/pool-file-format.js';
+import {
+  encodePoolHeader,
+  type PoolHeader,
+} from '../../src/adapters/pool-file/pool-file-format.js';
 
 /** Writes a pool file of exactly `codes` (all one width) and returns its header. */
 export function writePoolFile(file: string, codes: readonly string[], width: number): PoolHeader {

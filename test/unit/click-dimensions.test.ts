@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ClickDimensions } from '../../src/clicks/click-dimensions.js';
-import { decodeEvent, decodeTally, encodeEvent } from '../../src/domain/click-event-codec.js';
+import { decodeEvent, decodeTally, encodeEvent } from '../../src/wire/click-event-codec.js';
 import { legacyTallyJson, tallyOfBatch } from '../support/click-tallies.js';
 import { batchOf } from '../support/click-batches.js';
 import {

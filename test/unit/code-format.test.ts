@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ALPHABETS } from '../../src/codes/alphabets.js';
-import { isPossibleCode, MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../../src/domain/code-format.js';
+import {
+  CODE_PATTERN,
+  isPossibleCode,
+  MAX_CODE_LENGTH,
+  MIN_CODE_LENGTH,
+} from '../../src/domain/code-format.js';
 
 /** SPEC §3: a path that cannot be a code is answered 404 without touching any store. */
 
@@ -78,4 +83,23 @@ test('the length counts UTF-16 code units, so astral characters cannot sneak pas
 test('codes are case-sensitive: both cases are possible and distinct strings', () => {
   assert.equal(isPossibleCode('AbCdEfG'), true);
   assert.equal(isPossibleCode('abcdefg'), true);
+});
+
+test('the documented pattern is the shape isPossibleCode checks', () => {
+  assert.equal(CODE_PATTERN, '^[A-Za-z0-9_-]{3,64}$');
+  const pattern = new RegExp(CODE_PATTERN);
+  const candidates = [
+    '',
+    'ab',
+    'abc',
+    'a-_',
+    'a'.repeat(64),
+    'a'.repeat(65),
+    'ab.c',
+    'abé',
+    'ab\n',
+  ];
+  for (const candidate of candidates) {
+    assert.equal(pattern.test(candidate), isPossibleCode(candidate), JSON.stringify(candidate));
+  }
 });

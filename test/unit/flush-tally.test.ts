@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FlushTally } from '../../src/clicks/flush-tally.js';
+import { FlushTally } from '../../src/wire/flush-tally.js';
 import type { ClickEvent, DeviceClass } from '../../src/domain/click-event.js';
 import type { ClickBucket } from '../../src/domain/click-fold.js';
-import { decodeTallyWire, TallyWireWriter } from '../../src/domain/click-tally-wire.js';
+import { decodeTallyWire, TallyWireWriter } from '../../src/wire/click-tally-wire.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { batchOf } from '../support/click-batches.js';
 

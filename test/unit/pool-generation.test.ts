@@ -7,7 +7,7 @@ import {
   encodePoolHeader,
   POOL_HEADER_BYTES,
   poolCodeCount,
-} from '../../src/codes/pool-file-format.js';
+} from '../../src/adapters/pool-file/pool-file-format.js';
 import {
   generatePoolCodes,
   loadStoreCodes,

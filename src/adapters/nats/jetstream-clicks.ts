@@ -12,7 +12,7 @@ import {
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { eventOf, type ClickBatch } from '../../domain/click-batch.js';
 import { tallyOfEvent, type ClickTally } from '../../domain/click-tally.js';
-import { decodeEvent, encodeEvent } from '../../domain/click-event-codec.js';
+import { decodeEvent, encodeEvent } from '../../wire/click-event-codec.js';
 import { eventIdOf } from '../../domain/click-event.js';
 import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';

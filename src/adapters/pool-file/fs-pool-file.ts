@@ -6,7 +6,7 @@ import {
   poolCodeCount,
   poolCodePosition,
   type PoolHeader,
-} from '../../codes/pool-file-format.js';
+} from './pool-file-format.js';
 import type { PoolFile } from '../../ports/pool-file.js';
 
 /** Reads the header of the pool file at `path`; throws with a reason if it is not one. */

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { ClickBatch } from '../../domain/click-batch.js';
-import { FlushTally } from '../../clicks/flush-tally.js';
-import { decodeTally } from '../../domain/click-event-codec.js';
-import { decodeTallyWire } from '../../domain/click-tally-wire.js';
+import { FlushTally } from '../../wire/flush-tally.js';
+import { decodeTally } from '../../wire/click-event-codec.js';
+import { decodeTallyWire } from '../../wire/click-tally-wire.js';
 import type { ClickSink } from '../../ports/click-sink.js';
 import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';

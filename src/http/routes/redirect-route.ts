@@ -1,15 +1,18 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { CODE_PATTERN } from '../../domain/code-format.js';
 import { PROBLEM_CONTENT_TYPE } from '../problems.js';
-import { NOT_FOUND_BODY } from '../redirect-front.js';
-import type { RedirectOutcome } from '../../domain/redirect-outcome.js';
-import type { AppDeps } from '../app-deps.js';
+import { NOT_FOUND_BODY, type RedirectFront } from '../redirect-front.js';
 
 /**
- * GET and HEAD /{code} as Fastify sees them: only the requests the node:http front leaves
- * to Fastify (codes that spell one of our routes in another case, e.g. /Healthz) arrive
- * here, and the route documents the redirect in /openapi.json. Same resolver, same answers.
+ * GET and HEAD /{code} as Fastify's router sees them. The node:http front answers
+ * `/{code}` before Fastify; what reaches this route is what it handed on, the reserved
+ * words in spellings that are no route of ours (/Healthz, /v1, /favicon.ico), and targets
+ * only the router reads as /{code} (absolute-form, `http://host/{code}`: RFC 9112 §3.2.2).
+ * All of them go back to the front, so that every redirect counts its click and its
+ * metrics; it leaves only the reserved words, which no link holds, to this route: the one
+ * 404 (SPEC §3). The route also documents the redirect in /openapi.json.
  */
-export function registerRedirectRoute(app: FastifyInstance, deps: AppDeps): void {
+export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront): void {
   app.get<{ Params: { code: string } }>(
     '/:code',
     {
@@ -18,7 +21,7 @@ export function registerRedirectRoute(app: FastifyInstance, deps: AppDeps): void
         tags: ['redirect'],
         params: {
           type: 'object',
-          properties: { code: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' } },
+          properties: { code: { type: 'string', pattern: CODE_PATTERN } },
         },
         response: {
           301: { type: 'null', description: 'Permanent redirect to the destination.' },
@@ -32,24 +35,19 @@ export function registerRedirectRoute(app: FastifyInstance, deps: AppDeps): void
       validatorCompiler: () => () => true,
     },
     (request, reply) => {
-      const outcome = deps.redirect.resolve(request.params.code);
-      if (outcome instanceof Promise) return outcome.then((o) => sendOutcome(reply, o.outcome));
-      return sendOutcome(reply, outcome);
+      // The headers every Fastify answer carries (build-app.ts) go out with the front's too.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
+      if (front.answer(request.raw, reply.raw, request.params.code)) {
+        reply.hijack();
+        return;
+      }
+      return reply
+        .code(404)
+        .header('content-type', PROBLEM_CONTENT_TYPE)
+        .header('cache-control', 'no-store')
+        .send(NOT_FOUND_BODY);
     },
   );
-}
-
-function sendOutcome(reply: FastifyReply, outcome: RedirectOutcome): FastifyReply {
-  if (outcome.kind === 'redirect') {
-    return reply
-      .code(outcome.status)
-      .header('location', outcome.location)
-      .header('cache-control', outcome.cacheControl)
-      .send();
-  }
-  return reply
-    .code(404)
-    .header('content-type', PROBLEM_CONTENT_TYPE)
-    .header('cache-control', 'no-store')
-    .send(NOT_FOUND_BODY);
 }

@@ -5,6 +5,7 @@ import {
   cacheControlFor,
   INVALID,
   NOT_FOUND,
+  RESERVED,
   type RedirectOutcome,
 } from '../../domain/redirect-outcome.js';
 import type { Clock } from '../../ports/clock.js';
@@ -83,7 +84,8 @@ export class RedirectResolver implements LinkEvents {
     // Checked after L1, which only ever holds possible codes: a hit skips the checks.
     // Reserved words are our own routes (the front hands them to Fastify); no link holds
     // one (aliases refuse them, generation skips them), so none is worth a read.
-    if (!isPossibleCode(code) || isReservedAlias(code)) return INVALID;
+    if (isReservedAlias(code)) return RESERVED;
+    if (!isPossibleCode(code)) return INVALID;
     this.stats.l1Misses++;
     if (!this.#known.mightExist(code)) {
       this.stats.readsSkipped++;
@@ -128,7 +130,8 @@ export class RedirectResolver implements LinkEvents {
       this.stats.l1Hits++;
       return this.#outcomeOf(entry);
     }
-    if (!isPossibleCode(code) || isReservedAlias(code)) return INVALID;
+    if (isReservedAlias(code)) return RESERVED;
+    if (!isPossibleCode(code)) return INVALID;
     if (!this.#known.mightExist(code)) {
       this.stats.readsSkipped++;
       return NOT_FOUND;

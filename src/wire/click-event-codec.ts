@@ -4,9 +4,9 @@ import {
   isSeq,
   type ClickEvent,
   type DeviceClass,
-} from './click-event.js';
-import type { ClickBucket } from './click-fold.js';
-import type { ClickTally } from './click-tally.js';
+} from '../domain/click-event.js';
+import type { ClickBucket } from '../domain/click-fold.js';
+import type { ClickTally } from '../domain/click-tally.js';
 
 /**
  * Click events on the wire (one JetStream message each), and tallies as the embedded queue

@@ -1,6 +1,6 @@
 import type { ClickBatch } from '../domain/click-batch.js';
 import { ClickSums } from '../domain/click-sums.js';
-import { TallyWireWriter } from '../domain/click-tally-wire.js';
+import { TallyWireWriter } from './click-tally-wire.js';
 
 /**
  * A flushed batch summed per bucket and written in the wire format, with the memory of

@@ -1,7 +1,7 @@
-import { DEVICE_CLASSES, isInstanceId, isSeq } from './click-event.js';
-import type { BucketVisitor } from './click-sums.js';
-import type { ClickBucket } from './click-fold.js';
-import type { ClickTally } from './click-tally.js';
+import { DEVICE_CLASSES, isInstanceId, isSeq } from '../domain/click-event.js';
+import type { BucketVisitor } from '../domain/click-sums.js';
+import type { ClickBucket } from '../domain/click-fold.js';
+import type { ClickTally } from '../domain/click-tally.js';
 
 /**
  * A tally as bytes, for handing one from `hop serve`'s event loop to its aggregator thread.
