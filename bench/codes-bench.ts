@@ -17,10 +17,10 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseReport, type DriverReport } from './driver-report.js';
-import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
-import { stopProcess } from './stop-process.js';
-import { residentMb } from './process-memory.js';
+import { parseReport, type DriverReport } from './support/driver-report.js';
+import { LOAD_CORE, pin, SERVER_CORE } from './support/pin-to-core.js';
+import { stopProcess } from './support/stop-process.js';
+import { residentMb } from './support/process-memory.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);

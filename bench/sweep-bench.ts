@@ -53,10 +53,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
-import { parseReport, type DriverReport } from './driver-report.js';
-import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
-import { stopProcess } from './stop-process.js';
-import { cpuSeconds, residentMb } from './process-memory.js';
+import { parseReport, type DriverReport } from './support/driver-report.js';
+import { LOAD_CORE, pin, SERVER_CORE } from './support/pin-to-core.js';
+import { stopProcess } from './support/stop-process.js';
+import { cpuSeconds, residentMb } from './support/process-memory.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);

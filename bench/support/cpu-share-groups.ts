@@ -1,8 +1,12 @@
-import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The cgroup v1 cpu controller, where this machine mounts it. */
 const CPU_CONTROLLER = '/sys/fs/cgroup/cpu';
+/** cgroup v1's default weight: both groups get it, so each gets half a busy core. */
+const EQUAL_SHARES = '1024';
+/** How long remove() waits for killed processes to leave a group. */
+const REMOVE_WAIT_MS = 3_000;
 
 /**
  * Linux cpu cgroups of equal weight, one per server, so that two servers on one core get
@@ -17,19 +21,28 @@ export class CpuShareGroups {
     this.#paths = paths;
   }
 
-  /** The groups, made now; null where cgroups cannot be made (no v1 cpu controller, no root). */
-  static create(names: readonly string[]): CpuShareGroups | null {
+  /**
+   * `count` groups, made now under names of this process's own (so two benches never share
+   * one), and removed when it exits if remove() was not called; null where cgroups cannot
+   * be made (no v1 cpu controller, no root).
+   */
+  static create(count: number): CpuShareGroups | null {
     if (!existsSync(CPU_CONTROLLER)) return null;
-    const paths = names.map((name) => join(CPU_CONTROLLER, name));
+    const paths = Array.from({ length: count }, (_, index) =>
+      join(CPU_CONTROLLER, `hop-bench-${process.pid}-${index}`),
+    );
+    const groups = new CpuShareGroups(paths);
     try {
       for (const path of paths) {
         mkdirSync(path, { recursive: true });
-        writeFileSync(join(path, 'cpu.shares'), '1024');
+        writeFileSync(join(path, 'cpu.shares'), EQUAL_SHARES);
       }
     } catch {
+      groups.remove();
       return null;
     }
-    return new CpuShareGroups(paths);
+    process.on('exit', () => groups.remove());
+    return groups;
   }
 
   /** `command`, run inside group `index`: the shell joins it, then becomes the command. */
@@ -39,14 +52,34 @@ export class CpuShareGroups {
     return ['sh', '-c', `echo $$ > ${join(path, 'cgroup.procs')} && exec "$@"`, 'sh', ...command];
   }
 
-  /** Removes the groups (their processes must have exited). */
+  /**
+   * Removes the groups, waiting (synchronously, so it also works on exit) up to
+   * REMOVE_WAIT_MS for processes just killed to leave them. Safe to call twice.
+   */
   remove(): void {
+    const deadline = Date.now() + REMOVE_WAIT_MS;
     for (const path of this.#paths) {
-      try {
-        rmdirSync(path);
-      } catch {
-        // Still in use or already gone: the kernel keeps an empty group harmlessly.
+      while (existsSync(path)) {
+        try {
+          rmdirSync(path);
+        } catch {
+          if (Date.now() >= deadline || !hasProcesses(path)) break;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+        }
       }
     }
+  }
+
+  /** Whether every group was removed (for the report). */
+  removed(): boolean {
+    return this.#paths.every((path) => !existsSync(path));
+  }
+}
+
+function hasProcesses(path: string): boolean {
+  try {
+    return readFileSync(join(path, 'cgroup.procs'), 'utf8').trim() !== '';
+  } catch {
+    return false;
   }
 }
