@@ -36,7 +36,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
-  appendFileSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -47,24 +46,37 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
-import { parseReport, type DriverReport } from './support/driver-report.js';
+import type { DriverReport } from './support/driver-report.js';
+import { startWrk, type LoadRun } from './support/load-drivers.js';
 import { LOAD_CORE, pin, SERVER_CORE } from './support/pin-to-core.js';
-import { stopProcess } from './support/stop-process.js';
 import { cpuSeconds, residentMb } from './support/process-memory.js';
+import { describeMachine, median, progress, publishReport } from './support/report.js';
+import {
+  BENCH_ROOT as ROOT,
+  buildHop,
+  ceilingCommand,
+  CEILING_READY,
+  compiledHopCommand,
+  HOP_READY,
+  startServer,
+  trackProcess,
+  type Server,
+} from './support/servers.js';
+import { numberFromEnv, readBenchSettings } from './support/settings.js';
+import { stopProcess } from './support/stop-process.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
-const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
-const EXPIRED_LINKS = Number(process.env['BENCH_SWEEP_EXPIRED'] ?? 1_000_000);
+const {
+  seconds: SECONDS,
+  warmupSeconds: WARMUP_SECONDS,
+  connections: CONNECTIONS,
+} = readBenchSettings();
+const EXPIRED_LINKS = numberFromEnv('BENCH_SWEEP_EXPIRED', 1_000_000);
 const SEED_ROOT = process.env['BENCH_SEED_DIR'];
-const REPORT_FILE = resolve(ROOT, process.env['BENCH_REPORT'] ?? 'BENCHMARKS.md');
 const LIVE_LINKS = 10_000;
 const PATHS = 100_000;
 const SEED_BATCH = 100_000;
@@ -179,18 +191,14 @@ interface StoreCounts {
   readonly active: number;
 }
 
-const children: ChildProcess[] = [];
-/** Per server, the lines hop logged at warn or above. */
+/** Per server, the messages hop logged at warn or above. */
 const warningsOf = new Map<string, string[]>();
 const dir = mkdtempSync(join(tmpdir(), 'hop-sweep-bench-'));
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
 // 1. Build, and seed (or reuse) the store every sweep starts from.
-execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+buildHop(ROOT);
 const template = prepareTemplate();
 const seeded = countRows(template.dataDir);
 const liveCodes = readFileSync(template.liveCodesFile, 'utf8').trim().split('\n');
@@ -212,7 +220,7 @@ copyStore(template.dataDir, aloneDir);
 const alone = await runSweepProcess(aloneDir);
 const aloneAfter = countRows(aloneDir);
 rmSync(aloneDir, { recursive: true, force: true });
-process.stderr.write(`sweep alone: ${alone.line}\n`);
+progress(`sweep alone: ${alone.line}`);
 
 // 3. Per server: no sweep, then during a sweep, each sweep on a fresh copy.
 const windows: Window[] = [];
@@ -221,7 +229,7 @@ const rss = new Map<string, number>();
 for (const server of SERVERS) {
   const dataDir = join(dir, server.name);
   copyStore(template.dataDir, dataDir);
-  const child = await startServer(server, dataDir);
+  const child = (await startSweepServer(server, dataDir)).child;
   try {
     await startLoad(server.port, WARMUP_SECONDS).report;
     windows.push(await measure(server, child, null));
@@ -232,7 +240,7 @@ for (const server of SERVERS) {
   }
   after.set(server.name, countRows(dataDir));
   rmSync(dataDir, { recursive: true, force: true });
-  process.stderr.write(`${server.name} done\n`);
+  progress(`${server.name} done`);
 }
 
 // 4. Report.
@@ -264,7 +272,6 @@ const ratios = SERVERS.map((server) => {
 }).filter((text) => text !== '');
 const describeSweep = (name: string, sweep: SweepRun, counts: StoreCounts | undefined) =>
   `${name}: ${(sweep.wallMs / 1000).toFixed(1)} s from spawn to exit (its own report: ${(sweep.reportedMs / 1000).toFixed(1)} s), ${sweep.expired} marked expired, ${sweep.reclaimed} rows reclaimed, ${sweep.purged} idempotency records purged, ${sweep.batches} batches; WAL peaked at ${sweep.maxWalMb.toFixed(0)} MB; the sweep process used ≈${sweep.cpuSeconds.toFixed(1)} s of CPU${counts === undefined ? '' : `; the store then held ${counts.rows} links (${counts.active} active)`}. Printed: \`${sweep.line}\``;
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const seeding =
   template.seedSeconds === null
     ? `store reused from ${template.dataDir}`
@@ -273,7 +280,7 @@ const report = [
   `## sweep: ${new Date().toISOString()}`,
   '',
   `Command: \`npm run bench -- sweep\` (BENCH_SECONDS=${SECONDS}, BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_SWEEP_EXPIRED=${EXPIRED_LINKS}; ${seeded.rows} links: ${EXPIRED_LINKS} active links expired 40–50 days ago and ${LIVE_LINKS} live ones, written with better-sqlite3 after \`hop migrate\`, ${seeding}).`,
-  `Machine: ${machine}. Servers pinned to core ${SERVER_CORE}; wrk (1 thread, ${CONNECTIONS} connections, bench/paths.lua, ${PATHS} paths drawn uniformly from the ${LIVE_LINKS} live codes) and \`hop sweep\` (\`node dist/cli/hop.js sweep\`, a separate process on the same data dir, HOP_RECLAIM_GRACE=${RECLAIM_GRACE}, default batch of 1000) pinned to core ${LOAD_CORE}, so the sweep takes its CPU from wrk, not from the server.`,
+  `Machine: ${describeMachine()}. Servers pinned to core ${SERVER_CORE}; wrk (1 thread, ${CONNECTIONS} connections, bench/paths.lua, ${PATHS} paths drawn uniformly from the ${LIVE_LINKS} live codes) and \`hop sweep\` (\`node dist/cli/hop.js sweep\`, a separate process on the same data dir, HOP_RECLAIM_GRACE=${RECLAIM_GRACE}, default batch of 1000) pinned to core ${LOAD_CORE}, so the sweep takes its CPU from wrk, not from the server.`,
   `hop: \`node dist/cli/hop.js serve\`, HOP_ANALYTICS=off, HOP_SWEEP_INTERVAL=0, HOP_L1_MAX_ENTRIES=100000 (all live links in L1 after the warm-up) or 1 (every redirect reads SQLite); hop with creates alongside is the first hop plus a create (POST /v1/links, admin key, random codes) sent from this process every ${CREATE_INTERVAL_MS} ms, one at a time, through both windows: a writer that needs SQLite's write lock, which the sweep takes once per batch. no sweep: ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up. during hop sweep: wrk started, \`hop sweep\` started ${SWEEP_DELAY_MS / 1000} s later on the server's data dir (for the ceiling, on a copy nobody serves), wrk stopped when the sweep exited; each sweep on its own fresh copy of the store.`,
   `errors: wrk socket errors and timeouts (2 s); non-2xx/3xx: answers with status > 399 (every request is a live code, so each should be a 302). hop's columns come from its /metrics, read before and after each window and, during a sweep, every ${SLICE_SECONDS} s (a window without a sweep is one slice): redirects/s of the slowest slice; event-loop delay max (hop_nodejs_eventloop_lag_max_seconds, which each read resets; it includes the 10 ms sampling interval), of the worst slice and the median slice. hop redirects from L1 / store, and hop store read mean (hop's own time from request to answer for a redirect that read SQLite): hop_redirect_duration_seconds by outcome, after minus before. server CPU: user + system seconds of the server process (all its threads, the WAL checkpoint worker included) per second of the window; wrk CPU the same for wrk (near 1: wrk, not the server, set the pace). other processes CPU: the machine's busy time (/proc/stat, both cores) less that of the server, wrk, the sweep and this bench, per second: anything else running (another bench) competes for the two cores. steal: the share of the machine's time its VM host took.`,
   `Redirect errors during the sweeps: ${errors} socket errors/timeouts, ${non2xx3xx} non-2xx/3xx (target 0: ${errors + non2xx3xx === 0 ? 'met' : 'NOT met'}).`,
@@ -305,10 +312,7 @@ const report = [
   ...lines,
   '',
 ].join('\n');
-process.stdout.write(`\n${report}\n`);
-if (!existsSync(REPORT_FILE))
-  writeFileSync(REPORT_FILE, '# Benchmarks\n\nAppended by `npm run bench`; newest last.\n\n');
-appendFileSync(REPORT_FILE, `${report}\n`);
+publishReport(report);
 process.exit(0);
 
 /** The seeded store: in the run's folder, or kept in BENCH_SEED_DIR and reused. */
@@ -644,7 +648,7 @@ function runSweepProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
+  trackProcess(child);
   onStart(child.pid);
   let output = '';
   let errorOutput = '';
@@ -687,51 +691,26 @@ function runSweepProcess(
 }
 
 /** wrk on the load core; its report once it exits (after -d, or on SIGINT). */
-function startLoad(
-  port: number,
-  seconds: number,
-): { child: ChildProcess; report: Promise<DriverReport> } {
-  const [file, ...args] = pin(LOAD_CORE, [
-    'wrk',
-    '-t1',
-    `-c${CONNECTIONS}`,
-    `-d${seconds}s`,
-    '-s',
-    join(ROOT, 'bench/paths.lua'),
-    `http://127.0.0.1:${port}`,
-    '--',
-    pathsFile,
-  ]);
-  const child = spawn(file!, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const report = new Promise<DriverReport>((resolvePromise, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolvePromise(parseReport(output, 'wrk'));
-      else reject(new Error(`wrk exited with ${code}:\n${output}`));
-    });
+function startLoad(port: number, seconds: number): LoadRun {
+  return startWrk({
+    root: ROOT,
+    port,
+    connections: CONNECTIONS,
+    seconds,
+    script: 'bench/paths.lua',
+    scriptArgs: [pathsFile],
   });
-  return { child, report };
 }
 
-function startServer(server: ServerSpec, dataDir: string): Promise<ChildProcess> {
-  const command =
-    server.name === 'ceiling'
-      ? [
-          process.execPath,
-          '--import',
-          'tsx',
-          'bench/ceiling-server.ts',
-          template.liveCodesFile,
-          String(server.port),
-        ]
-      : [process.execPath, 'dist/cli/hop.js', 'serve'];
-  const ready = server.name === 'ceiling' ? /ceiling listening/ : /known codes loaded/;
-  const [file, ...args] = pin(SERVER_CORE, command);
-  const child = spawn(file!, args, {
-    cwd: ROOT,
+function startSweepServer(server: ServerSpec, dataDir: string): Promise<Server> {
+  const isCeiling = server.name === 'ceiling';
+  const starting = startServer({
+    name: server.name,
+    port: server.port,
+    command: isCeiling
+      ? ceilingCommand(template.liveCodesFile, server.port)
+      : compiledHopCommand('serve'),
+    ready: isCeiling ? CEILING_READY : HOP_READY,
     env: {
       ...process.env,
       HOP_HOST: '127.0.0.1',
@@ -745,26 +724,10 @@ function startServer(server: ServerSpec, dataDir: string): Promise<ChildProcess>
       HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
       HOP_L1_MAX_ENTRIES: server.name === 'hop-store' ? '1' : '100000',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  children.push(child);
-  const warnings: string[] = [];
-  warningsOf.set(server.name, warnings);
-  let partial = '';
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      if (!ready.test(output)) {
-        output += text;
-        if (ready.test(output)) resolvePromise(child);
-      }
-      // hop logs JSON lines (pino): warn is level 40, error 50.
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (/"level":(4|5|6)0\b/.test(line)) warnings.push(line);
-    });
-    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
+  return starting.then((started) => {
+    warningsOf.set(server.name, started.warnings);
+    return started;
   });
 }
 
@@ -785,14 +748,6 @@ function describeCreates(creates: CreateStats): string {
   const at = (share: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
   return `${sorted.length} answered 201 (p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms), ${creates.failed} failed`;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? sorted[middle]!
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 function meanMs(seconds: number | null, count: number | null): number | null {
