@@ -54,6 +54,7 @@ import { monotonicFactory } from 'ulid';
 import type { DriverReport } from './support/driver-report.js';
 import { startWrk, type LoadRun } from './support/load-drivers.js';
 import { LOAD_CORE, pin, SERVER_CORE } from './support/pin-to-core.js';
+import { CpuWindow } from './support/cpu-window.js';
 import { cpuSeconds, residentMb } from './support/process-memory.js';
 import { describeMachine, median, progress, publishReport } from './support/report.js';
 import {
@@ -97,7 +98,6 @@ const FIRST_PORT = 18_590;
 const SLICE_SECONDS = 10;
 /** hop-creates: one create (POST /v1/links, admin key) at a time, started this often. */
 const CREATE_INTERVAL_MS = 500;
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
 interface ServerSpec {
   readonly name: 'hop' | 'hop-store' | 'hop-creates' | 'ceiling';
@@ -282,7 +282,7 @@ const report = [
   `Command: \`npm run bench -- sweep\` (BENCH_SECONDS=${SECONDS}, BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_SWEEP_EXPIRED=${EXPIRED_LINKS}; ${seeded.rows} links: ${EXPIRED_LINKS} active links expired 40–50 days ago and ${LIVE_LINKS} live ones, written with better-sqlite3 after \`hop migrate\`, ${seeding}).`,
   `Machine: ${describeMachine()}. Servers pinned to core ${SERVER_CORE}; wrk (1 thread, ${CONNECTIONS} connections, bench/paths.lua, ${PATHS} paths drawn uniformly from the ${LIVE_LINKS} live codes) and \`hop sweep\` (\`node dist/cli/hop.js sweep\`, a separate process on the same data dir, HOP_RECLAIM_GRACE=${RECLAIM_GRACE}, default batch of 1000) pinned to core ${LOAD_CORE}, so the sweep takes its CPU from wrk, not from the server.`,
   `hop: \`node dist/cli/hop.js serve\`, HOP_ANALYTICS=off, HOP_SWEEP_INTERVAL=0, HOP_L1_MAX_ENTRIES=100000 (all live links in L1 after the warm-up) or 1 (every redirect reads SQLite); hop with creates alongside is the first hop plus a create (POST /v1/links, admin key, random codes) sent from this process every ${CREATE_INTERVAL_MS} ms, one at a time, through both windows: a writer that needs SQLite's write lock, which the sweep takes once per batch. no sweep: ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up. during hop sweep: wrk started, \`hop sweep\` started ${SWEEP_DELAY_MS / 1000} s later on the server's data dir (for the ceiling, on a copy nobody serves), wrk stopped when the sweep exited; each sweep on its own fresh copy of the store.`,
-  `errors: wrk socket errors and timeouts (2 s); non-2xx/3xx: answers with status > 399 (every request is a live code, so each should be a 302). hop's columns come from its /metrics, read before and after each window and, during a sweep, every ${SLICE_SECONDS} s (a window without a sweep is one slice): redirects/s of the slowest slice; event-loop delay max (hop_nodejs_eventloop_lag_max_seconds, which each read resets; it includes the 10 ms sampling interval), of the worst slice and the median slice. hop redirects from L1 / store, and hop store read mean (hop's own time from request to answer for a redirect that read SQLite): hop_redirect_duration_seconds by outcome, after minus before. server CPU: user + system seconds of the server process (all its threads, the WAL checkpoint worker included) per second of the window; wrk CPU the same for wrk (near 1: wrk, not the server, set the pace). other processes CPU: the machine's busy time (/proc/stat, both cores) less that of the server, wrk, the sweep and this bench, per second: anything else running (another bench) competes for the two cores. steal: the share of the machine's time its VM host took.`,
+  `errors: wrk socket errors and timeouts (2 s); non-2xx/3xx: answers with status > 399 (every request is a live code, so each should be a 302). hop's columns come from its /metrics, read before and after each window and, during a sweep, every ${SLICE_SECONDS} s (a window without a sweep is one slice): redirects/s of the slowest slice; event-loop delay max (hop_nodejs_eventloop_lag_max_seconds, which each read resets; it includes the 10 ms sampling interval), of the worst slice and the median slice. hop redirects from L1 / store, and hop store read mean (hop's own time from request to answer for a redirect that read SQLite): hop_redirect_duration_seconds by outcome, after minus before. server CPU: user + system seconds of the server process (all its threads, the WAL checkpoint worker included) per second of the window; wrk CPU the same for wrk (near 1: wrk, not the server, set the pace). other processes CPU: the machine's user + system time (/proc/stat, both cores; interrupt time not included) less that of the server, wrk, the sweep and this bench, per second: anything else running (another bench) competes for the two cores. steal: the share of the machine's time its VM host took.`,
   `Redirect errors during the sweeps: ${errors} socket errors/timeouts, ${non2xx3xx} non-2xx/3xx (target 0: ${errors + non2xx3xx === 0 ? 'met' : 'NOT met'}).`,
   `During the sweep, against no sweep: ${ratios.join('; ')}.`,
   `Sweeps: ${[
@@ -451,11 +451,11 @@ async function measure(
 ): Promise<Window> {
   const isHop = server.name !== 'ceiling';
   const before = isHop ? await scrape(server.port) : null;
-  const cpu = watchCpu();
-  cpu.track(child.pid, false);
+  const cpu = new CpuWindow<'server' | 'load' | 'sweep'>(['server', 'load', 'sweep']);
+  cpu.track('server', child.pid);
   const started = performance.now();
   const load = startLoad(server.port, sweepDir === null ? SECONDS : MAX_SWEEP_WINDOW_SECONDS);
-  cpu.track(load.child.pid, true);
+  cpu.track('load', load.child.pid, true);
   const creates = server.name === 'hop-creates' ? startCreates(server.port) : null;
   const slices: Slice[] = [];
   let last = { text: before, at: started };
@@ -480,7 +480,7 @@ async function measure(
   if (sweepDir !== null) {
     try {
       await sleep(SWEEP_DELAY_MS);
-      sweep = await runSweepProcess(sweepDir, (pid) => cpu.track(pid, true));
+      sweep = await runSweepProcess(sweepDir, (pid) => cpu.track('sweep', pid, true));
     } finally {
       // wrk stops on SIGINT and prints its figures for the time it ran.
       load.child.kill('SIGINT');
@@ -512,9 +512,9 @@ async function measure(
       delta('hop_redirect_duration_seconds_sum{outcome="store"}'),
       delta('hop_redirect_duration_seconds_count{outcome="store"}'),
     ),
-    serverCpu: (usage.used.get(child.pid ?? 0) ?? 0) / seconds,
-    loadCpu: (usage.used.get(load.child.pid ?? 0) ?? 0) / seconds,
-    othersCpu: usage.others / seconds,
+    serverCpu: usage.groups.server,
+    loadCpu: usage.groups.load,
+    othersCpu: usage.others,
     stealPercent: usage.stealPercent,
     sweep,
     creates: createStats,
@@ -571,63 +571,6 @@ function sliceOf(before: string, after: string, seconds: number): Slice {
     seconds,
     redirectsPerSecond: (count(after) - count(before)) / seconds,
     lagMaxMs: 1000 * metric(after, 'hop_nodejs_eventloop_lag_max_seconds'),
-  };
-}
-
-/**
- * CPU used during a window: by the server, and by processes that are none of ours (the
- * server, wrk, the sweep, this process) — another bench sharing the machine — from
- * /proc/stat's busy time less ours; and the share of time the VM's host took (steal).
- */
-function watchCpu(): {
-  /** A process of ours; `fromZero` for one started in this window. */
-  track(pid: number | undefined, fromZero: boolean): void;
-  stop(): { used: ReadonlyMap<number, number>; others: number; stealPercent: number };
-} {
-  const start = machineTicks();
-  const startSelf = process.cpuUsage();
-  const base = new Map<number, number>();
-  const last = new Map<number, number>();
-  // Processes that exit keep their last sample (at most 200 ms old).
-  const sample = () => {
-    for (const [pid, seconds] of last) last.set(pid, Math.max(seconds, cpuSeconds(pid)));
-  };
-  const timer = setInterval(sample, 200);
-  return {
-    track(pid, fromZero) {
-      if (pid === undefined) return;
-      const now = cpuSeconds(pid);
-      base.set(pid, fromZero ? 0 : now);
-      last.set(pid, now);
-    },
-    stop() {
-      sample();
-      clearInterval(timer);
-      const end = machineTicks();
-      const self = process.cpuUsage(startSelf);
-      const used = new Map<number, number>();
-      for (const [pid, seconds] of last) used.set(pid, seconds - (base.get(pid) ?? 0));
-      const ours = (self.user + self.system) / 1e6 + [...used.values()].reduce((a, b) => a + b, 0);
-      const total = end.total - start.total;
-      return {
-        used,
-        others: Math.max(0, end.busy - start.busy - ours),
-        stealPercent: total > 0 ? (100 * (end.steal - start.steal)) / total : 0,
-      };
-    },
-  };
-}
-
-/** /proc/stat's first line, in seconds: busy (user to softirq), steal, and all of it. */
-function machineTicks(): { busy: number; steal: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1);
-  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] =
-    fields.map(Number);
-  const busy = user + nice + system + irq + softirq;
-  return {
-    busy: busy / CLOCK_TICKS,
-    steal: steal / CLOCK_TICKS,
-    total: (busy + idle + iowait + steal) / CLOCK_TICKS,
   };
 }
 
