@@ -10,7 +10,16 @@ export interface Checkout {
   readonly label: string;
 }
 
-/** This checkout: its commit, and whether files differ from it. */
+/** What a hop is built from: a change elsewhere (BENCHMARKS.md, say) does not make it another hop. */
+const HOP_SOURCES = [
+  'src',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
+
+/** This checkout: its commit, and whether hop's sources differ from it. */
 export function thisCheckout(root: string): Checkout {
   return { root, label: `this checkout, ${describeCommit(root)}` };
 }
@@ -39,14 +48,16 @@ function exportRef(ref: string, root: string, scratchDir: string): Checkout {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return { root: target, label: `${ref}, ${commit.slice(0, 7)}` };
+  const short = commit.slice(0, 7);
+  return { root: target, label: commit.startsWith(ref) ? short : `${ref}, ${short}` };
 }
 
 function describeCommit(root: string): string {
   try {
     const commit = git(root, 'rev-parse', '--short', 'HEAD');
-    const changed = git(root, 'status', '--porcelain', '--untracked-files=no') !== '';
-    return changed ? `${commit} with uncommitted changes` : commit;
+    const changed =
+      git(root, 'status', '--porcelain', '--untracked-files=no', '--', ...HOP_SOURCES) !== '';
+    return changed ? `${commit} with uncommitted changes to hop's sources` : commit;
   } catch {
     return 'not a git checkout';
   }
