@@ -144,7 +144,13 @@ if (alone !== undefined && args.against === null) await import(alone);
 const scenarios = validScenarios(args.scenarios);
 const driver = chooseClosedLoopDriver(process.env['BENCH_DRIVER']);
 const dir = mkdtempSync(join(tmpdir(), 'hop-bench-'));
-process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+process.on('exit', () => {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // A server killed on the way out may still be writing there: the folder is temporary.
+  }
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
 // 1. What `npm start` needs, in this checkout and in the other one.
