@@ -46,6 +46,7 @@ import {
 } from './support/click-counters.js';
 import { prepareCheckout, thisCheckout, type Checkout } from './support/checkout.js';
 import type { DriverReport } from './support/driver-report.js';
+import { redirectOutcomes, scrapeMetrics } from './support/hop-metrics.js';
 import {
   chooseClosedLoopDriver,
   describeClosedLoopDriver,
@@ -376,7 +377,11 @@ async function runRedirects(scenario: PairedScenario): Promise<RedirectRun> {
     warmupSeconds:
       scenario === 'uniform' ? Math.max(WARMUP_SECONDS, UNIFORM_WARMUP_SECONDS) : WARMUP_SECONDS,
     afterPair: async (servers) =>
-      Promise.all((bothHops ? servers : [servers[0]]).map((server) => readOutcomes(server.port))),
+      Promise.all(
+        (bothHops ? servers : [servers[0]]).map(async (server) =>
+          redirectOutcomes(await scrapeMetrics(server.port)),
+        ),
+      ),
   });
   return { paired, sides: [hop.label, other.label], bothHops };
 }
@@ -597,19 +602,6 @@ function describeScanner(result: ScannerScenarioResult): string[] {
       throttle,
     ),
   ];
-}
-
-/** hop's redirect answers so far, by outcome (hop_redirect_duration_seconds_count). */
-async function readOutcomes(port: number): Promise<Record<string, number>> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-  if (!response.ok) throw new Error(`GET /metrics on port ${port} answered ${response.status}`);
-  const counts: Record<string, number> = {};
-  for (const match of (await response.text()).matchAll(
-    /^hop_redirect_duration_seconds_count\{outcome="([a-z_0-9]+)"\} (\S+)$/gm,
-  )) {
-    counts[match[1] as string] = Number(match[2]);
-  }
-  return counts;
 }
 
 /** The outcomes that occurred, and throttled always, since that is the one to rule out. */

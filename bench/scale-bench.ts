@@ -38,6 +38,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { DriverReport } from './support/driver-report.js';
 import { writeHaproxyConfig } from './support/haproxy-lb.js';
+import { metricValue, scrapeMetrics } from './support/hop-metrics.js';
 import { describeClosedLoopDriver, startWrk, type WrkOptions } from './support/load-drivers.js';
 import { LOAD_CORE, SERVER_CORE } from './support/pin-to-core.js';
 import { residentMb } from './support/process-memory.js';
@@ -524,14 +525,8 @@ async function findStoreRoots(): Promise<{ postmaster: number; redis: number }> 
 }
 
 async function readOutcomes(port: number): Promise<Outcomes> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-  const lines = new Map(
-    (await response.text()).split('\n').map((line) => {
-      const space = line.lastIndexOf(' ');
-      return [line.slice(0, space), Number(line.slice(space + 1))] as const;
-    }),
-  );
-  return mapCounters((name) => lines.get(HOP_COUNTERS[name]) ?? 0);
+  const text = await scrapeMetrics(port);
+  return mapCounters((name) => metricValue(text, HOP_COUNTERS[name]));
 }
 
 interface BreakerSamples {

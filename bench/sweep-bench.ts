@@ -55,6 +55,7 @@ import type { DriverReport } from './support/driver-report.js';
 import { startWrk, type LoadRun } from './support/load-drivers.js';
 import { LOAD_CORE, pin, SERVER_CORE } from './support/pin-to-core.js';
 import { CpuWindow } from './support/cpu-window.js';
+import { metricValue, scrapeMetrics } from './support/hop-metrics.js';
 import { cpuSeconds, residentMb } from './support/process-memory.js';
 import { describeMachine, median, progress, publishReport } from './support/report.js';
 import {
@@ -450,7 +451,7 @@ async function measure(
   sweepDir: string | null,
 ): Promise<Window> {
   const isHop = server.name !== 'ceiling';
-  const before = isHop ? await scrape(server.port) : null;
+  const before = isHop ? await scrapeMetrics(server.port) : null;
   const cpu = new CpuWindow<'server' | 'load' | 'sweep'>(['server', 'load', 'sweep']);
   cpu.track('server', child.pid);
   const started = performance.now();
@@ -470,7 +471,7 @@ async function measure(
             } catch {
               return;
             }
-            const text = await scrape(server.port);
+            const text = await scrapeMetrics(server.port);
             const at = performance.now();
             slices.push(sliceOf(last.text!, text, (at - last.at) / 1000));
             last = { text, at };
@@ -492,14 +493,16 @@ async function measure(
   const usage = cpu.stop();
   stopSlicing.abort();
   await slicing;
-  const afterText = isHop ? await scrape(server.port) : null;
+  const afterText = isHop ? await scrapeMetrics(server.port) : null;
   if (afterText !== null && last.text !== null) {
     const at = performance.now();
     // The last, partial slice, unless too short to say anything.
     if (at - last.at >= 2000) slices.push(sliceOf(last.text, afterText, (at - last.at) / 1000));
   }
   const delta = (name: string) =>
-    before === null || afterText === null ? null : metric(afterText, name) - metric(before, name);
+    before === null || afterText === null
+      ? null
+      : metricValue(afterText, name) - metricValue(before, name);
   const result: Window = {
     scenario: sweepDir === null ? 'no sweep' : 'during hop sweep',
     server,
@@ -564,13 +567,13 @@ function sliceOf(before: string, after: string, seconds: number): Slice {
   const count = (text: string) =>
     ['l1', 'l2', 'store'].reduce(
       (sum, outcome) =>
-        sum + metric(text, `hop_redirect_duration_seconds_count{outcome="${outcome}"}`),
+        sum + metricValue(text, `hop_redirect_duration_seconds_count{outcome="${outcome}"}`),
       0,
     );
   return {
     seconds,
     redirectsPerSecond: (count(after) - count(before)) / seconds,
-    lagMaxMs: 1000 * metric(after, 'hop_nodejs_eventloop_lag_max_seconds'),
+    lagMaxMs: 1000 * metricValue(after, 'hop_nodejs_eventloop_lag_max_seconds'),
   };
 }
 
@@ -672,18 +675,6 @@ function startSweepServer(server: ServerSpec, dataDir: string): Promise<Server> 
     warningsOf.set(server.name, started.warnings);
     return started;
   });
-}
-
-async function scrape(port: number): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-  if (!response.ok) throw new Error(`GET /metrics on port ${port} answered ${response.status}`);
-  return response.text();
-}
-
-/** A sample's value in Prometheus text, by its name with labels as printed; 0 if absent. */
-function metric(text: string, name: string): number {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  return line === undefined ? 0 : Number(line.slice(name.length + 1));
 }
 
 function describeCreates(creates: CreateStats): string {
