@@ -8,7 +8,7 @@
  *    after each round. The seed's write target is 1,000 creates/s.
  * 2. Redirects/s of hot links (Zipf over BENCH_SCALE_LINKS links seeded with `hop links seed`
  *    into the same schema), through HAProxy 2.6 (`haproxy -db`, a child process, config
- *    written here by bench/haproxy-lb.ts) to one hop and to two hops, both on that schema and
+ *    written here by bench/support/haproxy-lb.ts) to one hop and to two hops, both on that schema and
  *    one Redis prefix; the bare node:http ceiling (bench/ceiling-server.ts) behind the same
  *    HAProxy config; and hop and the ceiling directly, without the LB. All servers (hops,
  *    HAProxy, ceilings) share the server core, wrk has the load core: the machine has two.

@@ -327,7 +327,7 @@ function prepareTemplate(): { dataDir: string; liveCodesFile: string; seedSecond
   if (existsSync(liveCodesFile) && existsSync(join(dataDir, 'hop.db'))) {
     return { dataDir, liveCodesFile, seedSeconds: null };
   }
-  // Seeded aside and renamed into place when complete, as bench/seeded-store.ts does.
+  // Seeded aside and renamed into place when complete, as bench/support/seeded-store.ts does.
   const partial = `${dataDir}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   let seedSeconds: number;
@@ -426,7 +426,7 @@ function copyStore(fromDir: string, toDir: string): void {
 }
 
 function countRows(dataDir: string): StoreCounts {
-  // Read-write, as bench/seeded-store.ts explains: nothing else has the file open now.
+  // Read-write, as bench/support/seeded-store.ts explains: nothing else has the file open now.
   const db = new Database(join(dataDir, 'hop.db'), { fileMustExist: true });
   try {
     const row = db
