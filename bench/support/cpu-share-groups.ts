@@ -41,7 +41,11 @@ export class CpuShareGroups {
       groups.remove();
       return null;
     }
-    process.on('exit', () => groups.remove());
+    // On the way out, whichever exit handler runs first: what is still inside is ours.
+    process.on('exit', () => {
+      groups.killMembers();
+      groups.remove();
+    });
     return groups;
   }
 
@@ -70,16 +74,31 @@ export class CpuShareGroups {
     }
   }
 
-  /** Whether every group was removed (for the report). */
-  removed(): boolean {
-    return this.#paths.every((path) => !existsSync(path));
+  /** SIGKILLs every process still in a group (the servers this bench put there). */
+  killMembers(): void {
+    for (const path of this.#paths) {
+      for (const pid of members(path)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+    }
   }
 }
 
 function hasProcesses(path: string): boolean {
+  return members(path).length > 0;
+}
+
+function members(path: string): number[] {
   try {
-    return readFileSync(join(path, 'cgroup.procs'), 'utf8').trim() !== '';
+    return readFileSync(join(path, 'cgroup.procs'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map(Number);
   } catch {
-    return false;
+    return [];
   }
 }
