@@ -8,6 +8,9 @@
  * own `GET /v1/stats`, read before and after the measured window: conditional inserts
  * tried, idempotency reads (none here) and the generator's leases.
  *
+ * Not paired (bench/support/paired-run.ts): six servers are measured one after the other,
+ * rounds interleaved, so compare within one run and mind this VM's steal.
+ *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2, strategies
  * interleaved), BENCH_WARMUP_SECONDS (default 3), BENCH_CREATE_CONNECTIONS (default 16),
  * BENCH_REPORT (default BENCHMARKS.md).

@@ -276,8 +276,9 @@ function hopSide(
   env: Record<string, string>,
   drive: (seconds: number) => Promise<DriverReport>,
 ): PairSide {
-  const ready = env['HOP_KNOWN_CODES'] === 'off' ? HOP_LISTENING : HOP_READY;
-  const analyticsOn = (env['HOP_ANALYTICS'] ?? process.env['HOP_ANALYTICS']) !== 'off';
+  const setting = (name: string) => env[name] ?? process.env[name];
+  const ready = setting('HOP_KNOWN_CODES') === 'off' ? HOP_LISTENING : HOP_READY;
+  const analyticsOn = setting('HOP_ANALYTICS') !== 'off';
   return {
     label,
     start: async (inGroup) =>

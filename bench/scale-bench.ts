@@ -20,6 +20,9 @@
  * (other work competing for the two cores), and the steal; and, for redirects, where the
  * hops answered from (L1, L2, store, 503) and their L2 breaker and event-loop delay.
  *
+ * Not paired (bench/support/paired-run.ts): HAProxy and the instances behind it share the
+ * server core by design, so each variant is measured alone, in rotated rounds.
+ *
  * Afterwards every process started here is stopped, the schema dropped and the Redis keys
  * under the run's prefix deleted, also when the run fails.
  *

@@ -27,6 +27,9 @@
  * neighbour. Before the servers, the sweep runs once with nothing else running, for its
  * duration alone.
  *
+ * Not paired (bench/support/paired-run.ts): each server is compared with itself, with and
+ * without a sweep; the other-processes and steal columns tell a stall from a busy machine.
+ *
  * Environment: BENCH_SECONDS (the no-sweep window, default 10), BENCH_WARMUP_SECONDS
  * (default 3), BENCH_CONNECTIONS (default 50), BENCH_SWEEP_EXPIRED (default 1000000),
  * BENCH_SWEEP_SERVERS (comma-separated, of hop, hop-store, hop-creates, ceiling; default
