@@ -10,10 +10,10 @@
  * Every --header goes with every request, as wrk's -H does.
  */
 import { autocannon } from '../src/cli/bench/autocannon.js';
-import { parseDriverArgs } from './driver-args.js';
-import { formatReport, isStatusError, reportOf } from './driver-report.js';
-import { LatencyLog } from './latency-log.js';
-import { cycle, readPaths } from './paths-file.js';
+import { parseDriverArgs } from './support/driver-args.js';
+import { formatReport, isStatusError, reportOf } from './support/driver-report.js';
+import { LatencyLog } from './support/latency-log.js';
+import { cycle, readPaths } from './support/paths-file.js';
 
 const args = parseDriverArgs(
   "autocannon-driver --url URL --paths FILE [--connections N] [--seconds S] [--header 'Name: value' ...]",

@@ -8,26 +8,43 @@
  * own `GET /v1/stats`, read before and after the measured window: conditional inserts
  * tried, idempotency reads (none here) and the generator's leases.
  *
+ * Not paired (bench/support/paired-run.ts): six servers are measured one after the other,
+ * rounds interleaved, so compare within one run and mind this VM's steal.
+ *
  * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2, strategies
  * interleaved), BENCH_WARMUP_SECONDS (default 3), BENCH_CREATE_CONNECTIONS (default 16),
  * BENCH_REPORT (default BENCHMARKS.md).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseReport, type DriverReport } from './driver-report.js';
-import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
-import { stopProcess } from './stop-process.js';
-import { residentMb } from './process-memory.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DriverReport } from './support/driver-report.js';
+import { startWrk } from './support/load-drivers.js';
+import { residentMb } from './support/process-memory.js';
+import {
+  describeCores,
+  describeMachine,
+  mean,
+  progress,
+  publishReport,
+  sum,
+} from './support/report.js';
+import {
+  BENCH_ROOT as ROOT,
+  buildHop,
+  CEILING_READY,
+  compiledHopCommand,
+  createCeilingCommand,
+  HOP_LISTENING,
+  startServer,
+  stopAllProcesses,
+  type Server,
+} from './support/servers.js';
+import { numberFromEnv, readBenchSettings } from './support/settings.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
-const CONNECTIONS = Number(process.env['BENCH_CREATE_CONNECTIONS'] ?? 16);
-const REPORT_FILE = resolve(ROOT, process.env['BENCH_REPORT'] ?? 'BENCHMARKS.md');
+const { seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS } = readBenchSettings();
+const CONNECTIONS = numberFromEnv('BENCH_CREATE_CONNECTIONS', 16);
 const ADMIN_KEY = 'hop_codes_bench_admin_key_0123456789';
 /** Enough for every round at well over the rates seen here. */
 const POOL_CODES = 2_000_000;
@@ -38,8 +55,7 @@ type Strategy = (typeof STRATEGIES)[number];
 
 interface Target {
   readonly name: Strategy | 'ceiling';
-  readonly port: number;
-  readonly child: ChildProcess;
+  readonly server: Server;
 }
 
 interface Measured {
@@ -50,10 +66,7 @@ interface Measured {
   readonly roundTrips: number | null;
 }
 
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-
-execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+buildHop(ROOT);
 const dir = mkdtempSync(join(tmpdir(), 'hop-codes-bench-'));
 const poolFile = join(dir, 'pool.codes');
 const poolStarted = performance.now();
@@ -79,24 +92,29 @@ for (const strategy of STRATEGIES) {
     HOP_ANALYTICS: 'off',
     HOP_LOG_LEVEL: 'info',
   };
-  const child = await start([process.execPath, 'dist/cli/hop.js', 'serve'], /hop listening/, env);
-  targets.push({ name: strategy, port, child });
+  const command = compiledHopCommand('serve');
+  targets.push({
+    name: strategy,
+    server: await startServer({ name: strategy, port, command, ready: HOP_LISTENING, env }),
+  });
   port++;
 }
-const ceiling = await start(
-  [process.execPath, '--import', 'tsx', 'bench/create-ceiling-server.ts', String(port)],
-  /ceiling listening/,
-  process.env,
-);
-targets.push({ name: 'ceiling', port, child: ceiling });
+const ceiling = await startServer({
+  name: 'ceiling',
+  port,
+  command: createCeilingCommand(port),
+  ready: CEILING_READY,
+  env: process.env,
+});
+targets.push({ name: 'ceiling', server: ceiling });
 
 for (const target of targets) await load(target, WARMUP_SECONDS, 'warmup');
 const results = new Map<string, Measured[]>();
 for (let round = 0; round < ROUNDS; round++) {
   for (const target of targets) {
-    const before = target.name === 'ceiling' ? null : await stats(target.port);
+    const before = target.name === 'ceiling' ? null : await stats(target.server.port);
     const report = await load(target, SECONDS, `r${round}`);
-    const after = target.name === 'ceiling' ? null : await stats(target.port);
+    const after = target.name === 'ceiling' ? null : await stats(target.server.port);
     const measured: Measured =
       before === null || after === null
         ? { report, created: null, inserts: null, roundTrips: null }
@@ -107,17 +125,18 @@ for (let round = 0; round < ROUNDS; round++) {
             roundTrips: after.store_round_trips - before.store_round_trips,
           };
     results.set(target.name, [...(results.get(target.name) ?? []), measured]);
-    process.stderr.write(`${target.name} round ${round + 1}: ${report.rps.toFixed(0)} creates/s\n`);
+    progress(`${target.name} round ${round + 1}: ${report.rps.toFixed(0)} creates/s`);
   }
 }
 const memory = new Map(
-  targets.map((target) => [target.name, target.child.pid ? residentMb(target.child.pid) : null]),
+  targets.map((target) => [target.name, residentMb(target.server.child.pid ?? 0)]),
 );
 const lengths = new Map<string, number>();
 for (const target of targets) {
-  if (target.name !== 'ceiling') lengths.set(target.name, (await fullStats(target.port)).length);
+  if (target.name !== 'ceiling')
+    lengths.set(target.name, (await fullStats(target.server.port)).length);
 }
-await Promise.all(targets.map((target) => stopProcess(target.child)));
+await stopAllProcesses();
 rmSync(dir, { recursive: true, force: true });
 
 const ceilingRps = mean(results.get('ceiling') ?? [], (m) => m.report.rps);
@@ -133,68 +152,35 @@ for (const target of targets) {
     target.name === 'ceiling' || created === 0
       ? ''
       : (sum(runs, (m) => pick(m) ?? 0) / created).toFixed(4);
-  const rss = memory.get(target.name);
+  const rss = memory.get(target.name) ?? 0;
   lines.push(
-    `| ${target.name} | ${rps.toFixed(0)} | ${mean(runs, (m) => m.report.p50).toFixed(2)} | ${mean(runs, (m) => m.report.p80).toFixed(2)} | ${mean(runs, (m) => m.report.p99).toFixed(2)} | ${sum(runs, (m) => m.report.errors + m.report.non2xx3xx)} | ${perCreate((m) => m.roundTrips)} | ${perCreate((m) => m.inserts)} | ${lengths.get(target.name) ?? ''} | ${rss === null || rss === undefined ? '' : rss.toFixed(0)} | ${target.name === 'ceiling' ? '' : `${((100 * rps) / ceilingRps).toFixed(0)}%`} |`,
+    `| ${target.name} | ${rps.toFixed(0)} | ${mean(runs, (m) => m.report.p50).toFixed(2)} | ${mean(runs, (m) => m.report.p80).toFixed(2)} | ${mean(runs, (m) => m.report.p99).toFixed(2)} | ${sum(runs, (m) => m.report.errors + m.report.non2xx3xx)} | ${perCreate((m) => m.roundTrips)} | ${perCreate((m) => m.inserts)} | ${lengths.get(target.name) ?? ''} | ${rss.toFixed(0)} | ${target.name === 'ceiling' ? '' : `${((100 * rps) / ceilingRps).toFixed(0)}%`} |`,
   );
 }
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`;
-const report = [
-  `## codes: ${new Date().toISOString()}`,
-  '',
-  `Command: \`npm run bench -- codes\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, ${CONNECTIONS} connections, wrk 1 thread, bench/creates.lua: POST /v1/links, each destination new, admin key so no rate limit).`,
-  `Machine: ${machine}. Servers pinned to core ${SERVER_CORE}, wrk to core ${LOAD_CORE}. Each strategy is its own hop on its own fresh SQLite data dir, analytics off; the pool's ${POOL_CODES.toLocaleString('en')} codes were made by \`hop pool generate\` in ${poolSeconds.toFixed(1)} s; the ceiling is bench/create-ceiling-server.ts (201 with a made-up link, no store).`,
-  'Store round trips per create: conditional inserts tried plus the generator’s leases (pool: a batch of 10,000; permutation: a block of 1,000), from hop’s `/v1/stats` before and after each round.',
-  '',
-  ...lines,
-  '',
-].join('\n');
-process.stdout.write(`\n${report}\n`);
-appendFileSync(REPORT_FILE, `${report}\n`);
+publishReport(
+  [
+    `## codes: ${new Date().toISOString()}`,
+    '',
+    `Command: \`npm run bench -- codes\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, ${CONNECTIONS} connections, wrk 1 thread, bench/creates.lua: POST /v1/links, each destination new, admin key so no rate limit).`,
+    `Machine: ${describeMachine()}. ${describeCores()} Each strategy is its own hop on its own fresh SQLite data dir, analytics off; the pool's ${POOL_CODES.toLocaleString('en')} codes were made by \`hop pool generate\` in ${poolSeconds.toFixed(1)} s; the ceiling is bench/create-ceiling-server.ts (201 with a made-up link, no store).`,
+    'Store round trips per create: conditional inserts tried plus the generator’s leases (pool: a batch of 10,000; permutation: a block of 1,000), from hop’s `/v1/stats` before and after each round.',
+    '',
+    ...lines,
+    '',
+  ].join('\n'),
+);
 process.exit(0);
 
-function start(command: string[], ready: RegExp, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const [file, ...args] = pin(SERVER_CORE, command);
-  const child = spawn(file as string, args, {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolvePromise(child);
-    });
-    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
-  });
-}
-
 function load(target: Target, seconds: number, tag: string): Promise<DriverReport> {
-  const command = pin(LOAD_CORE, [
-    'wrk',
-    '-t1',
-    `-c${CONNECTIONS}`,
-    `-d${seconds}s`,
-    '-H',
-    `Authorization: Bearer ${ADMIN_KEY}`,
-    '-s',
-    join(ROOT, 'bench/creates.lua'),
-    `http://127.0.0.1:${target.port}`,
-    '--',
-    `${target.name}-${tag}`,
-  ]);
-  const [file, ...args] = command;
-  const child = spawn(file as string, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolvePromise, reject) => {
-    child.on('close', (code) => {
-      if (code === 0) resolvePromise(parseReport(output, 'wrk'));
-      else reject(new Error(`wrk exited with ${code}:\n${output}`));
-    });
-  });
+  return startWrk({
+    root: ROOT,
+    port: target.server.port,
+    connections: CONNECTIONS,
+    seconds,
+    headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+    script: 'bench/creates.lua',
+    scriptArgs: [`${target.name}-${tag}`],
+  }).report;
 }
 
 interface CreateStats {
@@ -213,12 +199,4 @@ async function fullStats(targetPort: number): Promise<{ creates: CreateStats; le
   });
   const body = (await response.json()) as { creates: CreateStats; codes: { length: number } };
   return { creates: body.creates, length: body.codes.length };
-}
-
-function sum<T>(items: readonly T[], pick: (item: T) => number): number {
-  return items.reduce((total, item) => total + pick(item), 0);
-}
-
-function mean<T>(items: readonly T[], pick: (item: T) => number): number {
-  return items.length === 0 ? 0 : sum(items, pick) / items.length;
 }

@@ -19,10 +19,10 @@
  * their intended time, because this process fell behind or because their connection was
  * still waiting for its previous answer.
  */
-import { parseDriverArgs } from './driver-args.js';
-import { formatReport, isStatusError, reportOf } from './driver-report.js';
-import { KeepAliveConnection, type ConnectionEvents } from './keep-alive-connection.js';
-import { cycle, readPaths } from './paths-file.js';
+import { parseDriverArgs } from './support/driver-args.js';
+import { formatReport, isStatusError, reportOf } from './support/driver-report.js';
+import { KeepAliveConnection, type ConnectionEvents } from './support/keep-alive-connection.js';
+import { cycle, readPaths } from './support/paths-file.js';
 
 /** How long answers may still come after the last request was due; later is an error. */
 const DRAIN_MS = 5_000;

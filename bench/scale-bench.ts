@@ -8,7 +8,7 @@
  *    after each round. The seed's write target is 1,000 creates/s.
  * 2. Redirects/s of hot links (Zipf over BENCH_SCALE_LINKS links seeded with `hop links seed`
  *    into the same schema), through HAProxy 2.6 (`haproxy -db`, a child process, config
- *    written here by bench/haproxy-lb.ts) to one hop and to two hops, both on that schema and
+ *    written here by bench/support/haproxy-lb.ts) to one hop and to two hops, both on that schema and
  *    one Redis prefix; the bare node:http ceiling (bench/ceiling-server.ts) behind the same
  *    HAProxy config; and hop and the ceiling directly, without the LB. All servers (hops,
  *    HAProxy, ceilings) share the server core, wrk has the load core: the machine has two.
@@ -20,6 +20,9 @@
  * (other work competing for the two cores), and the steal; and, for redirects, where the
  * hops answered from (L1, L2, store, 503) and their L2 breaker and event-loop delay.
  *
+ * Not paired (bench/support/paired-run.ts): HAProxy and the instances behind it share the
+ * server core by design, so each variant is measured alone, in rotated rounds.
+ *
  * Afterwards every process started here is stopped, the schema dropped and the Redis keys
  * under the run's prefix deleted, also when the run fails.
  *
@@ -30,39 +33,56 @@
  * (default redis://127.0.0.1:6379), BENCH_REPORT (default BENCHMARKS.md). The hops inherit
  * the environment, so e.g. HOP_CACHE_TIMEOUT=50ms tries another setting (the report says so).
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { parseReport, type DriverReport } from './driver-report.js';
-import { writeHaproxyConfig } from './haproxy-lb.js';
-import { describeClosedLoopDriver } from './load-drivers.js';
-import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
-import { residentMb } from './process-memory.js';
-import { childPids, CpuWindow, parentPid, type CpuUse } from './cpu-window.js';
-import { stopProcess } from './stop-process.js';
-import { makeZipf } from './zipf.js';
+import type { DriverReport } from './support/driver-report.js';
+import { writeHaproxyConfig } from './support/haproxy-lb.js';
+import { metricValue, scrapeMetrics } from './support/hop-metrics.js';
+import { describeClosedLoopDriver, startWrk, type WrkOptions } from './support/load-drivers.js';
+import { LOAD_CORE, SERVER_CORE } from './support/pin-to-core.js';
+import { residentMb } from './support/process-memory.js';
+import { stopProcess } from './support/stop-process.js';
+import { childPids, CpuWindow, parentPid, type CpuUse } from './support/cpu-window.js';
+import {
+  describeMachine,
+  mean,
+  percent,
+  progress,
+  publishReport,
+  rotate,
+  sum,
+} from './support/report.js';
+import {
+  BENCH_ROOT as ROOT,
+  buildHop,
+  ceilingCommand,
+  CEILING_READY,
+  compiledHopCommand,
+  createCeilingCommand,
+  HOP_LISTENING,
+  HOP_READY,
+  processCounts,
+  startServer,
+  stopAllProcesses,
+  type Server,
+} from './support/servers.js';
+import { numberFromEnv, readBenchSettings } from './support/settings.js';
+import { makeZipf } from './support/zipf.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
-const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
-const CREATE_CONNECTIONS = Number(process.env['BENCH_CREATE_CONNECTIONS'] ?? 16);
-const LINKS = Number(process.env['BENCH_SCALE_LINKS'] ?? 10_000);
+const {
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  warmupSeconds: WARMUP_SECONDS,
+  connections: CONNECTIONS,
+} = readBenchSettings();
+const CREATE_CONNECTIONS = numberFromEnv('BENCH_CREATE_CONNECTIONS', 16);
+const LINKS = numberFromEnv('BENCH_SCALE_LINKS', 10_000);
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const REPORT_FILE = resolve(ROOT, process.env['BENCH_REPORT'] ?? 'BENCHMARKS.md');
 const ADMIN_KEY = 'hop_scale_bench_admin_key_0123456789';
 const PATHS = 100_000;
 const CREATE_TARGET = 1_000;
@@ -89,14 +109,6 @@ interface Variant {
   readonly lb: boolean;
   /** The variant the ratio column compares it to. */
   readonly ceiling: string | null;
-}
-
-interface Server {
-  readonly name: string;
-  readonly port: number;
-  readonly child: ChildProcess;
-  /** The messages of its log lines at warn or above (pino level ≥ 40), as they come. */
-  readonly warnings: string[];
 }
 
 /** One measured window. */
@@ -132,8 +144,6 @@ const HOP_COUNTERS = {
 type Outcomes = Record<keyof typeof HOP_COUNTERS, number>;
 
 const dir = mkdtempSync(join(tmpdir(), 'hop-scale-bench-'));
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 let cleaned: Promise<string> | null = null;
 /** Set at the start of run(): whose CPU counts as PostgreSQL's and Redis's. */
 let storeRoots = { postmaster: 0, redis: 0 };
@@ -152,7 +162,7 @@ try {
 process.exit(0);
 
 async function run(): Promise<void> {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  buildHop(ROOT);
   storeRoots = await findStoreRoots();
   const haproxyVersion = /HAProxy version (\S+)/.exec(
     spawnSync('haproxy', ['-v'], { encoding: 'utf8' }).stdout ?? '',
@@ -194,20 +204,20 @@ async function run(): Promise<void> {
   writeFileSync(pathsFile, Array.from({ length: PATHS }, () => `/${codes[zipf()]}`).join('\n'));
 
   // 2. Creates: hop on PostgreSQL and the create ceiling, rounds interleaved.
-  const createHop = await startServer(
-    'hop (creates)',
-    PORT.createHop,
-    hopCommand(),
-    /hop listening/,
-    hopEnv('create', PORT.createHop),
-  );
-  const createCeiling = await startServer(
-    'create ceiling',
-    PORT.createCeiling,
-    tsxCommand('bench/create-ceiling-server.ts', String(PORT.createCeiling)),
-    /ceiling listening/,
-    process.env,
-  );
+  const createHop = await startServer({
+    name: 'hop (creates)',
+    port: PORT.createHop,
+    command: compiledHopCommand('serve'),
+    ready: HOP_LISTENING,
+    env: hopEnv('create', PORT.createHop),
+  });
+  const createCeiling = await startServer({
+    name: 'create ceiling',
+    port: PORT.createCeiling,
+    command: createCeilingCommand(PORT.createCeiling),
+    ready: CEILING_READY,
+    env: process.env,
+  });
   const createTargets = [createHop, createCeiling];
   for (const target of createTargets) await measureCreates(target, WARMUP_SECONDS, 'warmup');
   const createRuns = new Map<string, Window[]>();
@@ -222,27 +232,27 @@ async function run(): Promise<void> {
   await Promise.all(createTargets.map((target) => stopProcess(target.child)));
 
   // 3. Redirects: two hops, the ceiling, HAProxy in front of each set.
-  const hop1 = await startServer(
-    'hop 1',
-    PORT.hop1,
-    hopCommand(),
-    /known codes loaded/,
-    hopEnv('hop1', PORT.hop1),
-  );
-  const hop2 = await startServer(
-    'hop 2',
-    PORT.hop2,
-    hopCommand(),
-    /known codes loaded/,
-    hopEnv('hop2', PORT.hop2),
-  );
-  const ceiling = await startServer(
-    'ceiling',
-    PORT.ceiling,
-    tsxCommand('bench/ceiling-server.ts', codesFile, String(PORT.ceiling)),
-    /ceiling listening/,
-    process.env,
-  );
+  const hop1 = await startServer({
+    name: 'hop 1',
+    port: PORT.hop1,
+    command: compiledHopCommand('serve'),
+    ready: HOP_READY,
+    env: hopEnv('hop1', PORT.hop1),
+  });
+  const hop2 = await startServer({
+    name: 'hop 2',
+    port: PORT.hop2,
+    command: compiledHopCommand('serve'),
+    ready: HOP_READY,
+    env: hopEnv('hop2', PORT.hop2),
+  });
+  const ceiling = await startServer({
+    name: 'ceiling',
+    port: PORT.ceiling,
+    command: ceilingCommand(codesFile, PORT.ceiling),
+    ready: CEILING_READY,
+    env: process.env,
+  });
   const haproxyConfig = join(dir, 'haproxy.cfg');
   writeHaproxyConfig(haproxyConfig, [
     { name: 'lb_one_hop', port: PORT.lbOneHop, servers: [PORT.hop1], healthChecks: true },
@@ -254,13 +264,13 @@ async function run(): Promise<void> {
     },
     { name: 'lb_ceiling', port: PORT.lbCeiling, servers: [PORT.ceiling], healthChecks: false },
   ]);
-  const haproxy = await startServer(
-    'haproxy',
-    PORT.lbOneHop,
-    pin(SERVER_CORE, ['haproxy', '-f', haproxyConfig, '-db']),
-    null,
-    process.env,
-  );
+  const haproxy = await startServer({
+    name: 'haproxy',
+    port: PORT.lbOneHop,
+    command: ['haproxy', '-f', haproxyConfig, '-db'],
+    ready: null,
+    env: process.env,
+  });
   for (const port of [PORT.lbOneHop, PORT.lbTwoHops, PORT.lbCeiling, PORT.hop1, PORT.hop2]) {
     await waitForRedirect(port, codes[0] as string);
   }
@@ -287,17 +297,14 @@ async function run(): Promise<void> {
     const before = await Promise.all(variant.hops.map((hop) => readOutcomes(hop.port)));
     const pids = cpuOf(variant);
     const breakers = watchBreakers(variant.hops);
-    const window = await measure(pids.hops, pids.lb, [
-      'wrk',
-      '-t1',
-      `-c${CONNECTIONS}`,
-      `-d${seconds}s`,
-      '-s',
-      join(ROOT, 'bench/paths.lua'),
-      `http://127.0.0.1:${variant.port}`,
-      '--',
-      pathsFile,
-    ]);
+    const window = await measure(pids.hops, pids.lb, {
+      root: ROOT,
+      port: variant.port,
+      connections: CONNECTIONS,
+      seconds,
+      script: 'bench/paths.lua',
+      scriptArgs: [pathsFile],
+    });
     const after = await Promise.all(variant.hops.map((hop) => readOutcomes(hop.port)));
     return {
       ...window,
@@ -388,13 +395,12 @@ async function run(): Promise<void> {
   const failures = [...createRuns.values(), ...redirectRuns.values()]
     .flat()
     .reduce((total, w) => total + w.report.errors + w.report.non2xx3xx, 0);
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`;
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
   const report = [
     `## scale: ${new Date().toISOString()}`,
     '',
     `Command: \`npm run bench -- scale\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_CREATE_CONNECTIONS=${CREATE_CONNECTIONS}, BENCH_SCALE_LINKS=${LINKS}; ${minutes} min in all).`,
-    `Machine: ${machine}: a VM with two vCPUs whose host takes CPU away at times (steal, per window in the table). Servers (every hop, HAProxy ${haproxyVersion} with one thread, the ceilings) pinned to core ${SERVER_CORE}; wrk pinned to core ${LOAD_CORE}. The shared PostgreSQL 15 and Redis 7 are not pinned: they take their CPU from either core.`,
+    `Machine: ${describeMachine()}: a VM with two vCPUs whose host takes CPU away at times (steal, per window in the table). Servers (every hop, HAProxy ${haproxyVersion} with one thread, the ceilings) pinned to core ${SERVER_CORE}; wrk pinned to core ${LOAD_CORE}. The shared PostgreSQL 15 and Redis 7 are not pinned: they take their CPU from either core.`,
     `Store: the shared PostgreSQL, schema ${SCHEMA} made for this run (migrations applied by \`hop links seed\`, ${LINKS.toLocaleString('en')} links seeded in ${seedSeconds.toFixed(1)} s), Redis prefix ${REDIS_PREFIX}. Every hop: \`node dist/cli/hop.js serve\`, HOP_ANALYTICS=off, HOP_CREATE_RATE=off, HOP_SWEEP_INTERVAL=0, ${describeTunables()}, L1 of 100,000 entries with its 60 s TTL, so the run's later windows read expired links again from Redis.`,
     `creates: ${CREATE_CONNECTIONS} connections, wrk 1 thread, bench/creates.lua (POST /v1/links, each destination new, admin key), against one hop and the create ceiling (bench/create-ceiling-server.ts: 201 with a made-up link, no store), rounds interleaved. Store round trips per create: hop's /v1/stats (conditional inserts plus generator leases) after minus before each round, over the links created. Target ≥ ${CREATE_TARGET.toLocaleString('en')} creates/s: ${createHopRps >= CREATE_TARGET ? 'met' : 'NOT met'} (${createHopRps.toFixed(0)}).`,
     `redirects: ${CONNECTIONS} connections, ${describeClosedLoopDriver('wrk')}, ${PATHS.toLocaleString('en')} paths drawn Zipf(1.1) from the seeded codes (all live, so every answer should be a 302). LB: HAProxy with deploy/haproxy.cfg's request handling and backend settings (round robin, http-reuse aggressive, GET retries, /healthz checks; the ceiling has no /healthz, so its backend has no checks), one frontend per variant in one config, no request log. Both hops run throughout; in the 1-hop variants the second one idles. Rounds interleaved, the variants' order rotated each round.`,
@@ -417,8 +423,7 @@ async function run(): Promise<void> {
     ...lines,
     '',
   ].join('\n');
-  process.stdout.write(`\n${report}\n`);
-  appendFileSync(REPORT_FILE, `${report}\n`);
+  publishReport(report);
 }
 
 /** The store and cache settings the hops ran with: the environment's, else hop's defaults. */
@@ -454,19 +459,15 @@ function row(
 async function measureCreates(target: Server, seconds: number, tag: string): Promise<Window> {
   const isHop = target.name.startsWith('hop');
   const before = isHop ? await createStats(target.port) : null;
-  const window = await measure([target.child.pid ?? 0], null, [
-    'wrk',
-    '-t1',
-    `-c${CREATE_CONNECTIONS}`,
-    `-d${seconds}s`,
-    '-H',
-    `Authorization: Bearer ${ADMIN_KEY}`,
-    '-s',
-    join(ROOT, 'bench/creates.lua'),
-    `http://127.0.0.1:${target.port}`,
-    '--',
-    `scale-${RUN_ID}-${isHop ? 'hop' : 'ceiling'}-${tag}`,
-  ]);
+  const window = await measure([target.child.pid ?? 0], null, {
+    root: ROOT,
+    port: target.port,
+    connections: CREATE_CONNECTIONS,
+    seconds,
+    headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+    script: 'bench/creates.lua',
+    scriptArgs: [`scale-${RUN_ID}-${isHop ? 'hop' : 'ceiling'}-${tag}`],
+  });
   const after = isHop ? await createStats(target.port) : null;
   return {
     ...window,
@@ -485,15 +486,15 @@ async function measureCreates(target: Server, seconds: number, tag: string): Pro
 async function measure(
   servers: readonly number[],
   lb: number | null,
-  command: readonly string[],
+  load: WrkOptions,
 ): Promise<Pick<Window, 'report' | 'cpu'>> {
   const cpu = new CpuWindow(CPU_GROUPS);
   for (const pid of servers) cpu.track('servers', pid);
   if (lb !== null) cpu.track('lb', lb);
   cpu.watch('store', storePids);
-  const load = runPinned(command, 'wrk');
-  cpu.track('load', load.pid, true);
-  const report = await load.report;
+  const wrk = startWrk(load);
+  cpu.track('load', wrk.child.pid, true);
+  const report = await wrk.report;
   return { report, cpu: cpu.stop() };
 }
 
@@ -527,14 +528,8 @@ async function findStoreRoots(): Promise<{ postmaster: number; redis: number }> 
 }
 
 async function readOutcomes(port: number): Promise<Outcomes> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-  const lines = new Map(
-    (await response.text()).split('\n').map((line) => {
-      const space = line.lastIndexOf(' ');
-      return [line.slice(0, space), Number(line.slice(space + 1))] as const;
-    }),
-  );
-  return mapCounters((name) => lines.get(HOP_COUNTERS[name]) ?? 0);
+  const text = await scrapeMetrics(port);
+  return mapCounters((name) => metricValue(text, HOP_COUNTERS[name]));
 }
 
 interface BreakerSamples {
@@ -620,95 +615,13 @@ async function waitForRedirect(port: number, code: string): Promise<void> {
   throw new Error(`port ${port} does not redirect ${code}: ${last}`);
 }
 
-function hopCommand(): string[] {
-  return pin(SERVER_CORE, [process.execPath, 'dist/cli/hop.js', 'serve']);
-}
-
-function tsxCommand(script: string, ...args: string[]): string[] {
-  return pin(SERVER_CORE, [process.execPath, '--import', 'tsx', script, ...args]);
-}
-
-/** Starts a server; ready when its stdout matches `ready` (null: at once). */
-function startServer(
-  name: string,
-  port: number,
-  command: readonly string[],
-  ready: RegExp | null,
-  env: NodeJS.ProcessEnv,
-): Promise<Server> {
-  const [file, ...args] = command;
-  const child = spawn(file as string, args, {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const server: Server = { name, port, child, warnings: [] };
-  return new Promise((resolvePromise, reject) => {
-    // Kept until ready only (for the error message); then just lines, scanned for warnings.
-    let output = '';
-    let waiting = ready !== null;
-    let partial = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      if (waiting) {
-        output += text;
-        if (ready?.test(output)) {
-          resolvePromise(server);
-          waiting = false;
-          output = '(ready)';
-        }
-      }
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        const warning = warningOf(line);
-        if (warning !== null) server.warnings.push(warning);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
-    if (ready === null) resolvePromise(server);
-  });
-}
-
-/** A pino log line's message when its level is warn or above; null otherwise. */
-function warningOf(line: string): string | null {
-  if (!line.startsWith('{')) return null;
-  try {
-    const entry = JSON.parse(line) as { level?: number; msg?: string };
-    return (entry.level ?? 0) >= 40 ? (entry.msg ?? line) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A load generator on the load core; its report line parsed. */
-function runPinned(
-  command: readonly string[],
-  name: string,
-): { pid: number | undefined; report: Promise<DriverReport> } {
-  const [file, ...args] = pin(LOAD_CORE, command);
-  const child = spawn(file as string, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const report = new Promise<DriverReport>((resolvePromise, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolvePromise(parseReport(output, name));
-      else reject(new Error(`${name} exited with ${code}:\n${output}`));
-    });
-  });
-  return { pid: child.pid, report };
-}
-
 /**
  * Stops whatever still runs, drops the schema, deletes the run's Redis keys and the
  * temporary folder, once; says what it removed and that nothing is left.
  */
 function cleanUp(): Promise<string> {
   cleaned ??= (async () => {
-    await Promise.all(children.map((child) => stopProcess(child)));
+    await stopAllProcesses();
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
     let schemaLeft: number;
@@ -736,33 +649,12 @@ function cleanUp(): Promise<string> {
       redis.disconnect();
     }
     rmSync(dir, { recursive: true, force: true });
-    const running = children.filter((c) => c.exitCode === null && c.signalCode === null).length;
-    return `${children.length} processes started, ${running} still running; schema ${SCHEMA} dropped (${schemaLeft === 0 ? 'gone' : 'STILL THERE'}); ${removed} Redis keys under ${REDIS_PREFIX} deleted (${keysLeft} left); temporary folder removed.`;
+    const { started, running } = processCounts();
+    return `${started} processes started, ${running} still running; schema ${SCHEMA} dropped (${schemaLeft === 0 ? 'gone' : 'STILL THERE'}); ${removed} Redis keys under ${REDIS_PREFIX} deleted (${keysLeft} left); temporary folder removed.`;
   })();
   return cleaned;
 }
 
-function progress(line: string): void {
-  process.stderr.write(`${line}\n`);
-}
-
-function rotate<T>(items: readonly T[], by: number): T[] {
-  const shift = by % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
-}
-
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   map.set(key, [...(map.get(key) ?? []), value]);
-}
-
-function percent(part: number, whole: number): string {
-  return whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : '';
-}
-
-function sum<T>(items: readonly T[], pick: (item: T) => number): number {
-  return items.reduce((total, item) => total + pick(item), 0);
-}
-
-function mean<T>(items: readonly T[], pick: (item: T) => number): number {
-  return items.length === 0 ? 0 : sum(items, pick) / items.length;
 }

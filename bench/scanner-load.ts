@@ -22,7 +22,7 @@
 import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { HttpResponseParser } from './http-response-parser.js';
+import { HttpResponseParser } from './support/http-response-parser.js';
 
 /** What the scanner did in the measured window. */
 export interface ScannerReport {

@@ -32,12 +32,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { DriverReport } from './driver-report.js';
-import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
-import { childPids, CpuWindow } from './cpu-window.js';
-import { residentMb } from './process-memory.js';
+import type { DriverReport } from './support/driver-report.js';
+import { LOAD_CORE, pin, SERVER_CORE } from './support/pin-to-core.js';
+import { childPids, CpuWindow } from './support/cpu-window.js';
+import { residentMb } from './support/process-memory.js';
 import type { ScannerReport } from './scanner-load.js';
-import { stopProcess } from './stop-process.js';
+import { stopProcess } from './support/stop-process.js';
 
 /** How long the scanner floods before a measured window starts, so it is at its rate. */
 const SCANNER_LEAD_MS = 1_000;

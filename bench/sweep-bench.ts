@@ -27,6 +27,9 @@
  * neighbour. Before the servers, the sweep runs once with nothing else running, for its
  * duration alone.
  *
+ * Not paired (bench/support/paired-run.ts): each server is compared with itself, with and
+ * without a sweep; the other-processes and steal columns tell a stall from a busy machine.
+ *
  * Environment: BENCH_SECONDS (the no-sweep window, default 10), BENCH_WARMUP_SECONDS
  * (default 3), BENCH_CONNECTIONS (default 50), BENCH_SWEEP_EXPIRED (default 1000000),
  * BENCH_SWEEP_SERVERS (comma-separated, of hop, hop-store, hop-creates, ceiling; default
@@ -36,7 +39,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
-  appendFileSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -47,24 +49,39 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
-import { parseReport, type DriverReport } from './driver-report.js';
-import { LOAD_CORE, pin, SERVER_CORE } from './pin-to-core.js';
-import { stopProcess } from './stop-process.js';
-import { cpuSeconds, residentMb } from './process-memory.js';
+import type { DriverReport } from './support/driver-report.js';
+import { startWrk, type LoadRun } from './support/load-drivers.js';
+import { LOAD_CORE, pin, SERVER_CORE } from './support/pin-to-core.js';
+import { CpuWindow } from './support/cpu-window.js';
+import { metricValue, scrapeMetrics } from './support/hop-metrics.js';
+import { cpuSeconds, residentMb } from './support/process-memory.js';
+import { describeMachine, median, progress, publishReport } from './support/report.js';
+import {
+  BENCH_ROOT as ROOT,
+  buildHop,
+  ceilingCommand,
+  CEILING_READY,
+  compiledHopCommand,
+  HOP_READY,
+  startServer,
+  trackProcess,
+  type Server,
+} from './support/servers.js';
+import { numberFromEnv, readBenchSettings } from './support/settings.js';
+import { stopProcess } from './support/stop-process.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
-const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
-const EXPIRED_LINKS = Number(process.env['BENCH_SWEEP_EXPIRED'] ?? 1_000_000);
+const {
+  seconds: SECONDS,
+  warmupSeconds: WARMUP_SECONDS,
+  connections: CONNECTIONS,
+} = readBenchSettings();
+const EXPIRED_LINKS = numberFromEnv('BENCH_SWEEP_EXPIRED', 1_000_000);
 const SEED_ROOT = process.env['BENCH_SEED_DIR'];
-const REPORT_FILE = resolve(ROOT, process.env['BENCH_REPORT'] ?? 'BENCHMARKS.md');
 const LIVE_LINKS = 10_000;
 const PATHS = 100_000;
 const SEED_BATCH = 100_000;
@@ -85,7 +102,6 @@ const FIRST_PORT = 18_590;
 const SLICE_SECONDS = 10;
 /** hop-creates: one create (POST /v1/links, admin key) at a time, started this often. */
 const CREATE_INTERVAL_MS = 500;
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
 interface ServerSpec {
   readonly name: 'hop' | 'hop-store' | 'hop-creates' | 'ceiling';
@@ -179,18 +195,14 @@ interface StoreCounts {
   readonly active: number;
 }
 
-const children: ChildProcess[] = [];
-/** Per server, the lines hop logged at warn or above. */
+/** Per server, the messages hop logged at warn or above. */
 const warningsOf = new Map<string, string[]>();
 const dir = mkdtempSync(join(tmpdir(), 'hop-sweep-bench-'));
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
 // 1. Build, and seed (or reuse) the store every sweep starts from.
-execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+buildHop(ROOT);
 const template = prepareTemplate();
 const seeded = countRows(template.dataDir);
 const liveCodes = readFileSync(template.liveCodesFile, 'utf8').trim().split('\n');
@@ -212,7 +224,7 @@ copyStore(template.dataDir, aloneDir);
 const alone = await runSweepProcess(aloneDir);
 const aloneAfter = countRows(aloneDir);
 rmSync(aloneDir, { recursive: true, force: true });
-process.stderr.write(`sweep alone: ${alone.line}\n`);
+progress(`sweep alone: ${alone.line}`);
 
 // 3. Per server: no sweep, then during a sweep, each sweep on a fresh copy.
 const windows: Window[] = [];
@@ -221,7 +233,7 @@ const rss = new Map<string, number>();
 for (const server of SERVERS) {
   const dataDir = join(dir, server.name);
   copyStore(template.dataDir, dataDir);
-  const child = await startServer(server, dataDir);
+  const child = (await startSweepServer(server, dataDir)).child;
   try {
     await startLoad(server.port, WARMUP_SECONDS).report;
     windows.push(await measure(server, child, null));
@@ -232,7 +244,7 @@ for (const server of SERVERS) {
   }
   after.set(server.name, countRows(dataDir));
   rmSync(dataDir, { recursive: true, force: true });
-  process.stderr.write(`${server.name} done\n`);
+  progress(`${server.name} done`);
 }
 
 // 4. Report.
@@ -264,7 +276,6 @@ const ratios = SERVERS.map((server) => {
 }).filter((text) => text !== '');
 const describeSweep = (name: string, sweep: SweepRun, counts: StoreCounts | undefined) =>
   `${name}: ${(sweep.wallMs / 1000).toFixed(1)} s from spawn to exit (its own report: ${(sweep.reportedMs / 1000).toFixed(1)} s), ${sweep.expired} marked expired, ${sweep.reclaimed} rows reclaimed, ${sweep.purged} idempotency records purged, ${sweep.batches} batches; WAL peaked at ${sweep.maxWalMb.toFixed(0)} MB; the sweep process used ≈${sweep.cpuSeconds.toFixed(1)} s of CPU${counts === undefined ? '' : `; the store then held ${counts.rows} links (${counts.active} active)`}. Printed: \`${sweep.line}\``;
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const seeding =
   template.seedSeconds === null
     ? `store reused from ${template.dataDir}`
@@ -273,9 +284,9 @@ const report = [
   `## sweep: ${new Date().toISOString()}`,
   '',
   `Command: \`npm run bench -- sweep\` (BENCH_SECONDS=${SECONDS}, BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_SWEEP_EXPIRED=${EXPIRED_LINKS}; ${seeded.rows} links: ${EXPIRED_LINKS} active links expired 40–50 days ago and ${LIVE_LINKS} live ones, written with better-sqlite3 after \`hop migrate\`, ${seeding}).`,
-  `Machine: ${machine}. Servers pinned to core ${SERVER_CORE}; wrk (1 thread, ${CONNECTIONS} connections, bench/paths.lua, ${PATHS} paths drawn uniformly from the ${LIVE_LINKS} live codes) and \`hop sweep\` (\`node dist/cli/hop.js sweep\`, a separate process on the same data dir, HOP_RECLAIM_GRACE=${RECLAIM_GRACE}, default batch of 1000) pinned to core ${LOAD_CORE}, so the sweep takes its CPU from wrk, not from the server.`,
+  `Machine: ${describeMachine()}. Servers pinned to core ${SERVER_CORE}; wrk (1 thread, ${CONNECTIONS} connections, bench/paths.lua, ${PATHS} paths drawn uniformly from the ${LIVE_LINKS} live codes) and \`hop sweep\` (\`node dist/cli/hop.js sweep\`, a separate process on the same data dir, HOP_RECLAIM_GRACE=${RECLAIM_GRACE}, default batch of 1000) pinned to core ${LOAD_CORE}, so the sweep takes its CPU from wrk, not from the server.`,
   `hop: \`node dist/cli/hop.js serve\`, HOP_ANALYTICS=off, HOP_SWEEP_INTERVAL=0, HOP_L1_MAX_ENTRIES=100000 (all live links in L1 after the warm-up) or 1 (every redirect reads SQLite); hop with creates alongside is the first hop plus a create (POST /v1/links, admin key, random codes) sent from this process every ${CREATE_INTERVAL_MS} ms, one at a time, through both windows: a writer that needs SQLite's write lock, which the sweep takes once per batch. no sweep: ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up. during hop sweep: wrk started, \`hop sweep\` started ${SWEEP_DELAY_MS / 1000} s later on the server's data dir (for the ceiling, on a copy nobody serves), wrk stopped when the sweep exited; each sweep on its own fresh copy of the store.`,
-  `errors: wrk socket errors and timeouts (2 s); non-2xx/3xx: answers with status > 399 (every request is a live code, so each should be a 302). hop's columns come from its /metrics, read before and after each window and, during a sweep, every ${SLICE_SECONDS} s (a window without a sweep is one slice): redirects/s of the slowest slice; event-loop delay max (hop_nodejs_eventloop_lag_max_seconds, which each read resets; it includes the 10 ms sampling interval), of the worst slice and the median slice. hop redirects from L1 / store, and hop store read mean (hop's own time from request to answer for a redirect that read SQLite): hop_redirect_duration_seconds by outcome, after minus before. server CPU: user + system seconds of the server process (all its threads, the WAL checkpoint worker included) per second of the window; wrk CPU the same for wrk (near 1: wrk, not the server, set the pace). other processes CPU: the machine's busy time (/proc/stat, both cores) less that of the server, wrk, the sweep and this bench, per second: anything else running (another bench) competes for the two cores. steal: the share of the machine's time its VM host took.`,
+  `errors: wrk socket errors and timeouts (2 s); non-2xx/3xx: answers with status > 399 (every request is a live code, so each should be a 302). hop's columns come from its /metrics, read before and after each window and, during a sweep, every ${SLICE_SECONDS} s (a window without a sweep is one slice): redirects/s of the slowest slice; event-loop delay max (hop_nodejs_eventloop_lag_max_seconds, which each read resets; it includes the 10 ms sampling interval), of the worst slice and the median slice. hop redirects from L1 / store, and hop store read mean (hop's own time from request to answer for a redirect that read SQLite): hop_redirect_duration_seconds by outcome, after minus before. server CPU: user + system seconds of the server process (all its threads, the WAL checkpoint worker included) per second of the window; wrk CPU the same for wrk (near 1: wrk, not the server, set the pace). other processes CPU: the machine's user + system time (/proc/stat, both cores; interrupt time not included) less that of the server, wrk, the sweep and this bench, per second: anything else running (another bench) competes for the two cores. steal: the share of the machine's time its VM host took.`,
   `Redirect errors during the sweeps: ${errors} socket errors/timeouts, ${non2xx3xx} non-2xx/3xx (target 0: ${errors + non2xx3xx === 0 ? 'met' : 'NOT met'}).`,
   `During the sweep, against no sweep: ${ratios.join('; ')}.`,
   `Sweeps: ${[
@@ -305,10 +316,7 @@ const report = [
   ...lines,
   '',
 ].join('\n');
-process.stdout.write(`\n${report}\n`);
-if (!existsSync(REPORT_FILE))
-  writeFileSync(REPORT_FILE, '# Benchmarks\n\nAppended by `npm run bench`; newest last.\n\n');
-appendFileSync(REPORT_FILE, `${report}\n`);
+publishReport(report);
 process.exit(0);
 
 /** The seeded store: in the run's folder, or kept in BENCH_SEED_DIR and reused. */
@@ -322,7 +330,7 @@ function prepareTemplate(): { dataDir: string; liveCodesFile: string; seedSecond
   if (existsSync(liveCodesFile) && existsSync(join(dataDir, 'hop.db'))) {
     return { dataDir, liveCodesFile, seedSeconds: null };
   }
-  // Seeded aside and renamed into place when complete, as bench/seeded-store.ts does.
+  // Seeded aside and renamed into place when complete, as bench/support/seeded-store.ts does.
   const partial = `${dataDir}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   let seedSeconds: number;
@@ -421,7 +429,7 @@ function copyStore(fromDir: string, toDir: string): void {
 }
 
 function countRows(dataDir: string): StoreCounts {
-  // Read-write, as bench/seeded-store.ts explains: nothing else has the file open now.
+  // Read-write, as bench/support/seeded-store.ts explains: nothing else has the file open now.
   const db = new Database(join(dataDir, 'hop.db'), { fileMustExist: true });
   try {
     const row = db
@@ -446,12 +454,12 @@ async function measure(
   sweepDir: string | null,
 ): Promise<Window> {
   const isHop = server.name !== 'ceiling';
-  const before = isHop ? await scrape(server.port) : null;
-  const cpu = watchCpu();
-  cpu.track(child.pid, false);
+  const before = isHop ? await scrapeMetrics(server.port) : null;
+  const cpu = new CpuWindow<'server' | 'load' | 'sweep'>(['server', 'load', 'sweep']);
+  cpu.track('server', child.pid);
   const started = performance.now();
   const load = startLoad(server.port, sweepDir === null ? SECONDS : MAX_SWEEP_WINDOW_SECONDS);
-  cpu.track(load.child.pid, true);
+  cpu.track('load', load.child.pid, true);
   const creates = server.name === 'hop-creates' ? startCreates(server.port) : null;
   const slices: Slice[] = [];
   let last = { text: before, at: started };
@@ -466,7 +474,7 @@ async function measure(
             } catch {
               return;
             }
-            const text = await scrape(server.port);
+            const text = await scrapeMetrics(server.port);
             const at = performance.now();
             slices.push(sliceOf(last.text!, text, (at - last.at) / 1000));
             last = { text, at };
@@ -476,7 +484,7 @@ async function measure(
   if (sweepDir !== null) {
     try {
       await sleep(SWEEP_DELAY_MS);
-      sweep = await runSweepProcess(sweepDir, (pid) => cpu.track(pid, true));
+      sweep = await runSweepProcess(sweepDir, (pid) => cpu.track('sweep', pid, true));
     } finally {
       // wrk stops on SIGINT and prints its figures for the time it ran.
       load.child.kill('SIGINT');
@@ -488,14 +496,16 @@ async function measure(
   const usage = cpu.stop();
   stopSlicing.abort();
   await slicing;
-  const afterText = isHop ? await scrape(server.port) : null;
+  const afterText = isHop ? await scrapeMetrics(server.port) : null;
   if (afterText !== null && last.text !== null) {
     const at = performance.now();
     // The last, partial slice, unless too short to say anything.
     if (at - last.at >= 2000) slices.push(sliceOf(last.text, afterText, (at - last.at) / 1000));
   }
   const delta = (name: string) =>
-    before === null || afterText === null ? null : metric(afterText, name) - metric(before, name);
+    before === null || afterText === null
+      ? null
+      : metricValue(afterText, name) - metricValue(before, name);
   const result: Window = {
     scenario: sweepDir === null ? 'no sweep' : 'during hop sweep',
     server,
@@ -508,9 +518,9 @@ async function measure(
       delta('hop_redirect_duration_seconds_sum{outcome="store"}'),
       delta('hop_redirect_duration_seconds_count{outcome="store"}'),
     ),
-    serverCpu: (usage.used.get(child.pid ?? 0) ?? 0) / seconds,
-    loadCpu: (usage.used.get(load.child.pid ?? 0) ?? 0) / seconds,
-    othersCpu: usage.others / seconds,
+    serverCpu: usage.groups.server,
+    loadCpu: usage.groups.load,
+    othersCpu: usage.others,
     stealPercent: usage.stealPercent,
     sweep,
     creates: createStats,
@@ -560,70 +570,13 @@ function sliceOf(before: string, after: string, seconds: number): Slice {
   const count = (text: string) =>
     ['l1', 'l2', 'store'].reduce(
       (sum, outcome) =>
-        sum + metric(text, `hop_redirect_duration_seconds_count{outcome="${outcome}"}`),
+        sum + metricValue(text, `hop_redirect_duration_seconds_count{outcome="${outcome}"}`),
       0,
     );
   return {
     seconds,
     redirectsPerSecond: (count(after) - count(before)) / seconds,
-    lagMaxMs: 1000 * metric(after, 'hop_nodejs_eventloop_lag_max_seconds'),
-  };
-}
-
-/**
- * CPU used during a window: by the server, and by processes that are none of ours (the
- * server, wrk, the sweep, this process) — another bench sharing the machine — from
- * /proc/stat's busy time less ours; and the share of time the VM's host took (steal).
- */
-function watchCpu(): {
-  /** A process of ours; `fromZero` for one started in this window. */
-  track(pid: number | undefined, fromZero: boolean): void;
-  stop(): { used: ReadonlyMap<number, number>; others: number; stealPercent: number };
-} {
-  const start = machineTicks();
-  const startSelf = process.cpuUsage();
-  const base = new Map<number, number>();
-  const last = new Map<number, number>();
-  // Processes that exit keep their last sample (at most 200 ms old).
-  const sample = () => {
-    for (const [pid, seconds] of last) last.set(pid, Math.max(seconds, cpuSeconds(pid)));
-  };
-  const timer = setInterval(sample, 200);
-  return {
-    track(pid, fromZero) {
-      if (pid === undefined) return;
-      const now = cpuSeconds(pid);
-      base.set(pid, fromZero ? 0 : now);
-      last.set(pid, now);
-    },
-    stop() {
-      sample();
-      clearInterval(timer);
-      const end = machineTicks();
-      const self = process.cpuUsage(startSelf);
-      const used = new Map<number, number>();
-      for (const [pid, seconds] of last) used.set(pid, seconds - (base.get(pid) ?? 0));
-      const ours = (self.user + self.system) / 1e6 + [...used.values()].reduce((a, b) => a + b, 0);
-      const total = end.total - start.total;
-      return {
-        used,
-        others: Math.max(0, end.busy - start.busy - ours),
-        stealPercent: total > 0 ? (100 * (end.steal - start.steal)) / total : 0,
-      };
-    },
-  };
-}
-
-/** /proc/stat's first line, in seconds: busy (user to softirq), steal, and all of it. */
-function machineTicks(): { busy: number; steal: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1);
-  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] =
-    fields.map(Number);
-  const busy = user + nice + system + irq + softirq;
-  return {
-    busy: busy / CLOCK_TICKS,
-    steal: steal / CLOCK_TICKS,
-    total: (busy + idle + iowait + steal) / CLOCK_TICKS,
+    lagMaxMs: 1000 * metricValue(after, 'hop_nodejs_eventloop_lag_max_seconds'),
   };
 }
 
@@ -644,7 +597,7 @@ function runSweepProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
+  trackProcess(child);
   onStart(child.pid);
   let output = '';
   let errorOutput = '';
@@ -687,51 +640,26 @@ function runSweepProcess(
 }
 
 /** wrk on the load core; its report once it exits (after -d, or on SIGINT). */
-function startLoad(
-  port: number,
-  seconds: number,
-): { child: ChildProcess; report: Promise<DriverReport> } {
-  const [file, ...args] = pin(LOAD_CORE, [
-    'wrk',
-    '-t1',
-    `-c${CONNECTIONS}`,
-    `-d${seconds}s`,
-    '-s',
-    join(ROOT, 'bench/paths.lua'),
-    `http://127.0.0.1:${port}`,
-    '--',
-    pathsFile,
-  ]);
-  const child = spawn(file!, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const report = new Promise<DriverReport>((resolvePromise, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolvePromise(parseReport(output, 'wrk'));
-      else reject(new Error(`wrk exited with ${code}:\n${output}`));
-    });
+function startLoad(port: number, seconds: number): LoadRun {
+  return startWrk({
+    root: ROOT,
+    port,
+    connections: CONNECTIONS,
+    seconds,
+    script: 'bench/paths.lua',
+    scriptArgs: [pathsFile],
   });
-  return { child, report };
 }
 
-function startServer(server: ServerSpec, dataDir: string): Promise<ChildProcess> {
-  const command =
-    server.name === 'ceiling'
-      ? [
-          process.execPath,
-          '--import',
-          'tsx',
-          'bench/ceiling-server.ts',
-          template.liveCodesFile,
-          String(server.port),
-        ]
-      : [process.execPath, 'dist/cli/hop.js', 'serve'];
-  const ready = server.name === 'ceiling' ? /ceiling listening/ : /known codes loaded/;
-  const [file, ...args] = pin(SERVER_CORE, command);
-  const child = spawn(file!, args, {
-    cwd: ROOT,
+function startSweepServer(server: ServerSpec, dataDir: string): Promise<Server> {
+  const isCeiling = server.name === 'ceiling';
+  const starting = startServer({
+    name: server.name,
+    port: server.port,
+    command: isCeiling
+      ? ceilingCommand(template.liveCodesFile, server.port)
+      : compiledHopCommand('serve'),
+    ready: isCeiling ? CEILING_READY : HOP_READY,
     env: {
       ...process.env,
       HOP_HOST: '127.0.0.1',
@@ -745,39 +673,11 @@ function startServer(server: ServerSpec, dataDir: string): Promise<ChildProcess>
       HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
       HOP_L1_MAX_ENTRIES: server.name === 'hop-store' ? '1' : '100000',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  children.push(child);
-  const warnings: string[] = [];
-  warningsOf.set(server.name, warnings);
-  let partial = '';
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      if (!ready.test(output)) {
-        output += text;
-        if (ready.test(output)) resolvePromise(child);
-      }
-      // hop logs JSON lines (pino): warn is level 40, error 50.
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (/"level":(4|5|6)0\b/.test(line)) warnings.push(line);
-    });
-    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
+  return starting.then((started) => {
+    warningsOf.set(server.name, started.warnings);
+    return started;
   });
-}
-
-async function scrape(port: number): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-  if (!response.ok) throw new Error(`GET /metrics on port ${port} answered ${response.status}`);
-  return response.text();
-}
-
-/** A sample's value in Prometheus text, by its name with labels as printed; 0 if absent. */
-function metric(text: string, name: string): number {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  return line === undefined ? 0 : Number(line.slice(name.length + 1));
 }
 
 function describeCreates(creates: CreateStats): string {
@@ -785,14 +685,6 @@ function describeCreates(creates: CreateStats): string {
   const at = (share: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
   return `${sorted.length} answered 201 (p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms), ${creates.failed} failed`;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? sorted[middle]!
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 function meanMs(seconds: number | null, count: number | null): number | null {

@@ -320,7 +320,7 @@ function queryString(names: readonly string[], values: fc.Arbitrary<string>): fc
 
 type KeyChoice = 'admin' | 'owner' | 'none' | 'wrong';
 
-describe('fuzz: JSON bodies and query strings over HTTP (issue 8)', () => {
+describe('fuzz: JSON bodies and query strings over HTTP (SPEC §7)', () => {
   let server: TestServer;
   let ownerKey: string;
   let linkId: string;

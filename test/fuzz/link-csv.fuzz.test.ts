@@ -292,7 +292,7 @@ const anyFiles = fc
 
 // --- the import, as the CLI command runs it -----------------------------------------------
 
-describe('fuzz: hop links import (issue 7 file format)', () => {
+describe('fuzz: hop links import (the link file format, ADR 0069)', () => {
   let server: TestServer;
   let files = 0;
   before(async () => {

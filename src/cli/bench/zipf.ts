@@ -1,6 +1,6 @@
 /**
  * Zipf(s) over [0, n): most picks land on the first few indexes. Shared by `hop bench`
- * (its hot scenario) and `npm run bench` (bench/zipf.ts re-exports it).
+ * (its hot scenario) and `npm run bench` (bench/support/zipf.ts re-exports it).
  */
 export function makeZipf(n: number, s: number): () => number {
   const cdf = new Float64Array(n);

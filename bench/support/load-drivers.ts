@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseReport, type DriverReport } from './driver-report.js';
 import { LOAD_CORE, pin } from './pin-to-core.js';
+import { trackProcess } from './servers.js';
 
 /** Closed-loop drivers: each connection sends its next request when the last is answered. */
 export type ClosedLoopDriver = 'wrk' | 'autocannon';
@@ -46,24 +47,54 @@ export interface LoadTarget {
 
 /** As many requests as the server answers, over a fixed number of connections. */
 export function runClosedLoop(driver: ClosedLoopDriver, target: LoadTarget): Promise<DriverReport> {
+  if (driver === 'wrk') {
+    return startWrk({
+      ...target,
+      script: 'bench/paths.lua',
+      scriptArgs: [target.pathsFile],
+    }).report;
+  }
   const url = `http://127.0.0.1:${target.port}`;
-  const command =
-    driver === 'wrk'
-      ? [
-          'wrk',
-          '-t1',
-          `-c${target.connections}`,
-          `-d${target.seconds}s`,
-          // Into wrk.headers, which paths.lua's wrk.format() puts in every request it makes.
-          ...headerLines(target).flatMap((line) => ['-H', line]),
-          '-s',
-          join(target.root, 'bench/paths.lua'),
-          url,
-          '--',
-          target.pathsFile,
-        ]
-      : nodeScript('bench/autocannon-driver.ts', url, target);
-  return runPinned(command, target.root, driver);
+  return startPinned(nodeScript('bench/autocannon-driver.ts', url, target), target.root, driver)
+    .report;
+}
+
+export interface WrkOptions {
+  readonly root: string;
+  readonly port: number;
+  readonly connections: number;
+  readonly seconds: number;
+  /** The Lua script, from the root: bench/paths.lua or bench/creates.lua. */
+  readonly script: string;
+  readonly scriptArgs: readonly string[];
+  /** Into wrk.headers, which the scripts' wrk.format() puts in every request they make. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A load generator running on the load core, and its report once it exits. */
+export interface LoadRun {
+  readonly child: ChildProcess;
+  readonly report: Promise<DriverReport>;
+}
+
+/**
+ * wrk (1 thread) on the load core, with one of the bench's Lua scripts, which print the
+ * report line. It stops after `seconds`, or on SIGINT, and prints its figures either way.
+ */
+export function startWrk(options: WrkOptions): LoadRun {
+  const command = [
+    'wrk',
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    ...headerLines(options.headers).flatMap((line) => ['-H', line]),
+    '-s',
+    join(options.root, options.script),
+    `http://127.0.0.1:${options.port}`,
+    '--',
+    ...options.scriptArgs,
+  ];
+  return startPinned(command, options.root, 'wrk');
 }
 
 /** A fixed rate, whatever the server does; latency counts from each intended send time. */
@@ -80,7 +111,7 @@ export function runOpenLoop(
       ? []
       : ['--creates-per-second', String(creates.perSecond), '--create-key', creates.key]),
   ];
-  return runPinned(command, target.root, 'open-loop');
+  return startPinned(command, target.root, 'open-loop').report;
 }
 
 function nodeScript(script: string, url: string, target: LoadTarget): string[] {
@@ -97,30 +128,33 @@ function nodeScript(script: string, url: string, target: LoadTarget): string[] {
     String(target.connections),
     '--seconds',
     String(target.seconds),
-    ...headerLines(target).flatMap((line) => ['--header', line]),
+    ...headerLines(target.headers).flatMap((line) => ['--header', line]),
   ];
 }
 
-function headerLines(target: LoadTarget): string[] {
-  return Object.entries(target.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
+function headerLines(headers: Readonly<Record<string, string>> | undefined): string[] {
+  return Object.entries(headers ?? {}).map(([name, value]) => `${name}: ${value}`);
 }
 
 /**
- * Runs a driver on the load core and parses its report. Asynchronous on purpose: while it
- * runs, this process keeps draining the servers' piped output, so they never block on it.
+ * Starts a driver on the load core; its report is parsed once it exits. Asynchronous on
+ * purpose: while it runs, this process keeps draining the servers' piped output, so they
+ * never block on it.
  */
-function runPinned(command: readonly string[], cwd: string, name: string): Promise<DriverReport> {
+function startPinned(command: readonly string[], cwd: string, name: string): LoadRun {
   const [file, ...args] = pin(LOAD_CORE, command);
   const child = spawn(file as string, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  trackProcess(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  return new Promise((resolve, reject) => {
+  const report = new Promise<DriverReport>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolve(parseReport(output, name));
       else reject(new Error(`${name} exited with ${code}:\n${output}`));
     });
   });
+  return { child, report };
 }
