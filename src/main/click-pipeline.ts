@@ -1,5 +1,4 @@
 import { randomFillSync } from 'node:crypto';
-import { JetStreamClicks } from '../adapters/nats/jetstream-clicks.js';
 import type { SqliteClickQueue } from '../adapters/sqlite/sqlite-click-queue.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
 import { ClickBuffer } from '../clicks/click-buffer.js';
@@ -72,15 +71,16 @@ export interface ClickStores {
  * folded in this process: by a thread of its own when serving (which also writes the
  * queue, so the event loop never waits on clicks.db), in process otherwise (CLI, tests).
  * With NATS: the sink is JetStream and `hop worker` folds. On PostgreSQL without NATS,
- * each flush is folded straight into the shared aggregates.
+ * each flush is folded straight into the shared aggregates. The NATS adapter loads only
+ * when configured.
  */
-export function composeClickPipeline(
+export async function composeClickPipeline(
   config: Config,
   stores: ClickStores,
   clock: Clock,
   logger: Logger,
   serving: boolean,
-): ClickPipeline {
+): Promise<ClickPipeline> {
   const instance = newInstanceId();
   const queue = config.natsServers === undefined ? stores.embeddedQueue : null;
   const embedded = queue !== null;
@@ -100,7 +100,7 @@ export function composeClickPipeline(
       : null;
   const sink: ClickSink =
     config.natsServers !== undefined
-      ? new JetStreamClicks({
+      ? new (await import('../adapters/nats/jetstream-clicks.js')).JetStreamClicks({
           servers: config.natsServers,
           stream: config.natsStream,
           onStatus: (status) => {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
 import type { RedisTarget } from '../adapters/redis/redis-connection.js';
-import { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
+import type { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
 import { ScalableBloomFilter } from '../codes/scalable-bloom-filter.js';
 import type { Config } from '../config/config.js';
 import type { DomainBlocklist } from '../domain/domain-blocklist.js';
@@ -33,19 +33,23 @@ export interface CacheParts {
   readonly resolver: RedirectResolver;
 }
 
-/** The redirect path's tiers: L1 in process, L2 in Redis when configured, the known codes. */
-export function composeCaches(
+/**
+ * The redirect path's tiers: L1 in process, L2 in Redis when configured, the known codes.
+ * The Redis adapter (and ioredis) is loaded only when configured: a CLI command on the
+ * embedded store never loads it.
+ */
+export async function composeCaches(
   config: Config,
   store: Store,
   clock: Clock,
   logger: Logger,
   blocklist: DomainBlocklist,
-): CacheParts {
+): Promise<CacheParts> {
   const redisTarget = redisTargetOf(config);
   const shared =
     redisTarget === null
       ? null
-      : new RedisSharedLinkCache({
+      : new (await import('../adapters/redis/redis-shared-link-cache.js')).RedisSharedLinkCache({
           target: redisTarget,
           prefix: config.redisPrefix,
           positiveTtlMs: config.l2TtlMs,

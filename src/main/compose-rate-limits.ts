@@ -1,11 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
-import {
-  connectRedis,
-  reconnectBackoff,
-  type RedisTarget,
-} from '../adapters/redis/redis-connection.js';
-import { RedisRateLimiter } from '../adapters/redis/redis-rate-limiter.js';
+import type { RedisTarget } from '../adapters/redis/redis-connection.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
@@ -23,17 +18,21 @@ export interface CreateLimiterParts {
 /**
  * HOP_CREATE_RATE per API key: shared by every instance through Redis when configured
  * (one bucket per key, whichever instance the request reaches), else in this process.
- * Null when creates are not rate limited.
+ * Null when creates are not rate limited. The Redis adapters load only when configured.
  */
-export function composeCreateLimiter(
+export async function composeCreateLimiter(
   config: Config,
   redisTarget: RedisTarget | null,
   clock: Clock,
   logger: Logger,
-): CreateLimiterParts | null {
+): Promise<CreateLimiterParts | null> {
   if (config.createRate === null) return null;
   const local = new MemoryRateLimiter(config.createRate, clock);
   if (redisTarget === null) return { limiter: local, client: null };
+  const [{ connectRedis, reconnectBackoff }, { RedisRateLimiter }] = await Promise.all([
+    import('../adapters/redis/redis-connection.js'),
+    import('../adapters/redis/redis-rate-limiter.js'),
+  ]);
   const client = connectRedis(redisTarget, {
     commandTimeout: RATE_LIMIT_TIMEOUT_MS,
     enableOfflineQueue: false,

@@ -81,7 +81,7 @@ export async function composeRuntime(
   }
   // 2. Clicks (SPEC §6): a buffer, a sink, and where they are folded.
   const clicks = config.analytics
-    ? composeClickPipeline(
+    ? await composeClickPipeline(
         config,
         {
           clicks: store.clicks,
@@ -97,8 +97,8 @@ export async function composeRuntime(
   const blocklistFile = openBlocklistFile(config.blocklistFile, logger);
   if (blocklistFile.reload !== null) jobs.start(blocklistFile.reload);
   // 4. The redirect path's caches (SPEC §5), then create limits and the use cases.
-  const caches = composeCaches(config, store, clock, logger, blocklistFile.blocklist);
-  const createLimiter = composeCreateLimiter(config, caches.redisTarget, clock, logger);
+  const caches = await composeCaches(config, store, clock, logger, blocklistFile.blocklist);
+  const createLimiter = await composeCreateLimiter(config, caches.redisTarget, clock, logger);
   const services = composeServices(config, store, clock, {
     codes,
     cacheEvents: caches.resolver,

@@ -1,4 +1,4 @@
-import { PgStore } from '../adapters/postgres/pg-store.js';
+import type { PgStore } from '../adapters/postgres/pg-store.js';
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/load-config.js';
@@ -27,6 +27,8 @@ export async function openStore(
   const postgres = config.postgres;
   if (postgres === undefined) return { kind: 'sqlite', store: openSqlite(config, logger, serving) };
   try {
+    // Loaded only when configured: the embedded default never loads pg.
+    const { PgStore } = await import('../adapters/postgres/pg-store.js');
     const store = await PgStore.open({
       url: postgres.url,
       replicaUrl: postgres.replicaUrl,

@@ -20,8 +20,12 @@ export interface HopRun {
  * blocked in spawnSync cannot see a server close an idle keep-alive connection, and its
  * next fetch then fails on the dead socket ("other side closed").
  */
-export function runHop(args: readonly string[], env: Record<string, string>): Promise<HopRun> {
-  const child = spawn(process.execPath, [...HOP_COMMAND, ...args], {
+export function runHop(
+  args: readonly string[],
+  env: Record<string, string>,
+  nodeOptions: readonly string[] = [],
+): Promise<HopRun> {
+  const child = spawn(process.execPath, [...nodeOptions, ...HOP_COMMAND, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
