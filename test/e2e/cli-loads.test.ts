@@ -28,7 +28,9 @@ async function packagesLoaded(
   const register =
     `import { register } from 'node:module';` +
     `register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
-  const run = await runHop(args, env, [`--import=data:text/javascript,${encodeURIComponent(register)}`]);
+  const run = await runHop(args, env, [
+    `--import=data:text/javascript,${encodeURIComponent(register)}`,
+  ]);
   assert.equal(run.status, 0, run.stderr);
   const packages = new Set<string>();
   for (const url of readFileSync(trace, 'utf8').split('\n')) {
