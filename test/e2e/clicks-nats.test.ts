@@ -111,8 +111,11 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       device: 'other' as const,
       referrer: '',
     }));
-    for (let from = 0; from < clicks.length; from += 5000) {
-      await publisher.send(batchOf(clicks.slice(from, from + 5000)));
+    // Published 500 at a time: 5,000 acks in flight at once can outlast the publish timeout
+    // while other test files keep the machine busy (a flusher sends a failed batch again;
+    // this setup step would not).
+    for (let from = 0; from < clicks.length; from += 500) {
+      await publisher.send(batchOf(clicks.slice(from, from + 500)));
     }
     // The store exists (migrated) before the worker opens it.
     SqliteClickDatabase.open(join(dataDir, 'clicks.db')).close();
