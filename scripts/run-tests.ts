@@ -19,9 +19,9 @@ const TIERS = ['unit', 'fuzz', 'contract', 'services', 'http', 'e2e'] as const;
 /** Full-size volume checks, only on request (`npm run test:scale`). */
 const SCALE_TIER = 'scale';
 /** What a single file may take before it fails (the runner's --test-timeout is per file). */
-const FILE_TIMEOUT_MS = Number(process.env.HOP_TEST_FILE_TIMEOUT_MS ?? 300_000);
+const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 300_000);
 /** Files run at once: most wait on servers and child processes, not on the CPU. */
-const CONCURRENCY = Number(process.env.HOP_TEST_CONCURRENCY ?? availableParallelism() * 2);
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? availableParallelism() * 2);
 const ALONE_MARK = /^\/\/ runs alone: \S/m;
 
 const root = new URL('../', import.meta.url);

@@ -1,3 +1,3 @@
 // The full-size run of test/e2e/clicks-nats.test.ts: 20,000 clicks counted exactly through NATS JetStream.
-process.env['HOP_TEST_SCALE'] = 'full';
+process.env['TEST_SCALE'] = 'full';
 await import('../e2e/clicks-nats.test.js');
