@@ -7,11 +7,19 @@ import { describe, test } from 'node:test';
 import { freePort } from '../support/free-port.js';
 import { HOP_COMMAND, runHop, startHop, stopHop, type HopRun } from '../support/hop-process.js';
 import { tempDataDir } from '../support/temp-data.js';
+import { FULL_SCALE } from '../support/volume.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_KEY = 'hop_bench_e2e_admin_key_0123456789';
-/** Short and light: these tests check what `hop bench` reports, not how fast hop is. */
-const LIGHT = ['--warmup', '0', '--connections', '4'];
+/**
+ * These tests check what `hop bench` reports, not how fast hop is: light under `npm test`;
+ * under `npm run test:scale`, its default 50 connections for 5 s after a warm-up, which
+ * loads hop as an operator's run would.
+ */
+const LIGHT = FULL_SCALE
+  ? ['--warmup', '1s', '--connections', '50']
+  : ['--warmup', '0', '--connections', '4'];
+const DURATION = FULL_SCALE ? '5s' : '1s';
 const SCENARIOS = ['hot', 'uniform', '404'];
 
 /**
@@ -69,7 +77,7 @@ describe('hop bench', () => {
     const benchHop = (...args: string[]) => bench(['--url', hop.url, ...LIGHT, ...args]);
 
     // Links made through the API, tagged hop-bench; the table.
-    const table = await benchHop('--key', ADMIN_KEY, '--links', '20', '--duration', '1s');
+    const table = await benchHop('--key', ADMIN_KEY, '--links', '20', '--duration', DURATION);
     assert.equal(table.status, 0, `${table.stderr}\n${hop.output()}`);
     assert.match(table.stdout, /^codes +20 links tagged hop-bench \(0 reused, 20 created\)$/m);
     assert.match(table.stdout, /^SLO +>= 40,000 +< 5 +< 20 +< 10 +0$/m);
@@ -87,7 +95,15 @@ describe('hop bench', () => {
     assert.match(table.stdout, /Latency is client-side/);
 
     // A second run reuses those links, creates the rest, and says so in JSON.
-    const json = await benchHop('--key', ADMIN_KEY, '--links', '25', '--duration', '1s', '--json');
+    const json = await benchHop(
+      '--key',
+      ADMIN_KEY,
+      '--links',
+      '25',
+      '--duration',
+      DURATION,
+      '--json',
+    );
     assert.equal(json.status, 0, json.stderr);
     const report = JSON.parse(json.stdout);
     const codes = { count: 25, file: null, reused: 20, created: 5, tag: 'hop-bench' };
