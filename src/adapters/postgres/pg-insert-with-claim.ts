@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type { Link } from '../../domain/link.js';
 import type { IdempotencyClaim, InsertLinkResult } from '../../ports/link-repository.js';
-import { recordFromRow, type IdempotencyRow } from '../sql/link-sql.js';
-import { LINK_COLUMNS } from './pg-link-rows.js';
+import { LINK_COLUMNS, recordFromRow, type IdempotencyRow } from '../sql/link-sql.js';
 import { inTransaction } from './pg-transaction.js';
 
 export const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS})

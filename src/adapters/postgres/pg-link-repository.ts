@@ -7,9 +7,14 @@ import type {
   LinkQuery,
   LinkRepository,
 } from '../../ports/link-repository.js';
-import { recordFromRow, stateCondition, type IdempotencyRow } from '../sql/link-sql.js';
+import {
+  LINK_COLUMNS,
+  recordFromRow,
+  stateCondition,
+  type IdempotencyRow,
+} from '../sql/link-sql.js';
 import { guardPg } from './pg-errors.js';
-import { fromRow, LINK_COLUMNS, NUL, type LinkRow } from './pg-link-rows.js';
+import { fromRow, NUL, type LinkRow } from './pg-link-rows.js';
 import { INSERT_LINK, insertWithClaim, linkParams } from './pg-insert-with-claim.js';
 
 /** Links per statement when importing: one round trip each. */

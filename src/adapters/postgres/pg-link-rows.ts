@@ -18,9 +18,6 @@ export interface LinkRow {
   version: number;
 }
 
-export const LINK_COLUMNS =
-  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version';
-
 /**
  * PostgreSQL's text cannot hold U+0000, and a parameter holding it is an error, not a
  * miss; no stored value holds it either, so a lookup for one finds nothing.

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { Link } from '../../domain/link.js';
 import type { LinkAtVersion, SweepQueries } from '../../ports/sweep-queries.js';
 import { guardPg } from './pg-errors.js';
-import { fromRow, LINK_COLUMNS, type LinkRow } from './pg-link-rows.js';
+import { fromRow, type LinkRow } from './pg-link-rows.js';
+import { LINK_COLUMNS } from '../sql/link-sql.js';
 
 /** The sweeper's statements (SPEC §7), on the primary. */
 export class PgSweepQueries implements SweepQueries {

@@ -1,6 +1,10 @@
 import type { Link } from '../../domain/link.js';
 import type { IdempotencyRecord, LinkQuery } from '../../ports/link-repository.js';
 
+/** The columns of `links`, in the order both SQL stores read and write them. */
+export const LINK_COLUMNS =
+  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version';
+
 /** An idempotency record as both SQL stores keep it: the first answer, as JSON. */
 export interface IdempotencyRow {
   owner: string;

@@ -7,9 +7,14 @@ import type {
   LinkQuery,
   LinkRepository,
 } from '../../ports/link-repository.js';
-import { recordFromRow, stateCondition, type IdempotencyRow } from '../sql/link-sql.js';
+import {
+  LINK_COLUMNS,
+  recordFromRow,
+  stateCondition,
+  type IdempotencyRow,
+} from '../sql/link-sql.js';
 import { guardSqlite } from './sqlite-errors.js';
-import { fromRow, fromRowOrNull, LINK_COLUMNS, toRow, type LinkRow } from './sqlite-link-rows.js';
+import { fromRow, fromRowOrNull, toRow, type LinkRow } from './sqlite-link-rows.js';
 
 export class SqliteLinkRepository implements LinkRepository {
   readonly #db: Database.Database;

@@ -18,9 +18,6 @@ export interface LinkRow {
   version: number;
 }
 
-export const LINK_COLUMNS =
-  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version';
-
 export function toRow(link: Link): LinkRow {
   return {
     id: link.id,

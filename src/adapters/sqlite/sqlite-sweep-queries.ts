@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import type { Link } from '../../domain/link.js';
 import type { LinkAtVersion, SweepQueries } from '../../ports/sweep-queries.js';
 import { guardSqlite } from './sqlite-errors.js';
-import { fromRow, LINK_COLUMNS, type LinkRow } from './sqlite-link-rows.js';
+import { fromRow, type LinkRow } from './sqlite-link-rows.js';
+import { LINK_COLUMNS } from '../sql/link-sql.js';
 
 /**
  * The sweeper's statements (SPEC §7); migration 0005 gives each a partial index, and each
