@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { freePort } from '../support/free-port.js';
-import { HOP_COMMAND, runHop, startHop, stopHop, type HopRun } from '../support/hop-process.js';
+import { runHop, startHop, stopHop, type HopRun } from '../support/hop-process.js';
 import { tempDataDir } from '../support/temp-data.js';
 import { FULL_SCALE } from '../support/volume.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_KEY = 'hop_bench_e2e_admin_key_0123456789';
 /**
  * These tests check what `hop bench` reports, not how fast hop is: light under `npm test`;
@@ -22,22 +19,9 @@ const LIGHT = FULL_SCALE
 const DURATION = FULL_SCALE ? '5s' : '1s';
 const SCENARIOS = ['hot', 'uniform', '404'];
 
-/**
- * `hop bench` as a child, without blocking this process: the hop under load is our child
- * too, and its output must keep draining while the bench runs.
- */
+/** `hop bench` as a child (runHop never blocks this process, whose hop child must keep draining). */
 function bench(args: readonly string[]): Promise<HopRun> {
-  const child = spawn(process.execPath, [...HOP_COMMAND, 'bench', ...args], {
-    cwd: ROOT,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return runHop(['bench', ...args], {});
 }
 
 /** The figures of one scenario's table row, which must be all there: requests to errors. */

@@ -7,7 +7,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * The compiled CLI, as an operator runs it: scripts/run-tests.ts builds it once per run
  * (`npm run build`), so no test pays for compiling TypeScript in every child.
  */
-export const HOP_COMMAND = [fileURLToPath(new URL('../../dist/cli/hop.js', import.meta.url))];
+const HOP_COMMAND = [fileURLToPath(new URL('../../dist/cli/hop.js', import.meta.url))];
 
 export interface HopRun {
   readonly status: number | null;
