@@ -19,12 +19,26 @@ const TIERS = ['unit', 'fuzz', 'contract', 'services', 'http', 'e2e'] as const;
 /** Full-size volume checks, only on request (`npm run test:scale`). */
 const SCALE_TIER = 'scale';
 /** What a single file may take before it fails (the runner's --test-timeout is per file). */
-const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 300_000);
+const FILE_TIMEOUT_MS = positiveFromEnv('TEST_FILE_TIMEOUT_MS', 300_000);
 /** Files run at once: most wait on servers and child processes, not on the CPU. */
-const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? availableParallelism() * 2);
+const CONCURRENCY = positiveFromEnv('TEST_CONCURRENCY', availableParallelism() * 2);
 const ALONE_MARK = /^\/\/ runs alone: \S/m;
 
 const root = new URL('../', import.meta.url);
+
+/** A whole number from the environment; anything else stops the run (NaN would turn the timeout off). */
+function positiveFromEnv(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) {
+    process.stderr.write(
+      `run-tests: ${name}=${JSON.stringify(text)} is not a whole number above 0\n`,
+    );
+    process.exit(2);
+  }
+  return value;
+}
 
 function main(): void {
   const asked = process.argv.slice(2);

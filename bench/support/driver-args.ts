@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
 /** The command line shared by the Node load drivers. */
-export interface DriverArgs {
+interface DriverArgs {
   readonly url: URL;
   readonly pathsFile: string;
   readonly connections: number;
@@ -48,7 +48,7 @@ export function parseDriverArgs(usage: string, args: readonly string[]): DriverA
 }
 
 /** `Name: value` lines (wrk's -H syntax) as a record; a malformed one is an error. */
-export function parseHeaders(lines: readonly string[]): Record<string, string> {
+function parseHeaders(lines: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');

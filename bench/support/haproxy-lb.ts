@@ -9,7 +9,7 @@ const TOO_MANY_4XX = JSON.stringify({
 }).replaceAll('"', '\\"');
 
 /** One load-balanced entry point: a frontend on `port` spreading over `servers` (ports). */
-export interface LbFrontend {
+interface LbFrontend {
   readonly name: string;
   readonly port: number;
   readonly servers: readonly number[];

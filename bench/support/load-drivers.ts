@@ -6,7 +6,7 @@ import { LOAD_CORE, pin } from './pin-to-core.js';
 import { trackProcess } from './servers.js';
 
 /** Closed-loop drivers: each connection sends its next request when the last is answered. */
-export type ClosedLoopDriver = 'wrk' | 'autocannon';
+type ClosedLoopDriver = 'wrk' | 'autocannon';
 
 /** BENCH_DRIVER if set, else wrk when it is installed, else autocannon. */
 export function chooseClosedLoopDriver(requested: string | undefined): ClosedLoopDriver {

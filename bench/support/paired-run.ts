@@ -26,7 +26,7 @@ export interface PairSide {
   readonly settle?: (server: Server) => Promise<void>;
 }
 
-export interface PairedOptions<Extra> {
+interface PairedOptions<Extra> {
   readonly sides: readonly [PairSide, PairSide];
   /** Process pairs, each started afresh (V8 settles per process start: BENCHMARKS.md). */
   readonly pairs: number;

@@ -5,7 +5,7 @@ import { LOAD_CORE, SERVER_CORE } from './pin-to-core.js';
 import { BENCH_ROOT } from './servers.js';
 
 /** The file reports are appended to: BENCH_REPORT, else BENCHMARKS.md, from the root. */
-export function reportFile(): string {
+function reportFile(): string {
   return resolve(BENCH_ROOT, process.env['BENCH_REPORT'] ?? 'BENCHMARKS.md');
 }
 

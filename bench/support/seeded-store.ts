@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 /** A hop data dir holding `count` seeded links, and the file listing their codes. */
-export interface SeededStore {
+interface SeededStore {
   /** For HOP_DATA_DIR: holds hop.db. */
   readonly dataDir: string;
   readonly codesFile: string;

@@ -2,7 +2,7 @@
  * The environment every bench script reads the same way. Each script documents which of
  * these it uses, and its own.
  */
-export interface BenchSettings {
+interface BenchSettings {
   /** BENCH_SECONDS: one measured window (default 10). */
   readonly seconds: number;
   /** BENCH_ROUNDS: measured windows per server, or per process pair (default 2). */

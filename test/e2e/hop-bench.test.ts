@@ -9,11 +9,11 @@ import { FULL_SCALE } from '../support/volume.js';
 
 const ADMIN_KEY = 'hop_bench_e2e_admin_key_0123456789';
 /**
- * These tests check what `hop bench` reports, not how fast hop is: light under `npm test`;
- * under `npm run test:scale`, its default 50 connections for 5 s after a warm-up, which
- * loads hop as an operator's run would.
+ * These tests check what `hop bench` reports, not how fast hop is: a light load under
+ * `npm test`; under `npm run test:scale`, its default 50 connections, for 5 s after a 1 s
+ * warm-up, which loads hop as an operator's run would.
  */
-const LIGHT = FULL_SCALE
+const LOAD = FULL_SCALE
   ? ['--warmup', '1s', '--connections', '50']
   : ['--warmup', '0', '--connections', '4'];
 const DURATION = FULL_SCALE ? '5s' : '1s';
@@ -58,7 +58,7 @@ describe('hop bench', () => {
       HOP_SCANNER_THRESHOLD: '0',
     });
     t.after(() => hop.child.kill('SIGKILL'));
-    const benchHop = (...args: string[]) => bench(['--url', hop.url, ...LIGHT, ...args]);
+    const benchHop = (...args: string[]) => bench(['--url', hop.url, ...LOAD, ...args]);
 
     // Links made through the API, tagged hop-bench; the table.
     const table = await benchHop('--key', ADMIN_KEY, '--links', '20', '--duration', DURATION);
@@ -139,7 +139,7 @@ describe('hop bench', () => {
     const run = await bench([
       '--url',
       hop.url,
-      ...LIGHT,
+      ...LOAD,
       '--key',
       ADMIN_KEY,
       '--links',
@@ -184,21 +184,21 @@ describe('hop bench', () => {
   test('no hop at --url, no key, bad options: a line that says so', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
     assertOneLineMessage(
-      await runHop(['bench', '--url', url, '--key', ADMIN_KEY], {}),
+      await bench(['--url', url, '--key', ADMIN_KEY]),
       /^hop: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED .*\); is `hop serve` running there\?$/m,
     );
     assertOneLineMessage(
-      await runHop(['bench', '--url', url], {}),
+      await bench(['--url', url]),
       /^hop: --key is needed to create the links to load \(or give --codes FILE/m,
     );
     for (const duration of ['soon', '0']) {
       assertOneLineMessage(
-        await runHop(['bench', '--duration', duration], {}),
+        await bench(['--duration', duration]),
         /option '--duration <time>' argument .* is invalid\. It must be a duration such as 2s/,
       );
     }
     assertOneLineMessage(
-      await runHop(['bench', '--scenarios', 'hot,cold'], {}),
+      await bench(['--scenarios', 'hot,cold']),
       /--scenarios <list>' argument 'hot,cold' is invalid\. .*"cold" is not one/,
     );
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -8,6 +9,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * (`npm run build`), so no test pays for compiling TypeScript in every child.
  */
 const HOP_COMMAND = [fileURLToPath(new URL('../../dist/cli/hop.js', import.meta.url))];
+assert.ok(
+  existsSync(HOP_COMMAND[0]!),
+  `${HOP_COMMAND[0]!} is missing: npm test builds it; to run one file on its own, npm run build first`,
+);
 
 export interface HopRun {
   readonly status: number | null;
@@ -118,7 +123,7 @@ export async function metric(hop: ServeProcess, sample: string): Promise<number>
   return Number(line.slice(sample.length + 1));
 }
 
-export interface LogLine {
+interface LogLine {
   readonly level: number;
   readonly msg?: string;
 }
