@@ -9,8 +9,6 @@ export const CENSUS_INTERVAL_MS = 10 * 60_000;
 export interface CountActiveLinksOptions {
   readonly guessBound: GuessBound;
   readonly generator: CodeGenerator;
-  /** HOP_GUESS_BOUND, for the warning. */
-  readonly bound: number;
   /** Null: only at start and after each sweep (the sweep job asks for it). */
   readonly everyMs: number | null;
   readonly logger: Logger;
@@ -21,7 +19,7 @@ export interface CountActiveLinksOptions {
  * current (SPEC §2): warns when codes grew, or when they are over the bound and cannot grow.
  */
 export function countActiveLinks(options: CountActiveLinksOptions): PeriodicJob {
-  const { guessBound, generator, bound, everyMs, logger } = options;
+  const { guessBound, generator, everyMs, logger } = options;
   return {
     name: 'count-active-links',
     everyMs,
@@ -37,7 +35,7 @@ export function countActiveLinks(options: CountActiveLinksOptions): PeriodicJob 
         );
       } else if (guessBound.overBound) {
         logger.warn(
-          { activeLinks, probability, bound },
+          { activeLinks, probability, bound: guessBound.bound },
           'guess probability is over HOP_GUESS_BOUND and this strategy cannot lengthen codes',
         );
       }

@@ -30,7 +30,7 @@ interface Scheduled {
 }
 
 /**
- * Runs `hop serve`'s background jobs: each on its own timer that never keeps the process
+ * Runs a runtime's background jobs: each on its own timer that never keeps the process
  * alive, one round of a job at a time (a tick during a round joins it), failures logged
  * and counted, never thrown; `stop` ends them all.
  */

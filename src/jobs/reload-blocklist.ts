@@ -3,7 +3,7 @@ import type { Logger } from '../observability/logger.js';
 import type { PeriodicJob } from './job-scheduler.js';
 
 /** How often the file's modification time is looked at (a stat, nothing more). */
-export const BLOCKLIST_CHECK_EVERY_MS = 1000;
+const BLOCKLIST_CHECK_EVERY_MS = 1000;
 
 /** HOP_BLOCKLIST_FILE as the job sees it (src/main/blocklist-file.ts reads the disk). */
 export interface BlocklistFile {
@@ -45,6 +45,6 @@ export function reloadBlocklist(options: ReloadBlocklistOptions): PeriodicJob {
         logger.warn({ err: error }, 'blocklist could not be read again; keeping the old one');
       }
     },
-    failing: 'blocklist could not be looked at; retrying',
+    failing: 'blocklist check failed unexpectedly; retrying',
   };
 }

@@ -24,7 +24,6 @@ export function composeMetrics(parts: {
   const { caches, clicks, codes, services, protection } = parts;
   const { shared } = caches;
   const redirect: RedirectSources = {
-    stats: caches.resolver.stats,
     resolver: caches.resolver,
     knownCodes: caches.knownCodes,
     breakerState: () => (shared === null ? null : BREAKER_STATES.indexOf(shared.breakerState)),

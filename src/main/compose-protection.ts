@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import { LoadShedder } from '../services/protection/load-shedder.js';
 import { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 
-/** Scanner throttling, load shedding and who the client is (SPEC §7, ADR 0079). */
+/** Scanner throttling, load shedding and who the client is (SPEC §7, ADRs 0079–0081). */
 export function composeProtection(
   config: Config,
   clock: Clock,

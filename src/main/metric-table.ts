@@ -5,11 +5,10 @@ import type {
   ProtectionCounters,
 } from '../observability/metrics.js';
 import type { KnownCodes } from '../services/redirect/known-codes.js';
-import type { RedirectResolver, RedirectStats } from '../services/redirect/redirect-resolver.js';
+import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 
-/** What the redirect rows read: the resolver's stats and what sits beside it. */
+/** What the redirect rows read: the resolver (its `stats`) and what sits beside it. */
 export interface RedirectSources {
-  readonly stats: RedirectStats;
   readonly resolver: RedirectResolver;
   readonly knownCodes: KnownCodes;
   /** 0 closed, 1 half-open, 2 open; null without L2. */
@@ -210,7 +209,7 @@ export const METRIC_TABLE: readonly Row[] = [
     type: 'counter',
     read: {
       label: 'result',
-      values: { hit: (r) => r.stats.l1Hits, miss: (r) => r.stats.l1Misses },
+      values: { hit: (r) => r.resolver.stats.l1Hits, miss: (r) => r.resolver.stats.l1Misses },
     },
   },
   {
@@ -220,7 +219,7 @@ export const METRIC_TABLE: readonly Row[] = [
     type: 'counter',
     read: {
       label: 'result',
-      values: { hit: (r) => r.stats.l2Hits, miss: (r) => r.stats.l2Misses },
+      values: { hit: (r) => r.resolver.stats.l2Hits, miss: (r) => r.resolver.stats.l2Misses },
     },
   },
   {
@@ -228,14 +227,14 @@ export const METRIC_TABLE: readonly Row[] = [
     name: 'hop_coalesced_reads_total',
     help: 'Redirect misses that joined a store read already in flight for the same code.',
     type: 'counter',
-    read: (r) => r.stats.coalescedReads,
+    read: (r) => r.resolver.stats.coalescedReads,
   },
   {
     group: 'redirect',
     name: 'hop_redirect_reads_skipped_total',
     help: 'Redirect misses for codes the known-codes filter rules out: 404 without asking L2 or the store.',
     type: 'counter',
-    read: (r) => r.stats.readsSkipped,
+    read: (r) => r.resolver.stats.readsSkipped,
   },
   {
     group: 'redirect',
@@ -244,7 +243,10 @@ export const METRIC_TABLE: readonly Row[] = [
     type: 'counter',
     read: {
       label: 'tier',
-      values: { l2: (r) => r.stats.l2Stale, store: (r) => r.stats.staleStoreReads },
+      values: {
+        l2: (r) => r.resolver.stats.l2Stale,
+        store: (r) => r.resolver.stats.staleStoreReads,
+      },
     },
   },
   {
@@ -252,14 +254,14 @@ export const METRIC_TABLE: readonly Row[] = [
     name: 'hop_blocked_redirects_total',
     help: 'Redirects refused because the destination domain is on the blocklist.',
     type: 'counter',
-    read: (r) => r.stats.blockedRedirects,
+    read: (r) => r.resolver.stats.blockedRedirects,
   },
   {
     group: 'redirect',
     name: 'hop_known_codes_false_positives_total',
     help: 'Misses the known-codes filter let through that the store did not have.',
     type: 'counter',
-    read: (r) => r.stats.filterFalsePositives,
+    read: (r) => r.resolver.stats.filterFalsePositives,
   },
   {
     group: 'redirect',
@@ -287,7 +289,7 @@ export const METRIC_TABLE: readonly Row[] = [
     name: 'hop_l1_hit_ratio',
     help: 'L1 hits / lookups since start.',
     type: 'gauge',
-    read: ({ stats }) => {
+    read: ({ resolver: { stats } }) => {
       const lookups = stats.l1Hits + stats.l1Misses;
       return lookups === 0 ? 0 : stats.l1Hits / lookups;
     },

@@ -34,7 +34,6 @@ export function startServingJobs(runtime: Runtime, logger: Logger): void {
   const census = countActiveLinks({
     guessBound: codes.guessBound,
     generator: codes.generator,
-    bound: config.guessBound,
     everyMs: config.sweepIntervalMs === null ? CENSUS_INTERVAL_MS : null,
     logger,
   });

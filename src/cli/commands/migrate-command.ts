@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { describeStore } from '../../main/open-store.js';
 import { createLogger } from '../../observability/logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
 
@@ -9,7 +8,10 @@ export function addMigrateCommand(program: Command): void {
     .description('apply pending database migrations and exit')
     .action(async () => {
       const config = loadCliConfig();
-      const { composeRuntime } = await import('../../main/compose.js');
+      const [{ composeRuntime }, { describeStore }] = await Promise.all([
+        import('../../main/compose.js'),
+        import('../../main/open-store.js'),
+      ]);
       const runtime = await composeRuntime(config, createLogger(config.logLevel));
       const applied = [
         ...runtime.store.migrationsAppliedAtOpen,

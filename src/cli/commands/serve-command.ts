@@ -11,7 +11,10 @@ export function addServeCommand(program: Command): void {
       collectGarbageSooner();
       const config = loadCliConfig();
       const logger = createLogger(config.logLevel);
-      const { startServer, stopOnSignals } = await import('../../main/serve.js');
+      const [{ startServer }, { stopOnSignals }] = await Promise.all([
+        import('../../main/serve.js'),
+        import('../../main/stop-on-signals.js'),
+      ]);
       const server = await startServer(config, logger).catch(exitOnConfigError);
       stopOnSignals(server, config, logger);
     });

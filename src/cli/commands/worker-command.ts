@@ -11,7 +11,7 @@ export function addWorkerCommand(program: Command): void {
       const logger = createLogger(config.logLevel);
       const [{ startWorker }, { stopOnSignals }] = await Promise.all([
         import('../../main/worker.js'),
-        import('../../main/serve.js'),
+        import('../../main/stop-on-signals.js'),
       ]);
       const worker = await startWorker(config, logger).catch(exitOnConfigError);
       stopOnSignals(worker, config, logger);
