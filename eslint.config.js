@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Who may import whom (docs/ARCHITECTURE.md): one row per folder of src/, naming the
- * folders it may import besides itself (the STYLE.md table, as an allowlist); the arrows
+ * folders it may import besides itself (docs/ARCHITECTURE.md's table, as an allowlist); the arrows
  * point one way, down. A folder of src/ without a row fails the lint (below), so a new
  * one cannot slip in unchecked.
  */
