@@ -8,6 +8,10 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 
 /** Longest a create waits for the shared rate limit before asking this process's instead. */
 const RATE_LIMIT_TIMEOUT_MS = 50;
+/** Ends commands a dead connection would hold forever; the create gave up long before. */
+const RATE_LIMIT_COMMAND_TIMEOUT_MS = 1000;
+/** How long start-up waits for the limiter's connection, so the first creates share the limit. */
+const RATE_LIMIT_CONNECT_WAIT_MS = 2000;
 
 export interface CreateLimiterParts {
   readonly limiter: RateLimiter;
@@ -34,7 +38,7 @@ export async function composeCreateLimiter(
     import('../adapters/redis/redis-rate-limiter.js'),
   ]);
   const client = connectRedis(redisTarget, {
-    commandTimeout: RATE_LIMIT_TIMEOUT_MS,
+    commandTimeout: RATE_LIMIT_COMMAND_TIMEOUT_MS,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: reconnectBackoff,
@@ -48,6 +52,26 @@ export async function composeCreateLimiter(
     rule: config.createRate,
     clock,
     fallback: local,
+    timeoutMs: RATE_LIMIT_TIMEOUT_MS,
   });
+  await connectedOrWaited(client, RATE_LIMIT_CONNECT_WAIT_MS);
   return { limiter, client };
+}
+
+/**
+ * Resolves once the connection is ready, or after waitMs: a Redis that is down never stops
+ * start-up (creates then use this process's limit), but one that is merely still connecting
+ * is waited for, since commands sent before it is ready fail at once (no offline queue).
+ */
+function connectedOrWaited(client: Redis | Cluster, waitMs: number): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    client.once('ready', done);
+  });
 }

@@ -155,7 +155,9 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
 
     test('a statement past the redirect read timeout is store-unavailable, not "absent"', async (t) => {
       const schema = uniqueSchema();
-      const store = await PgStore.open(options(schema, { redirectReadTimeoutMs: 50 }));
+      // The default timeout: the held lock outlasts any, and the read after the lock is gone
+      // must not fail on a busy machine merely for being slow.
+      const store = await PgStore.open(options(schema));
       t.after(async () => {
         await store.close();
         await dropSchema(schema);

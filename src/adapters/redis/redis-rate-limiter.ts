@@ -61,7 +61,16 @@ export interface RedisRateLimiterOptions {
    * and a failing Redis never fails a create.
    */
   readonly fallback: RateLimiter;
+  /**
+   * Longest a take waits for Redis before asking the fallback. Decided after the event
+   * loop's poll phase, so a busy instance whose loop ran late does not lose a reply that
+   * came in time (the same rule as the shared link cache's lookups).
+   */
+  readonly timeoutMs: number;
 }
+
+/** Why a take gave up on Redis: its reply did not come within timeoutMs. */
+const TIMED_OUT = Symbol('timed out');
 
 /** A rate limit shared by every instance through Redis (SPEC §7, ADR 0059). */
 export class RedisRateLimiter implements RateLimiter {
@@ -88,13 +97,17 @@ export class RedisRateLimiter implements RateLimiter {
     const { rule } = this.#options;
     let reply: [number, string];
     try {
-      reply = await this.#client.hopTakeToken(
-        `${this.#options.keyPrefix}${subject}`,
-        rule.ratePerSecond,
-        rule.burst,
-        this.#options.clock.now(),
-        this.#ttlMs,
+      const answer = await this.#withinTimeout(
+        this.#client.hopTakeToken(
+          `${this.#options.keyPrefix}${subject}`,
+          rule.ratePerSecond,
+          rule.burst,
+          this.#options.clock.now(),
+          this.#ttlMs,
+        ),
       );
+      if (answer === TIMED_OUT) throw new Error('redis rate limit timed out');
+      reply = answer;
       this.#breaker.succeeded();
     } catch {
       this.#breaker.failed();
@@ -110,5 +123,25 @@ export class RedisRateLimiter implements RateLimiter {
       fullInSeconds: secondsUntilFull(rule, tokens),
       windowSeconds: bucketWindowSeconds(rule),
     };
+  }
+
+  #withinTimeout<T>(reply: Promise<T>): Promise<T | typeof TIMED_OUT> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        setImmediate(() => {
+          resolve(TIMED_OUT);
+        });
+      }, this.#options.timeoutMs);
+      reply.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 }
