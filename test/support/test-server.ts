@@ -78,6 +78,10 @@ export async function startTestServer(
     HOP_PUBLIC_URL: TEST_PUBLIC_URL,
     HOP_LOG_LEVEL: 'silent',
     HOP_BOOTSTRAP_ADMIN_KEY: TEST_ADMIN_KEY,
+    // The server shares its event loop with the test and the machine with the other test
+    // files: lag there is the run's, not the server's. Shedding by lag is proven in
+    // test/http/load-shedding.test.ts and test/unit, which set it themselves.
+    HOP_SHED_LAG: '1h',
     ...env,
   });
   const clock = new ManualClock(Date.parse('2026-06-01T12:00:00Z'));
