@@ -44,6 +44,7 @@ export function composeAppDeps(
     metrics,
     console,
     stats: services.stats,
+    linkCounts: console.dashboard.linkCounts,
     protection,
     timeouts: {
       headersTimeoutMs: config.headersTimeoutMs,
