@@ -42,6 +42,7 @@ export function composeAppDeps(
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics,
+    metricsToken: config.metricsToken ?? null,
     console,
     stats: services.stats,
     linkCounts: console.dashboard.linkCounts,
