@@ -361,6 +361,14 @@ export const ENV_SPEC = [
     secret: true,
   },
   {
+    name: 'HOP_METRICS_TOKEN',
+    key: 'metricsToken',
+    default: undefined,
+    doc: 'When set, /metrics (of `hop serve` and `hop worker`) answers only `Authorization: Bearer <this token>` (unset: /metrics is open, as for a scraper on a private network).',
+    parse: parseSecret,
+    secret: true,
+  },
+  {
     name: 'HOP_SWEEP_INTERVAL',
     key: 'sweepIntervalMs',
     default: '10m',

@@ -77,7 +77,10 @@ export function resolveExpiryChange(
 ): number | null {
   if (expiresAt === null) {
     if (policy.maxTtlMs !== null) {
-      throw invalidExpiry('expires_at', 'links must expire: the maximum lifetime is limited.');
+      throw invalidExpiry(
+        'expires_at',
+        `null (never expire) is refused because HOP_MAX_TTL limits every link to ${describeDuration(policy.maxTtlMs)}; an operator may set HOP_MAX_TTL=0 to allow links that never expire.`,
+      );
     }
     return null;
   }
@@ -93,12 +96,34 @@ function checkWithinLimits(
   if (atMs <= nowMs) throw invalidExpiry(field, 'must lie in the future.');
   if (atMs > LATEST_TIMESTAMP_MS) throw invalidExpiry(field, 'lies beyond the year 9999.');
   if (policy.maxTtlMs !== null && atMs - nowMs > policy.maxTtlMs) {
-    throw invalidExpiry(field, 'lies beyond the maximum lifetime of a link.');
+    throw invalidExpiry(
+      field,
+      `lies beyond the maximum lifetime of a link (HOP_MAX_TTL: ${describeDuration(policy.maxTtlMs)}).`,
+    );
   }
   return atMs;
 }
 
+/** Whole units as a sentence says them: 10 years, 30 days, 90 seconds (HOP_*_TTL's units). */
+export function describeDuration(ms: number): string {
+  const units: readonly [string, number][] = [
+    ['year', 365 * 86_400_000],
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1_000],
+  ];
+  for (const [name, unitMs] of units) {
+    if (ms >= unitMs && ms % unitMs === 0) {
+      const count = ms / unitMs;
+      return `${count} ${name}${count === 1 ? '' : 's'}`;
+    }
+  }
+  return `${ms} ms`;
+}
+
+/** `expires_at: must lie in the future.`: the field, a colon, then what is wrong with it. */
 function invalidExpiry(field: string, problem: string): HopError {
-  const detail = `${field} ${problem}`;
+  const detail = `${field}: ${problem}`;
   return new HopError('invalid-expiry', detail, { fields: [{ field, detail }] });
 }

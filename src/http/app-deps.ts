@@ -3,6 +3,7 @@ import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import type { LinkCountSnapshot } from '../services/stats/link-counts.js';
 import type { ServiceStats } from '../services/stats/service-stats.js';
 import type { LinkQrDeps } from '../services/links/link-qr-code.js';
 import type { ConsoleSessionDeps } from '../services/console/console-sessions.js';
@@ -53,9 +54,13 @@ export interface AppDeps {
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
   readonly metrics: HttpMetrics;
+  /** HOP_METRICS_TOKEN: /metrics answers only this bearer token; null: open. */
+  readonly metricsToken: string | null;
   readonly console: ConsoleDeps;
   /** `GET /v1/stats`: the code space and what creates cost (admin). */
   readonly stats: () => ServiceStats;
+  /** Links by state as of the newest census in the store (ADR 0100). */
+  readonly linkCounts: () => Promise<LinkCountSnapshot>;
   readonly protection: ProtectionDeps;
   readonly timeouts: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
 }

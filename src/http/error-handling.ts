@@ -52,10 +52,15 @@ function sendValidationProblem(
   const fields = (error.validation as unknown as AjvIssue[]).map((issue) =>
     fieldProblem(context, issue),
   );
+  const sentences = fields.map((problem) =>
+    problem.field === context
+      ? `The request ${context} ${problem.detail}`
+      : `${problem.field}: ${problem.detail}`,
+  );
   const detail =
-    fields.length === 1 && fields[0] !== undefined
-      ? `${fields[0].field}: ${fields[0].detail}`
-      : `The request ${context} has ${fields.length} problems.`;
+    sentences.length === 1
+      ? `${sentences[0] ?? ''}.`
+      : `The request ${context} has ${fields.length} problems: ${sentences.join('; ')}.`;
   return sendProblem(request, reply, 'invalid-request', detail, { fields });
 }
 
@@ -68,13 +73,63 @@ function fieldProblem(context: string, issue: AjvIssue): FieldProblem {
         ? issue.params['missingProperty']
         : '';
   const field = [path, extra].filter((part) => part !== '').join('.') || context;
-  const detail =
-    issue.keyword === 'additionalProperties'
-      ? 'is not a known field'
-      : issue.keyword === 'required'
-        ? 'is required'
-        : (issue.message ?? 'is invalid');
-  return { field, detail };
+  return { field, detail: issueInWords(issue) };
+}
+
+/** JSON Schema types as a sentence says them. */
+const TYPE_WORDS: Record<string, string> = {
+  object: 'a JSON object',
+  array: 'a JSON array',
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
+};
+
+/** Formats as a person would name them (ajv says `must match format "date-time"`). */
+const FORMAT_WORDS: Record<string, string> = {
+  'date-time': 'an RFC 3339 timestamp such as 2030-01-31T12:00:00Z',
+  uri: 'an absolute URL',
+};
+
+/** What ajv reports, in words: the allowed values named, types said as a person says them. */
+function issueInWords(issue: AjvIssue): string {
+  const { params } = issue;
+  switch (issue.keyword) {
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'required':
+      return 'is required';
+    case 'type': {
+      const types = Array.isArray(params['type'])
+        ? params['type']
+        : String(params['type']).split(',');
+      return `must be ${types.map((type) => TYPE_WORDS[String(type)] ?? String(type)).join(' or ')}`;
+    }
+    case 'enum': {
+      const allowed = Array.isArray(params['allowedValues']) ? params['allowedValues'] : [];
+      return `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
+    }
+    case 'format': {
+      const format = String(params['format']);
+      return `must be ${FORMAT_WORDS[format] ?? `in the ${format} format`}`;
+    }
+    case 'maxLength':
+      return `must have at most ${String(params['limit'])} characters`;
+    case 'minLength':
+      return `must have at least ${String(params['limit'])} characters`;
+    case 'maxItems':
+      return `must have at most ${String(params['limit'])} items`;
+    case 'minItems':
+      return `must have at least ${String(params['limit'])} items`;
+    case 'maximum':
+      return `must be at most ${String(params['limit'])}`;
+    case 'minimum':
+      return `must be at least ${String(params['limit'])}`;
+    default:
+      return issue.message ?? 'is invalid';
+  }
 }
 
 function fastifyRequestProblem(error: FastifyError): { kind: ProblemKind; detail: string } | null {

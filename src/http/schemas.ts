@@ -122,7 +122,13 @@ export const qrQuery = {
 export const linkIdParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'string' } },
+  properties: {
+    id: {
+      type: 'string',
+      description:
+        "The link's id (a ULID) or its code or alias; an id is looked up first (ADR 0101).",
+    },
+  },
 } as const;
 
 export const problemJson = {

@@ -9,6 +9,8 @@ export const CENSUS_INTERVAL_MS = 10 * 60_000;
 export interface CountActiveLinksOptions {
   readonly guessBound: GuessBound;
   readonly generator: CodeGenerator;
+  /** Counts through the guess bound and saves the counts for every instance (ADR 0100). */
+  readonly recount: () => Promise<unknown>;
   /** Null: only at start and after each sweep (the sweep job asks for it). */
   readonly everyMs: number | null;
   readonly logger: Logger;
@@ -16,17 +18,17 @@ export interface CountActiveLinksOptions {
 
 /**
  * The census of active links, which keeps the guess probability and the code length
- * current (SPEC §2): warns when codes grew, or when they are over the bound and cannot grow.
+ * current (SPEC §2) and the link counts people see (ADR 0100): warns when codes grew, or when they are over the bound and cannot grow.
  */
 export function countActiveLinks(options: CountActiveLinksOptions): PeriodicJob {
-  const { guessBound, generator, everyMs, logger } = options;
+  const { guessBound, generator, recount, everyMs, logger } = options;
   return {
     name: 'count-active-links',
     everyMs,
     runAtStart: true,
     run: async () => {
       const lengthBefore = generator.length;
-      await guessBound.refresh();
+      await recount();
       const { activeLinks, probability } = guessBound;
       if (generator.length !== lengthBefore) {
         logger.warn(

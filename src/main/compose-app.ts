@@ -42,8 +42,10 @@ export function composeAppDeps(
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics,
+    metricsToken: config.metricsToken ?? null,
     console,
     stats: services.stats,
+    linkCounts: console.dashboard.linkCounts,
     protection,
     timeouts: {
       headersTimeoutMs: config.headersTimeoutMs,

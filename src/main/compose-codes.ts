@@ -14,6 +14,7 @@ import type { CodeGenerator } from '../ports/code-generator.js';
 import { NO_CODE_RECYCLING, type CodeRecycler } from '../ports/code-recycler.js';
 import type { Store } from '../ports/store.js';
 import { GuessBound } from '../services/codes/guess-bound.js';
+import { LinkCounts } from '../services/stats/link-counts.js';
 
 /** Permutation counters leased at once: one store round trip per thousand creates. */
 const PERMUTATION_BLOCK = 1000;
@@ -25,6 +26,8 @@ export interface CodeParts {
   /** Where the sweeper returns reclaimed codes. */
   readonly recycler: CodeRecycler;
   readonly guessBound: GuessBound;
+  /** Links by state from the guess bound's census, kept in the store (ADR 0100). */
+  readonly linkCounts: LinkCounts;
   /** The pool, when HOP_CODE_STRATEGY=pool (its metrics). */
   readonly pool: PoolCodeGenerator | null;
   /** Times a create found the pool empty. */
@@ -89,10 +92,17 @@ export function composeCodes(config: Config, store: Store, clock: Clock): CodePa
     sliceSize: CENSUS_SLICE,
     yieldBetweenSlices: () => new Promise((resolve) => setImmediate(resolve)),
   });
+  const linkCounts = new LinkCounts({
+    census: store.census,
+    count: () => guessBound.refresh(),
+    clock,
+    elapsedMs: () => performance.now(),
+  });
   return {
     generator,
     recycler,
     guessBound,
+    linkCounts,
     pool,
     poolExhaustions: () => exhaustions,
     close: async () => {

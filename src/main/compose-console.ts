@@ -47,10 +47,7 @@ export function composeConsole(
       links: store.links,
       clicks: store.clicks,
       clock,
-      linkCounts: () => ({
-        all: codes.guessBound.allLinks,
-        active: codes.guessBound.liveLinks,
-      }),
+      linkCounts: () => codes.linkCounts.current(),
       recentRedirects,
     },
     assets: loadConsoleAssets(CONSOLE_ASSETS_DIR),

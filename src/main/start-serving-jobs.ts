@@ -34,6 +34,7 @@ export function startServingJobs(runtime: Runtime, logger: Logger): void {
   const census = countActiveLinks({
     guessBound: codes.guessBound,
     generator: codes.generator,
+    recount: () => codes.linkCounts.recount(),
     everyMs: config.sweepIntervalMs === null ? CENSUS_INTERVAL_MS : null,
     logger,
   });

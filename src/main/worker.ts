@@ -6,6 +6,7 @@ import type { ClickStore } from '../ports/click-store.js';
 import { describeStore, openStore } from './open-store.js';
 import type { ClickAggregator } from '../clicks/click-aggregator.js';
 import type { Config } from '../config/config.js';
+import { bearerTokenCheck, METRICS_TOKEN_REQUIRED } from '../http/bearer-token.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Logger } from '../observability/logger.js';
@@ -17,6 +18,9 @@ import { cannotListen } from './listen-error.js';
 
 const NOT_FOUND_BODY = JSON.stringify(
   problemBody('not-found', 'hop worker answers /metrics and /healthz only.', undefined),
+);
+const UNAUTHORIZED_BODY = JSON.stringify(
+  problemBody('unauthorized', METRICS_TOKEN_REQUIRED, undefined),
 );
 
 /** How often a running worker logs what it has folded. */
@@ -125,8 +129,19 @@ function listenForScrapes(config: Config, aggregator: ClickAggregator): Promise<
     clicks: counters,
     aggregator: counters,
   });
+  const isMetricsToken =
+    config.metricsToken === undefined ? null : bearerTokenCheck(config.metricsToken);
   const server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/metrics') {
+      if (isMetricsToken !== null && !isMetricsToken(request.headers.authorization)) {
+        response
+          .writeHead(401, {
+            'content-type': PROBLEM_CONTENT_TYPE,
+            'www-authenticate': 'Bearer realm="hop"',
+          })
+          .end(UNAUTHORIZED_BODY);
+        return;
+      }
       void metrics.render().then(({ contentType, body }) => {
         response.writeHead(200, { 'content-type': contentType }).end(body);
       });

@@ -4,6 +4,7 @@ import type { Store } from '../../src/ports/store.js';
 import { apiKeyStoreContract } from './api-key-store-contract.js';
 import { codeScanContract } from './code-scan-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
+import { linkCensusContract } from './link-census-contract.js';
 import { linkRepositoryContract } from './link-repository-contract.js';
 import { listLinksContract } from './list-links-contract.js';
 import { redirectReadsContract } from './redirect-reads-contract.js';
@@ -60,5 +61,6 @@ export function runStoreContract(
     sweepQueriesContract(open);
     apiKeyStoreContract(open);
     sequenceContract(open);
+    linkCensusContract(open);
   });
 }

@@ -17,6 +17,9 @@ if (await postgresReachable()) {
   await import('./concurrency.test.js');
   await import('./code-strategies.test.js');
   await import('./console.test.js');
+  await import('./link-counts.test.js');
+  await import('./link-by-code.test.js');
+  await import('./api-messages.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   assertValidAlias,
+  isLinkIdShaped,
   isReservedAlias,
   RESERVED_ALIASES,
 } from '../../src/domain/alias-rules.js';
@@ -175,5 +176,33 @@ describe('reserved words', () => {
     assert.equal(isReservedAlias('docs '), false);
     assert.equal(isReservedAlias('docs/'), false);
     assert.equal(isReservedAlias(''), false);
+  });
+});
+
+describe('an alias never has the shape of a link id (ADR 0101)', () => {
+  test('a ULID as hop writes ids is refused, with the reason', () => {
+    for (const alias of ['01JEXAMPQE0000000000000000', '7ZZZZZZZZZZZZZZZZZZZZZZZZZ']) {
+      assert.equal(isLinkIdShaped(alias), true, alias);
+      assert.throws(
+        () => assertValidAlias(alias),
+        (error: unknown) =>
+          error instanceof HopError &&
+          error.kind === 'invalid-alias' &&
+          /shape of a link id/.test(error.detail),
+      );
+    }
+  });
+
+  test('near misses are aliases like any other', () => {
+    for (const alias of [
+      '01jexampqe0000000000000000', // lower case: ids are upper case
+      '01JEXAMPQE000000000000000', // 25 characters
+      '01JEXAMPQE00000000000000000', // 27 characters
+      '81JEXAMPQE0000000000000000', // above the largest ULID
+      '01JEXAMPQEI000000000000000', // I is not Crockford base32
+    ]) {
+      assert.equal(isLinkIdShaped(alias), false, alias);
+      assertValidAlias(alias);
+    }
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HopError } from '../../src/domain/errors.js';
 import {
+  describeDuration,
   parseTimestamp,
   resolveExpiry,
   resolveExpiryChange,
@@ -25,7 +26,8 @@ function assertInvalidExpiry(run: () => unknown, field: string, detail?: RegExp)
     assert.equal(error.fields.length, 1);
     assert.equal(error.fields[0]?.field, field);
     assert.equal(error.fields[0]?.detail, error.detail);
-    assert.ok(error.detail.startsWith(field), error.detail);
+    // The field, a colon, then the sentence: never "expires_at give either…" (issue 20).
+    assert.ok(error.detail.startsWith(`${field}: `), error.detail);
     if (detail !== undefined) assert.match(error.detail, detail);
     return true;
   });
@@ -174,12 +176,25 @@ describe('resolveExpiry: expires_at', () => {
   });
 });
 
+describe('describeDuration', () => {
+  test('whole units, singular or plural', () => {
+    assert.equal(describeDuration(10 * YEAR), '10 years');
+    assert.equal(describeDuration(86_400_000), '1 day');
+    assert.equal(describeDuration(90_000), '90 seconds');
+    assert.equal(describeDuration(1_500), '1500 ms');
+  });
+});
+
 describe('resolveExpiryChange', () => {
   test('a future timestamp becomes the new expiry', () => {
     assert.equal(resolveExpiryChange('2026-06-01T00:00:00Z', NOW, POLICY), Date.UTC(2026, 5, 1));
   });
   test('null (never expire) is refused while a maximum lifetime applies', () => {
-    assertInvalidExpiry(() => resolveExpiryChange(null, NOW, POLICY), 'expires_at', /must expire/);
+    assertInvalidExpiry(
+      () => resolveExpiryChange(null, NOW, POLICY),
+      'expires_at',
+      /^expires_at: null \(never expire\) is refused because HOP_MAX_TTL limits every link to 10 years; an operator may set HOP_MAX_TTL=0 to allow links that never expire\.$/,
+    );
   });
   test('null (never expire) is allowed without a maximum', () => {
     assert.equal(resolveExpiryChange(null, NOW, NEVER_EXPIRES), null);

@@ -1,8 +1,21 @@
 import type pg from 'pg';
-import type { CensusSlice, LinkCensus } from '../../ports/link-census.js';
+import type { CensusSlice, LinkCensus, LinkCountSnapshot } from '../../ports/link-census.js';
+import {
+  censusSliceFromRow,
+  censusSliceSql,
+  READ_SNAPSHOT,
+  saveSnapshotSql,
+  snapshotFromRow,
+  snapshotParams,
+  type CensusSliceRow,
+  type SnapshotRow,
+} from '../sql/link-count-sql.js';
 import { guardPg } from './pg-errors.js';
 
-/** The census over links, by primary key ranges (each slice one index range). */
+const SLICE = censusSliceSql('$1', '$2', '$3');
+const SAVE_SNAPSHOT = saveSnapshotSql(['$1', '$2', '$3', '$4', '$5', '$6', '$7']);
+
+/** The census over links, by primary key ranges (each slice one index range), and its snapshot. */
 export class PgLinkCensus implements LinkCensus {
   readonly #pool: pg.Pool;
 
@@ -12,19 +25,21 @@ export class PgLinkCensus implements LinkCensus {
 
   async countSlice(nowMs: number, afterId: string | null, limit: number): Promise<CensusSlice> {
     return guardPg('count links', async () => {
-      const { rows } = await this.#pool.query<{
-        seen: number;
-        active: number | null;
-        last_id: string | null;
-      }>(
-        `SELECT count(*) AS seen, sum(live) AS active, max(id) AS last_id FROM (
-           SELECT id, CASE WHEN state = 'active' AND (expires_at IS NULL OR expires_at > $1)
-                  THEN 1 ELSE 0 END AS live
-           FROM links WHERE id > $2 ORDER BY id LIMIT $3) AS slice`,
-        [nowMs, afterId ?? '', limit],
-      );
-      const row = rows[0];
-      return { seen: row?.seen ?? 0, active: row?.active ?? 0, lastId: row?.last_id ?? null };
+      const { rows } = await this.#pool.query<CensusSliceRow>(SLICE, [nowMs, afterId ?? '', limit]);
+      return censusSliceFromRow(rows[0]);
     });
+  }
+
+  async readSnapshot(): Promise<LinkCountSnapshot | null> {
+    return guardPg('read the link counts', async () => {
+      const { rows } = await this.#pool.query<SnapshotRow>(READ_SNAPSHOT);
+      return snapshotFromRow(rows[0]);
+    });
+  }
+
+  async saveSnapshot(snapshot: LinkCountSnapshot): Promise<void> {
+    await guardPg('save the link counts', () =>
+      this.#pool.query(SAVE_SNAPSHOT, snapshotParams(snapshot)),
+    );
   }
 }

@@ -1,29 +1,44 @@
 import type Database from 'better-sqlite3';
-import type { CensusSlice, LinkCensus } from '../../ports/link-census.js';
+import type { CensusSlice, LinkCensus, LinkCountSnapshot } from '../../ports/link-census.js';
+import {
+  censusSliceFromRow,
+  censusSliceSql,
+  READ_SNAPSHOT,
+  saveSnapshotSql,
+  snapshotFromRow,
+  snapshotParams,
+  type CensusSliceRow,
+  type SnapshotRow,
+} from '../sql/link-count-sql.js';
 import { guardSqlite } from './sqlite-errors.js';
 
-interface SliceRow {
-  seen: number;
-  active: number | null;
-  last_id: string | null;
-}
+type SliceParams = [{ now: number; after: string; limit: number }];
 
-/** The census over hop.db's links, by primary key ranges. */
+/** The census over hop.db's links, by primary key ranges, and its saved snapshot. */
 export class SqliteLinkCensus implements LinkCensus {
-  readonly #slice: Database.Statement<[{ now: number; after: string; limit: number }], SliceRow>;
+  readonly #slice: Database.Statement<SliceParams, CensusSliceRow>;
+  readonly #readSnapshot: Database.Statement<[], SnapshotRow>;
+  readonly #saveSnapshot: Database.Statement<number[]>;
 
   constructor(db: Database.Database) {
-    this.#slice = db.prepare<[{ now: number; after: string; limit: number }], SliceRow>(
-      `SELECT count(*) AS seen, sum(live) AS active, max(id) AS last_id FROM (
-         SELECT id, (state = 'active' AND (expires_at IS NULL OR expires_at > @now)) AS live
-         FROM links WHERE id > @after ORDER BY id LIMIT @limit)`,
+    this.#slice = db.prepare<SliceParams, CensusSliceRow>(
+      censusSliceSql('@now', '@after', '@limit'),
     );
+    this.#readSnapshot = db.prepare<[], SnapshotRow>(READ_SNAPSHOT);
+    this.#saveSnapshot = db.prepare<number[]>(saveSnapshotSql(['?', '?', '?', '?', '?', '?', '?']));
   }
 
   async countSlice(nowMs: number, afterId: string | null, limit: number): Promise<CensusSlice> {
-    return guardSqlite('count links', () => {
-      const row = this.#slice.get({ now: nowMs, after: afterId ?? '', limit }) as SliceRow;
-      return { seen: row.seen, active: row.active ?? 0, lastId: row.last_id };
-    });
+    return guardSqlite('count links', () =>
+      censusSliceFromRow(this.#slice.get({ now: nowMs, after: afterId ?? '', limit })),
+    );
+  }
+
+  async readSnapshot(): Promise<LinkCountSnapshot | null> {
+    return guardSqlite('read the link counts', () => snapshotFromRow(this.#readSnapshot.get()));
+  }
+
+  async saveSnapshot(snapshot: LinkCountSnapshot): Promise<void> {
+    guardSqlite('save the link counts', () => this.#saveSnapshot.run(...snapshotParams(snapshot)));
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HopError } from '../../domain/errors.js';
 import { linkClickTotals } from '../../services/analytics/link-click-totals.js';
 import { readDashboard } from '../../services/console/dashboard.js';
+import { toLinkCountsJson } from '../link-counts-json.js';
 import { signIn, signOut, type ConsoleSession } from '../../services/console/console-sessions.js';
 import type { AppDeps } from '../app-deps.js';
 import { toLinkJson } from '../link-json.js';
@@ -176,7 +177,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
         dashboard.busiest.map(({ link }) => link.id),
       );
       return reply.header('cache-control', 'no-store').send({
-        links: dashboard.links,
+        links: { all: dashboard.links.total, ...toLinkCountsJson(dashboard.links) },
         clicks: {
           today: dashboard.clicksToday,
           week: dashboard.clicksWeek,

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
+import { bearerTokenCheck, METRICS_TOKEN_REQUIRED } from '../bearer-token.js';
+import { problemResponse } from '../schemas.js';
 import { sendProblem } from '../send-problem.js';
 
 /** Liveness says the process answers; readiness says it can reach its store (SPEC §3). */
@@ -15,10 +17,20 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void 
     async () => ({ status: 'ok' }),
   );
 
+  const isMetricsToken = deps.metricsToken === null ? null : bearerTokenCheck(deps.metricsToken);
   app.get(
     '/metrics',
-    { schema: { summary: 'Prometheus metrics', tags: ['operations'] } },
-    async (_request, reply) => {
+    {
+      schema: {
+        summary: 'Prometheus metrics (with HOP_METRICS_TOKEN set: that bearer token only)',
+        tags: ['operations'],
+        response: { 401: problemResponse },
+      },
+    },
+    async (request, reply) => {
+      if (isMetricsToken !== null && !isMetricsToken(request.headers.authorization)) {
+        return sendProblem(request, reply, 'unauthorized', METRICS_TOKEN_REQUIRED);
+      }
       const { contentType, body } = await deps.metrics.render();
       return reply.header('content-type', contentType).send(body);
     },

@@ -1,19 +1,21 @@
 import type { Link } from '../../domain/link.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CodeGenerator } from '../../ports/code-generator.js';
-import type { LinkCensus } from '../../ports/link-census.js';
+import type { LinkCountsByState } from '../../ports/link-census.js';
 import type { LinkEvents } from '../../ports/link-events.js';
+import { walkCensus, type CensusWalk } from '../stats/walk-census.js';
 
-export interface GuessBoundOptions {
+export interface GuessBoundOptions extends CensusWalk {
   readonly generator: CodeGenerator;
-  readonly census: LinkCensus;
   readonly clock: Clock;
   /** HOP_GUESS_BOUND. */
   readonly bound: number;
-  /** Links per census read: a few milliseconds of the store each. */
-  readonly sliceSize: number;
-  /** Lets other work run between census reads. */
-  readonly yieldBetweenSlices: () => Promise<void>;
+}
+
+/** What one census counted, at the clock reading it counted at. */
+export interface CensusResult {
+  readonly counts: LinkCountsByState;
+  readonly countedAt: number;
 }
 
 /** Active links over the number of codes of this length: a random guess's chance to hit. */
@@ -36,11 +38,8 @@ export function guessProbability(
 export class GuessBound implements LinkEvents {
   readonly #options: GuessBoundOptions;
   #activeLinks = 0;
-  /** For people (the console), not the bound: custom aliases count here between censuses. */
-  #liveLinks = 0;
-  #allLinks = 0;
   #counted = false;
-  #census: Promise<void> | null = null;
+  #census: Promise<CensusResult> | null = null;
   /** True once the generator refused to grow (a pool is as wide as its file). */
   #stuck = false;
 
@@ -55,19 +54,6 @@ export class GuessBound implements LinkEvents {
   /** Active links as of the last census plus creates since; null before the first census. */
   get activeLinks(): number | null {
     return this.#counted ? this.#activeLinks : null;
-  }
-
-  /** Links of every state as of the last census plus creates since; null before the first. */
-  get allLinks(): number | null {
-    return this.#counted ? this.#allLinks : null;
-  }
-
-  /**
-   * Redirecting links as of the last census plus every create since, custom ones too
-   * (activeLinks leaves those out between censuses); null before the first census.
-   */
-  get liveLinks(): number | null {
-    return this.#counted ? this.#liveLinks : null;
   }
 
   get codeSpace(): number {
@@ -86,8 +72,11 @@ export class GuessBound implements LinkEvents {
     return this.#stuck;
   }
 
-  /** Counts active links anew; concurrent calls share one census. */
-  refresh(): Promise<void> {
+  /**
+   * Counts links anew, by state (what people see: ADR 0100, saved by LinkCounts); concurrent
+   * calls share one census.
+   */
+  refresh(): Promise<CensusResult> {
     this.#census ??= this.#count().finally(() => {
       this.#census = null;
     });
@@ -96,8 +85,6 @@ export class GuessBound implements LinkEvents {
 
   linkCreated(link: Link): void {
     if (!this.#counted) return;
-    this.#allLinks++;
-    this.#liveLinks++;
     if (link.custom) return;
     this.#activeLinks++;
     this.#enforce();
@@ -107,25 +94,13 @@ export class GuessBound implements LinkEvents {
     // Disables, deletes and expiry lower the count; the next census sees them.
   }
 
-  async #count(): Promise<void> {
-    const { census, clock, sliceSize, yieldBetweenSlices } = this.#options;
-    const nowMs = clock.now();
-    let active = 0;
-    let all = 0;
-    let afterId: string | null = null;
-    for (;;) {
-      const slice = await census.countSlice(nowMs, afterId, sliceSize);
-      active += slice.active;
-      all += slice.seen;
-      if (slice.seen < sliceSize || slice.lastId === null) break;
-      afterId = slice.lastId;
-      await yieldBetweenSlices();
-    }
-    this.#activeLinks = active;
-    this.#liveLinks = active;
-    this.#allLinks = all;
+  async #count(): Promise<CensusResult> {
+    const countedAt = this.#options.clock.now();
+    const counts = await walkCensus(this.#options, countedAt);
+    this.#activeLinks = counts.active;
     this.#counted = true;
     this.#enforce();
+    return { counts, countedAt };
   }
 
   #enforce(): void {

@@ -3,6 +3,7 @@ import { HOUR_MS, hourOf } from '../../domain/click-fold.js';
 import type { Link } from '../../domain/link.js';
 import type { ClickStore } from '../../ports/click-store.js';
 import type { Clock } from '../../ports/clock.js';
+import type { LinkCountSnapshot } from '../../ports/link-census.js';
 import type { LinkRepository } from '../../ports/link-repository.js';
 
 const DAY_MS = 24 * HOUR_MS;
@@ -19,13 +20,13 @@ export interface DashboardDeps {
   readonly links: Pick<LinkRepository, 'findLinkById'>;
   readonly clicks: ClickStore;
   readonly clock: Clock;
-  /** Links as of the last census plus creates since; null before the first census. */
-  readonly linkCounts: () => { readonly all: number | null; readonly active: number | null };
+  /** Links by state as of the newest census in the store (ADR 0100). */
+  readonly linkCounts: () => Promise<LinkCountSnapshot>;
   readonly recentRedirects: () => RecentRedirectRate;
 }
 
 export interface Dashboard {
-  readonly links: { readonly all: number | null; readonly active: number | null };
+  readonly links: LinkCountSnapshot;
   /** Since midnight UTC, and over the last 7 days (whole hours). */
   readonly clicksToday: number;
   readonly clicksWeek: number;
@@ -40,7 +41,7 @@ export interface Dashboard {
 
 /**
  * What the console's dashboard shows (ADR 0068), from reads of a few rows each: link counts
- * from the census, clicks from the per-hour totals each fold keeps, the busiest links from
+ * by state from the census's snapshot in the store (ADR 0100), clicks from the per-hour totals each fold keeps, the busiest links from
  * the ranking made where clicks are folded. A dashboard left open never makes the store
  * read click_hourly, whatever the corpus.
  */
@@ -48,7 +49,8 @@ export async function readDashboard(deps: DashboardDeps): Promise<Dashboard> {
   const now = deps.clock.now();
   const nextHour = hourOf(now) + HOUR_MS;
   const midnight = now - (now % DAY_MS);
-  const [clicksToday, clicksWeek, ranking, freshness] = await Promise.all([
+  const [linkCounts, clicksToday, clicksWeek, ranking, freshness] = await Promise.all([
+    deps.linkCounts(),
     deps.clicks.clicksBetween(midnight, nextHour),
     // The same 7 × 24 whole hours the busiest links are ranked over.
     deps.clicks.clicksBetween(nextHour - BUSIEST_WINDOW_MS, nextHour),
@@ -66,7 +68,7 @@ export async function readDashboard(deps: DashboardDeps): Promise<Dashboard> {
       busiest.push({ link, clicks });
   });
   return {
-    links: deps.linkCounts(),
+    links: linkCounts,
     clicksToday,
     clicksWeek,
     busiest,

@@ -123,11 +123,7 @@ export async function createLink(
         // Another request with this key committed between our first look and the insert.
         return replayOrThrow(result.record.link, result.record.requestHash, requestHash);
       case 'code-taken':
-        if (alias !== null) {
-          throw new HopError('alias-taken', `The alias "${alias}" is already taken.`, {
-            fields: [{ field: 'alias', detail: 'already taken' }],
-          });
-        }
+        if (alias !== null) throw await aliasTaken(deps, alias);
     }
   }
   throw new HopError(
@@ -135,6 +131,19 @@ export async function createLink(
     `No free code found in ${attempts} attempts; try again shortly.`,
     { retryable: true, retryAfterSeconds: 1 },
   );
+}
+
+/**
+ * Why an alias cannot be had: held by a link, or held for good by a deleted one (custom
+ * aliases are never reclaimed or reused: SPEC §2). One more read, on this refusal only.
+ */
+async function aliasTaken(deps: LinkServiceDeps, alias: string): Promise<HopError> {
+  const holder = await deps.links.findLinkByCode(alias);
+  const detail =
+    holder?.state === 'deleted'
+      ? `The alias "${alias}" belonged to a deleted link; an alias is never reused, so choose another.`
+      : `The alias "${alias}" is already taken.`;
+  return new HopError('alias-taken', detail, { fields: [{ field: 'alias', detail }] });
 }
 
 function replayOrThrow(

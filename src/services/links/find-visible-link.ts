@@ -1,20 +1,34 @@
+import { isLinkIdShaped } from '../../domain/alias-rules.js';
+import { isPossibleCode } from '../../domain/code-format.js';
 import { HopError } from '../../domain/errors.js';
 import type { Link } from '../../domain/link.js';
 import { canSeeLinkOf, type Principal } from '../../domain/principal.js';
 import type { LinkRepository } from '../../ports/link-repository.js';
 
+export type LinkLookups = Pick<LinkRepository, 'findLinkById' | 'findLinkByCode'>;
+
 /**
- * The link with this id if the caller may see it. Another owner's link and a deleted one
- * are both `not-found`, exactly like an unknown id, so ids cannot be probed (SPEC §3).
+ * The link named by its id or its code, if the caller may see it (ADR 0101). An id is
+ * looked up first: ids are made by hop and never chosen by anyone, and an alias may not
+ * have an id's shape, so a name is one or the other and an id always means its own link.
+ * Another owner's link and a deleted one are `not-found`, exactly like an unknown name, so
+ * neither ids nor codes can be probed (SPEC §3).
  */
 export async function findVisibleLinkOrThrow(
-  links: Pick<LinkRepository, 'findLinkById'>,
+  links: LinkLookups,
   principal: Principal,
-  id: string,
+  idOrCode: string,
 ): Promise<Link> {
-  const link = await links.findLinkById(id);
-  if (!isVisibleTo(principal, link)) throw new HopError('not-found', 'No link with this id.');
-  return link;
+  if (isLinkIdShaped(idOrCode)) {
+    const byId = await links.findLinkById(idOrCode);
+    if (isVisibleTo(principal, byId)) return byId;
+  }
+  if (isPossibleCode(idOrCode)) {
+    const byCode = await links.findLinkByCode(idOrCode);
+    if (isVisibleTo(principal, byCode)) return byCode;
+  }
+  // The same words for every miss: what is answered must not tell them apart.
+  throw new HopError('not-found', 'No link has this id or code.');
 }
 
 /** True for a link the caller may see: not deleted, and theirs or the caller an admin. */

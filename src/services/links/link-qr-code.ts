@@ -1,12 +1,11 @@
 import type { Principal } from '../../domain/principal.js';
-import type { LinkRepository } from '../../ports/link-repository.js';
 import type { QrFormat, QrImage, QrRenderer } from '../../ports/qr-renderer.js';
-import { findVisibleLinkOrThrow } from './find-visible-link.js';
+import { findVisibleLinkOrThrow, type LinkLookups } from './find-visible-link.js';
 
 export type { QrFormat, QrImage } from '../../ports/qr-renderer.js';
 
 export interface LinkQrDeps {
-  readonly links: Pick<LinkRepository, 'findLinkById'>;
+  readonly links: LinkLookups;
   readonly qr: QrRenderer;
   /** The base of short URLs (HOP_PUBLIC_URL): what the code encodes. */
   readonly publicUrl: string;

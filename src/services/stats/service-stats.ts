@@ -24,9 +24,11 @@ export function addSweepReport(
   totals.lastRunAt = atMs;
 }
 
-/** What `GET /v1/stats` shows an admin (ADR 0050): the code space and what creates cost. */
+/**
+ * What `GET /v1/stats` shows an admin (ADR 0050): the code space and what creates cost. The
+ * links by state come from the census in the store instead (ADR 0100).
+ */
 export interface ServiceStats {
-  readonly activeLinks: number | null;
   readonly strategy: string;
   readonly codeLength: number;
   readonly alphabetSize: number;
@@ -55,7 +57,6 @@ export interface ServiceStatsSources {
 export function readServiceStats(sources: ServiceStatsSources): ServiceStats {
   const { generator, guessBound, createCounters } = sources;
   return {
-    activeLinks: guessBound.activeLinks,
     strategy: generator.strategy,
     codeLength: generator.length,
     alphabetSize: generator.alphabetSize,

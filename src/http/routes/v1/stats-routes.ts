@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HopError } from '../../../domain/errors.js';
 import type { AppDeps } from '../../app-deps.js';
+import { linkCountsSchema, toLinkCountsJson } from '../../link-counts-json.js';
 import { principalOf } from '../../principal-of.js';
 import { problemResponse } from '../../schemas.js';
 
@@ -21,13 +22,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
             type: 'object',
             required: ['links', 'codes', 'creates', 'sweeper'],
             properties: {
-              links: {
-                type: 'object',
-                required: ['active'],
-                properties: {
-                  active: { ...nullableNumber, description: 'Null until the first count.' },
-                },
-              },
+              links: linkCountsSchema,
               codes: {
                 type: 'object',
                 required: [
@@ -95,9 +90,10 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (!principalOf(request).admin) {
         throw new HopError('forbidden', 'Only an admin key may read service statistics.');
       }
+      const links = await deps.linkCounts();
       const stats = deps.stats();
       return {
-        links: { active: stats.activeLinks },
+        links: toLinkCountsJson(links),
         codes: {
           strategy: stats.strategy,
           length: stats.codeLength,
