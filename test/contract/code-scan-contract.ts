@@ -61,16 +61,21 @@ export function codeScanContract(openStore: OpenStore): void {
       for (const link of before) await store.links.insertLink(link);
       const first = await scanAll(store, null, 100);
       assert.equal(first.codes.length, 5);
+      // The port lets a pass repeat codes of earlier ones (on PostgreSQL, while any other
+      // transaction of the cluster is older than them: other test files run beside this
+      // one), never invent or lose one. What is new must be exactly what was inserted.
+      const earlier = new Set(before.map((link) => link.code));
+      const newIn = (codes: readonly string[]) => codes.filter((code) => !earlier.has(code));
 
       const nothingNew = await store.codeScan.scanCodes(first.cursor, 100);
-      assert.deepEqual(nothingNew.codes, []);
+      assert.deepEqual(newIn(nothingNew.codes), []);
 
       const after = [makeLink({ custom: true, code: makeCode() }), makeLink()];
       await store.links.insertLink(after[0] as Link);
       await store.links.importLinks([after[1] as Link]);
       const second = await scanAll(store, nothingNew.cursor, 100);
       assert.deepEqual(
-        second.codes,
+        newIn(second.codes),
         after.map((link) => link.code),
       );
     });
