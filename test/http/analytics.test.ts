@@ -3,20 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { decodeTallyWire } from '../../src/wire/click-tally-wire.js';
 import { assertProblem } from '../support/problem-assertions.js';
+import { settleClicks } from '../support/settle-clicks.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const DESKTOP =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-/** Sends what the buffer holds to the queue and folds the queue: what `hop serve` does each second. */
-async function settleClicks(server: TestServer): Promise<void> {
-  const clicks = server.runtime.clicks;
-  assert.ok(clicks !== null && clicks.aggregator !== null);
-  assert.equal(await clicks.flusher.flush(), true);
-  await clicks.aggregator.drain();
-}
 
 describe('click analytics over HTTP (embedded)', () => {
   let server: TestServer;
