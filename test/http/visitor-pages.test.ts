@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { NOT_FOUND_BODY } from '../../src/http/redirect-front.js';
 import { settleClicks } from '../support/settle-clicks.js';
 import { createLink } from '../support/create-link.js';
+import { DESKTOP } from '../support/user-agents.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /** What Chromium and Firefox send when they follow a link. */
@@ -204,8 +205,9 @@ describe('what a browser meets', () => {
 
   test('/{code}/ redirects exactly like /{code}, and counts its click', async () => {
     const link = await create({ destination: 'https://example.com/slash', status_code: 307 });
-    const plain = await server.request('GET', `/${link.code}`, { key: null });
-    const slashed = await server.request('GET', `/${link.code}/?utm=1`, { key: null });
+    const person = { key: null, headers: { 'user-agent': DESKTOP } };
+    const plain = await server.request('GET', `/${link.code}`, person);
+    const slashed = await server.request('GET', `/${link.code}/?utm=1`, person);
     assert.equal(slashed.status, 307);
     assert.equal(slashed.headers.get('location'), plain.headers.get('location'));
     assert.equal(slashed.headers.get('cache-control'), plain.headers.get('cache-control'));
