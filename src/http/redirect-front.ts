@@ -66,8 +66,8 @@ export interface RedirectFrontDeps {
 export interface RedirectFront {
   /**
    * node:http's handler, ahead of Fastify: answers GET and HEAD of `/{code}` (and of
-   * `/{code}/`) and nothing else. Returns false when the request is not ours: every other request, and the reserved
-   * words (our own routes' names), go on to Fastify.
+   * `/{code}/`) and nothing else. Returns false when the request is not ours: every other
+   * request, the root, and the reserved words (our own routes' names), go on to Fastify.
    */
   readonly handle: (request: IncomingMessage, response: ServerResponse) => boolean;
   /**
