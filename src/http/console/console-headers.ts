@@ -2,7 +2,9 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * The console's pages load only their own script and style, are never framed, and send
- * no referrer: a link page's URL names a link id, which is nobody else's business.
+ * no referrer: a link page's URL names a link id, which is nobody else's business. Every
+ * other page hop serves (the miss page, `/`, robots.txt) carries these same headers
+ * (ADR 0092, 0093).
  */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
