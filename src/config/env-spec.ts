@@ -14,6 +14,7 @@ import {
   parseHostPortList,
   parseNatsServers,
   parseHeaderName,
+  parseHttpUrl,
   parseStreamName,
   parseSwitch,
   parsePostgresUrl,
@@ -66,6 +67,13 @@ export const ENV_SPEC = [
     default: undefined,
     doc: 'Base of every short_url; default http://localhost:<port>.',
     parse: parseBaseUrl,
+  },
+  {
+    name: 'HOP_ROOT_REDIRECT',
+    key: 'rootRedirect',
+    default: undefined,
+    doc: '`GET /` answers a 302 to this http(s) URL instead of its page (ADR 0093).',
+    parse: parseHttpUrl,
   },
   {
     name: 'HOP_DATA_DIR',

@@ -99,6 +99,24 @@ export function parseBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** An absolute http(s) URL to send a visitor to (path and query kept), without credentials. */
+export function parseHttpUrl(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    if (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.hostname !== '' &&
+      url.username === '' &&
+      url.password === ''
+    ) {
+      return url.href;
+    }
+  } catch {
+    // fall through
+  }
+  throw new ParseError('an absolute http:// or https:// URL such as https://example.com/about');
+}
+
 /** `host:port,host:port` → the list, each entry checked. */
 export function parseHostPortList(raw: string): readonly string[] {
   const nodes = commaList(raw);

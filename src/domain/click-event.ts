@@ -2,6 +2,12 @@
 export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet', 'bot', 'other'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
+/**
+ * Crawlers and link unfurlers: redirected like anyone, but their clicks are counted apart
+ * (`bot_clicks`), never in a link's `clicks` or the dashboard's totals (ADR 0094).
+ */
+export const BOT_DEVICE = 'bot' satisfies DeviceClass;
+
 /** Country of a click we could not place (ISO 3166 user-assigned code). */
 export const UNKNOWN_COUNTRY = 'ZZ';
 /** A click that came with no referrer. */

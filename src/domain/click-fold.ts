@@ -1,4 +1,4 @@
-import { NO_REFERRER, OTHER_REFERRER, type DeviceClass } from './click-event.js';
+import { BOT_DEVICE, NO_REFERRER, OTHER_REFERRER, type DeviceClass } from './click-event.js';
 import type { ClickTally } from './click-tally.js';
 import { insertRange, overlaps, type SeqIntervals } from './seq-intervals.js';
 
@@ -14,6 +14,14 @@ export interface ClickBucket {
   readonly clicks: number;
 }
 
+/** A link's clicks: people's, and bots' counted apart (ADR 0094). */
+export interface ClickCounts {
+  readonly clicks: number;
+  readonly botClicks: number;
+}
+
+export const NO_CLICKS: ClickCounts = Object.freeze({ clicks: 0, botClicks: 0 });
+
 /** What a store already holds that a fold must respect, read inside its transaction. */
 export interface FoldState {
   /** Per instance, the event sequence numbers already folded. */
@@ -25,8 +33,8 @@ export interface FoldState {
 /** What a fold writes: added to the counts, never replacing them. */
 export interface FoldPlan {
   readonly buckets: readonly ClickBucket[];
-  /** Clicks added per link, for its all-time total. */
-  readonly totals: ReadonlyMap<string, number>;
+  /** Clicks added per link, for its all-time totals. */
+  readonly totals: ReadonlyMap<string, ClickCounts>;
   /** The new folded set of every instance this fold counted clicks of. */
   readonly seen: ReadonlyMap<string, SeqIntervals>;
   readonly counted: number;
@@ -36,10 +44,15 @@ export interface FoldPlan {
   readonly newestAt: number | null;
 }
 
-/** Clicks per hour over all links of a fold's buckets: what `click_hour_totals` adds. */
+/**
+ * People's clicks per hour over all links of a fold's buckets: what `click_hour_totals`
+ * adds, the dashboard's totals; bots' are left out (ADR 0094).
+ */
 export function clicksPerHour(buckets: readonly ClickBucket[]): Map<number, number> {
   const perHour = new Map<number, number>();
-  for (const { hour, clicks } of buckets) perHour.set(hour, (perHour.get(hour) ?? 0) + clicks);
+  for (const { hour, device, clicks } of buckets) {
+    if (device !== BOT_DEVICE) perHour.set(hour, (perHour.get(hour) ?? 0) + clicks);
+  }
   return perHour;
 }
 
@@ -101,10 +114,10 @@ export function planFold(
   }
 
   const buckets: ClickBucket[] = [];
-  const totals = new Map<string, number>();
+  const totals = new Map<string, ClickCounts>();
   for (const link of links.values()) {
     for (const bucket of link.buckets) buckets.push(bucket);
-    totals.set(link.linkId, link.total);
+    totals.set(link.linkId, { clicks: link.total, botClicks: link.botTotal });
   }
   const changed = new Map<string, SeqIntervals>();
   for (const [instance, intervals] of seen) {
@@ -119,7 +132,9 @@ type MutableBucket = { -readonly [K in keyof ClickBucket]: ClickBucket[K] };
 class LinkFold {
   readonly linkId: string;
   readonly buckets: MutableBucket[] = [];
+  /** People's clicks and bots', apart (ADR 0094). */
   total = 0;
+  botTotal = 0;
   /** Past a handful of buckets, a keyed index (a link clicked from many places). */
   #index: Map<string, MutableBucket> | null = null;
   /** Per hour: referrer hosts stored before this fold, and those it added. */
@@ -133,7 +148,8 @@ class LinkFold {
   }
 
   add(bucket: ClickBucket, referrer: string): void {
-    this.total += bucket.clicks;
+    if (bucket.device === BOT_DEVICE) this.botTotal += bucket.clicks;
+    else this.total += bucket.clicks;
     const found = this.#find(bucket, referrer);
     if (found !== undefined) {
       found.clicks += bucket.clicks;

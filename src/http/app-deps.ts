@@ -48,6 +48,8 @@ export interface AppDeps {
   /** Resolves when the store answers (readiness). */
   readonly pingStore: () => Promise<void>;
   readonly publicUrl: string;
+  /** Where `GET /` sends a visitor (HOP_ROOT_REDIRECT); undefined: hop's own page. */
+  readonly rootRedirect: string | undefined;
   /** Links' QR codes (`GET /v1/links/{id}/qr`). */
   readonly qrCodes: LinkQrDeps;
   readonly logger: FastifyBaseLogger;

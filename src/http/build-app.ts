@@ -13,6 +13,7 @@ import { writeRawProblem } from './write-raw-problem.js';
 import { makeRedirectFront, OVERLOADED_BODY, OVERLOADED_HEADERS } from './redirect-front.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
+import { registerVisitorRoutes } from './routes/visitor-routes.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
   registerRedirectRoute(app, redirectFront);
+  registerVisitorRoutes(app, deps.rootRedirect);
   registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.

@@ -62,7 +62,7 @@ export function readClickHeaders(
 }
 
 /** ASCII case-insensitive `name === lowerCaseName`, without making a lower-case copy. */
-function isNamed(name: string, lowerCaseName: string): boolean {
+export function isNamed(name: string, lowerCaseName: string): boolean {
   if (name.length !== lowerCaseName.length) return false;
   for (let index = 0; index < name.length; index++) {
     let code = name.charCodeAt(index);

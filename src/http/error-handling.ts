@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isHopError, type FieldProblem } from '../domain/errors.js';
 import { INVALID_JSON } from './json-body.js';
+import { sendPage } from './pages/send-page.js';
+import { missPageFor } from './pages/visitor-pages.js';
 import type { ProblemKind } from './problems.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import { sendProblem } from './send-problem.js';
@@ -38,9 +40,15 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendProblem(request, reply, 'internal-error', 'Something went wrong on our side.');
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, 'not-found', 'Nothing lives at this path.'),
-  );
+  // A browser that follows a path of no route gets the miss page, as for a code (ADR 0092).
+  app.setNotFoundHandler((request, reply) => {
+    const page =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? missPageFor(request.raw.rawHeaders)
+        : null;
+    if (page !== null) return sendPage(reply, 404, page);
+    return sendProblem(request, reply, 'not-found', 'Nothing lives at this path.');
+  });
 }
 
 function sendValidationProblem(

@@ -1,3 +1,4 @@
+import type { ClickCounts } from '../domain/click-fold.js';
 import { effectiveState, type Link, type LinkState } from '../domain/link.js';
 
 /** A link on the wire: snake_case as SPEC §3 writes it. */
@@ -18,10 +19,17 @@ export interface LinkJson {
   version: number;
   /** Clicks counted so far (folded by the aggregator: seconds behind the redirects). */
   clicks: number;
+  /** Crawlers' and link unfurlers' clicks, counted apart from `clicks` (ADR 0094). */
+  bot_clicks: number;
 }
 
 /** The one serializer of links; `state` is the effective state at `nowMs`. */
-export function toLinkJson(link: Link, publicUrl: string, nowMs: number, clicks: number): LinkJson {
+export function toLinkJson(
+  link: Link,
+  publicUrl: string,
+  nowMs: number,
+  clicks: ClickCounts,
+): LinkJson {
   return {
     id: link.id,
     code: link.code,
@@ -37,6 +45,7 @@ export function toLinkJson(link: Link, publicUrl: string, nowMs: number, clicks:
     updated_at: new Date(link.updatedAt).toISOString(),
     expires_at: link.expiresAt === null ? null : new Date(link.expiresAt).toISOString(),
     version: link.version,
-    clicks,
+    clicks: clicks.clicks,
+    bot_clicks: clicks.botClicks,
   };
 }

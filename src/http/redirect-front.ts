@@ -6,6 +6,7 @@ import type { ScannerThrottle } from '../services/protection/scanner-throttle.js
 import type { ClickRecorder } from './app-deps.js';
 import type { ClientOf } from './client-address.js';
 import { readClickHeaders } from './click-headers.js';
+import { missPageFor } from './pages/visitor-pages.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
 
 /**
@@ -64,9 +65,9 @@ export interface RedirectFrontDeps {
 
 export interface RedirectFront {
   /**
-   * node:http's handler, ahead of Fastify: answers GET and HEAD of `/{code}` and nothing
-   * else. Returns false when the request is not ours: every other request, and the reserved
-   * words (our own routes' names), go on to Fastify.
+   * node:http's handler, ahead of Fastify: answers GET and HEAD of `/{code}` (and of
+   * `/{code}/`) and nothing else. Returns false when the request is not ours: every other
+   * request, the root, and the reserved words (our own routes' names), go on to Fastify.
    */
   readonly handle: (request: IncomingMessage, response: ServerResponse) => boolean;
   /**
@@ -116,8 +117,15 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       observe(source, startedAt);
       return;
     }
-    response.writeHead(404, NOT_FOUND_HEADERS);
-    response.end(NOT_FOUND_BODY);
+    // Only a miss reads Accept: a browser gets the page, an API client problem+json (ADR 0092).
+    const page = missPageFor(request.rawHeaders);
+    if (page === null) {
+      response.writeHead(404, NOT_FOUND_HEADERS);
+      response.end(NOT_FOUND_BODY);
+    } else {
+      response.writeHead(404, page.headers);
+      response.end(page.body);
+    }
     observe(outcome.kind === 'invalid' ? 'invalid' : 'not_found', startedAt);
     scanners?.recordMiss(clientOf(request));
   };
@@ -195,8 +203,15 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     if (method !== 'GET' && method !== 'HEAD') return false;
     const url = request.url ?? '';
     const query = url.indexOf('?');
-    const code = query < 0 ? url.slice(1) : url.slice(1, query);
-    if (url.charCodeAt(0) !== 47 || code.includes('/')) return false;
+    let code = query < 0 ? url.slice(1) : url.slice(1, query);
+    // `/` is the root page's (ADR 0093); `/{code}/` is `/{code}`, and any other slash is
+    // no code: `//x`, `/a/b`, `/a/b/` and `/v1/…` go on to Fastify.
+    if (url.charCodeAt(0) !== 47 || code.length === 0) return false;
+    const slash = code.indexOf('/');
+    if (slash >= 0) {
+      if (slash === 0 || slash !== code.length - 1) return false;
+      code = code.slice(0, slash);
+    }
     return answer(request, response, code);
   };
 

@@ -71,6 +71,7 @@ export const linkJson = {
     'expires_at',
     'version',
     'clicks',
+    'bot_clicks',
   ],
   properties: {
     id: { type: 'string', description: 'ULID.' },
@@ -87,7 +88,14 @@ export const linkJson = {
     updated_at: { type: 'string', format: 'date-time' },
     expires_at: { type: ['string', 'null'], format: 'date-time' },
     version: { type: 'integer' },
-    clicks: { type: 'integer', description: 'Clicks counted so far (seconds behind).' },
+    clicks: {
+      type: 'integer',
+      description: "Clicks counted so far (seconds behind); bots' are not among them.",
+    },
+    bot_clicks: {
+      type: 'integer',
+      description: 'Clicks of crawlers and link unfurlers, counted apart from clicks.',
+    },
   },
 } as const;
 

@@ -38,6 +38,7 @@ export function composeAppDeps(
     countryHeader: config.countryHeader,
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
+    rootRedirect: config.rootRedirect,
     qrCodes: { links: store.links, qr: qrRenderer, publicUrl: config.publicUrl },
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,

@@ -1,3 +1,4 @@
+import type { ClickCounts } from '../domain/click-fold.js';
 import type { ClickTally } from '../domain/click-tally.js';
 
 /** How one fold went. */
@@ -13,10 +14,20 @@ export interface DimensionCount {
   readonly clicks: number;
 }
 
-/** A link's clicks within `[fromHour, toHour)`, summed per hour and per dimension. */
+/**
+ * A link's clicks within `[fromHour, toHour)`, summed per hour and per dimension. Bots'
+ * clicks are counted apart per hour and are in no dimension (ADR 0094).
+ */
 export interface ClickSummary {
-  /** Hours with at least one click, oldest first; `hour` is its first epoch millisecond. */
-  readonly hours: readonly { readonly hour: number; readonly clicks: number }[];
+  /**
+   * Hours with at least one click (a bot's included), oldest first; `hour` is its first
+   * epoch millisecond.
+   */
+  readonly hours: readonly {
+    readonly hour: number;
+    readonly clicks: number;
+    readonly botClicks: number;
+  }[];
   readonly countries: readonly DimensionCount[];
   readonly devices: readonly DimensionCount[];
   readonly referrers: readonly DimensionCount[];
@@ -38,18 +49,21 @@ export interface ClickStore {
    */
   fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult>;
   summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary>;
-  /** All links' clicks within `[fromHour, toHour)`: kept per hour by each fold, cheap to read. */
+  /**
+   * All links' clicks within `[fromHour, toHour)`, bots' left out: kept per hour by each
+   * fold, cheap to read.
+   */
   clicksBetween(fromHour: number, toHour: number): Promise<number>;
   /**
-   * Ranks the `top` links with the most clicks within `[fromHour, toHour)`, replacing the
+   * Ranks the `top` links with the most clicks (bots' left out) within `[fromHour, toHour)`, replacing the
    * last ranking. Reads every bucket of the window: run where folds run, never where a
    * redirect would wait for it.
    */
   rankBusiest(fromHour: number, toHour: number, top: number, nowMs: number): Promise<void>;
   /** The last ranking; a read of a few rows. */
   busiest(): Promise<BusiestLinks>;
-  /** All-time clicks of each link asked for (0 when none). */
-  totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** All-time clicks of each link asked for, people's and bots' apart (0 when none). */
+  totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, ClickCounts>>;
   /** Time of the newest event folded in, or null before the first. */
   freshness(): Promise<number | null>;
 }

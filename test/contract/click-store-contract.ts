@@ -45,8 +45,8 @@ export function runClickStoreContract(
       );
       const summary = await store.clicks.summarize('link-a', HOUR, HOUR + 2 * HOUR_MS);
       assert.deepEqual(summary.hours, [
-        { hour: HOUR, clicks: 4 },
-        { hour: HOUR + HOUR_MS, clicks: 2 },
+        { hour: HOUR, clicks: 4, botClicks: 0 },
+        { hour: HOUR + HOUR_MS, clicks: 2, botClicks: 0 },
       ]);
       assert.deepEqual(summary.countries, [
         { value: 'DE', clicks: 3 },
@@ -58,12 +58,12 @@ export function runClickStoreContract(
         { value: 'x.example', clicks: 2 },
       ]);
       const firstHourOnly = await store.clicks.summarize('link-a', HOUR, HOUR + HOUR_MS);
-      assert.deepEqual(firstHourOnly.hours, [{ hour: HOUR, clicks: 4 }]);
+      assert.deepEqual(firstHourOnly.hours, [{ hour: HOUR, clicks: 4, botClicks: 0 }]);
       assert.deepEqual(
         [...(await store.clicks.totals(['link-a', 'link-b']))],
         [
-          ['link-a', 6],
-          ['link-b', 0],
+          ['link-a', { clicks: 6, botClicks: 0 }],
+          ['link-b', { clicks: 0, botClicks: 0 }],
         ],
       );
       assert.equal(await store.clicks.freshness(), HOUR + HOUR_MS);
@@ -117,7 +117,50 @@ export function runClickStoreContract(
       // One event a tally (as JetStream delivers them): the overlap is skipped event by event.
       const overlapping = events(100, 50).map(tallyOfEvent);
       assert.deepEqual(await store.clicks.fold(overlapping, 50), { counted: 50, duplicates: 50 });
-      assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 150);
+      assert.deepEqual((await store.clicks.totals(['link-a'])).get('link-a'), {
+        clicks: 150,
+        botClicks: 0,
+      });
+    });
+
+    test("bots' clicks are counted apart: in bot totals only, in no breakdown or ranking", async (t) => {
+      const clicks = await openClicks(t);
+      const fold = (batch: ClickEvent[]) => clicks.fold([tallyOfBatch(batchOf(batch))], 50);
+      await fold([
+        ...events(3, 0, { linkId: 'link-a' }),
+        ...events(4, 3, { linkId: 'link-a', device: 'bot', referrer: 'bot.example' }),
+        ...events(5, 7, { linkId: 'link-b', device: 'bot', at: HOUR + HOUR_MS }),
+        ...events(1, 12, { linkId: 'link-b' }),
+      ]);
+      // A second fold adds to both totals.
+      await fold(events(2, 13, { linkId: 'link-a', device: 'bot' }));
+      assert.deepEqual(
+        [...(await clicks.totals(['link-a', 'link-b']))],
+        [
+          ['link-a', { clicks: 3, botClicks: 6 }],
+          ['link-b', { clicks: 1, botClicks: 5 }],
+        ],
+      );
+      const a = await clicks.summarize('link-a', HOUR, HOUR + 2 * HOUR_MS);
+      assert.deepEqual(a.hours, [{ hour: HOUR, clicks: 3, botClicks: 6 }]);
+      assert.deepEqual(a.devices, [{ value: 'mobile', clicks: 3 }]);
+      assert.deepEqual(a.referrers, [{ value: '', clicks: 3 }]);
+      assert.equal(
+        a.countries.reduce((sum, row) => sum + row.clicks, 0),
+        3,
+      );
+      const b = await clicks.summarize('link-b', HOUR, HOUR + 2 * HOUR_MS);
+      // An hour of bots only is still an hour with clicks.
+      assert.deepEqual(b.hours, [
+        { hour: HOUR, clicks: 1, botClicks: 0 },
+        { hour: HOUR + HOUR_MS, clicks: 0, botClicks: 5 },
+      ]);
+      assert.equal(await clicks.clicksBetween(HOUR, HOUR + 2 * HOUR_MS), 4);
+      await clicks.rankBusiest(HOUR, HOUR + 2 * HOUR_MS, 5, HOUR + 1000);
+      assert.deepEqual((await clicks.busiest()).links, [
+        { linkId: 'link-a', clicks: 3 },
+        { linkId: 'link-b', clicks: 1 },
+      ]);
     });
 
     test('the referrer bound holds across folds', async (t) => {

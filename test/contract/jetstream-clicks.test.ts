@@ -73,6 +73,6 @@ describe('JetStream click sink and source (shared NATS server)', () => {
       1000,
       'the 600 never delivered and the 400 redelivered; no copy of the retry',
     );
-    assert.equal((await store.clicks.totals(['link-js'])).get('link-js'), 1000);
+    assert.equal((await store.clicks.totals(['link-js'])).get('link-js')?.clicks, 1000);
   });
 });

@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
 import { PgStore, type PgStoreOptions } from '../../src/adapters/postgres/pg-store.js';
-import { loadPgMigrations } from '../../src/adapters/postgres/pg-migrations.js';
+import {
+  applyPgMigrations,
+  loadPgMigrations,
+  PG_MIGRATIONS,
+} from '../../src/adapters/postgres/pg-migrations.js';
+import {
+  assertBotsSplitOut,
+  CLICKS_BEFORE_BOTS_APART,
+  migrationsBefore,
+  READ_HOUR_TOTALS,
+  READ_TOTALS,
+} from '../support/bot-click-migration.js';
 import { runClickStoreContract } from './click-store-contract.js';
 import { runStoreContract } from './store-contract.js';
 import { makeClaim, makeLink, makeOwner } from './store-factories.js';
@@ -61,6 +72,24 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       const second = await PgStore.open(options(schema));
       t.after(() => second.close());
       assert.deepEqual(second.migrationsAppliedAtOpen, []);
+    });
+
+    test("migration 0004 splits bots' clicks out of an older schema's totals", async (t) => {
+      const schema = uniqueSchema();
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      t.after(async () => {
+        await client.end();
+        await dropSchema(schema);
+      });
+      await applyPgMigrations(client, schema, migrationsBefore(t, PG_MIGRATIONS, 4));
+      await client.query(`SET search_path = ${schema}`);
+      await client.query(CLICKS_BEFORE_BOTS_APART);
+      assert.deepEqual(await applyPgMigrations(client, schema), [4]);
+      assertBotsSplitOut(
+        (await client.query(READ_TOTALS)).rows,
+        (await client.query(READ_HOUR_TOTALS)).rows,
+      );
     });
 
     test('instances starting together apply the migrations once', async (t) => {

@@ -6,13 +6,34 @@ import { describe, test } from 'node:test';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
-import { CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
+import { applyMigrations, CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
+import {
+  assertBotsSplitOut,
+  CLICKS_BEFORE_BOTS_APART,
+  migrationsBefore,
+  READ_HOUR_TOTALS,
+  READ_TOTALS,
+} from '../support/bot-click-migration.js';
 import { FlushTally } from '../../src/wire/flush-tally.js';
 import { batchOf } from '../support/click-batches.js';
 import { openTempSqliteStore, tempDataDir } from '../support/temp-data.js';
 import { events, runClickStoreContract } from './click-store-contract.js';
 
 runClickStoreContract('SqliteClickStore', async (t) => openTempSqliteStore(t).clicks);
+
+test("click migration 0004 splits bots' clicks out of an older clicks.db's totals", (t) => {
+  const db = new Database(join(tempDataDir(t), 'clicks.db'));
+  t.after(() => {
+    db.close();
+  });
+  applyMigrations(db, migrationsBefore(t, CLICK_MIGRATIONS, 4));
+  db.exec(CLICKS_BEFORE_BOTS_APART);
+  assert.deepEqual(applyMigrations(db, CLICK_MIGRATIONS), [4]);
+  assertBotsSplitOut(
+    db.prepare<[], { link_id: string; clicks: number; bot_clicks: number }>(READ_TOTALS).all(),
+    db.prepare<[], { hour: number; clicks: number }>(READ_HOUR_TOTALS).all(),
+  );
+});
 
 describe('SqliteClickQueue', () => {
   test('a batch stays queued until acknowledged; folding it again after a crash counts nothing twice', async (t) => {
@@ -42,7 +63,7 @@ describe('SqliteClickQueue', () => {
     await second.ack();
     assert.equal(await queue.next(), null);
     assert.equal(await queue.pendingBatches(), 0);
-    assert.equal((await store.clicks.totals(['link-a'])).get('link-a'), 15);
+    assert.equal((await store.clicks.totals(['link-a'])).get('link-a')?.clicks, 15);
   });
 
   test('rows of the JSON format an earlier hop queued still fold; a row that is no tally is dropped', async (t) => {
@@ -85,6 +106,6 @@ describe('SqliteClickQueue', () => {
     });
     await delivery.ack();
     assert.equal(await clicks.clickQueue.next(), null);
-    assert.equal((await clicks.clicks.totals(['link-a'])).get('link-a'), 10);
+    assert.equal((await clicks.clicks.totals(['link-a'])).get('link-a')?.clicks, 10);
   });
 });

@@ -3,20 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { decodeTallyWire } from '../../src/wire/click-tally-wire.js';
 import { assertProblem } from '../support/problem-assertions.js';
+import { settleClicks } from '../support/settle-clicks.js';
+import { DESKTOP, IPHONE } from '../support/user-agents.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const DESKTOP =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-/** Sends what the buffer holds to the queue and folds the queue: what `hop serve` does each second. */
-async function settleClicks(server: TestServer): Promise<void> {
-  const clicks = server.runtime.clicks;
-  assert.ok(clicks !== null && clicks.aggregator !== null);
-  assert.equal(await clicks.flusher.flush(), true);
-  await clicks.aggregator.drain();
-}
 
 describe('click analytics over HTTP (embedded)', () => {
   let server: TestServer;
@@ -71,35 +60,40 @@ describe('click analytics over HTTP (embedded)', () => {
     const response = await analytics('', aliceKey);
     assert.equal(response.status, 200);
     const body = response.json;
-    assert.equal(body.total, 5);
+    // Googlebot is redirected and counted apart (ADR 0094): in bot_clicks, in no breakdown.
+    assert.equal(body.total, 4);
+    assert.equal(body.bot_clicks, 1);
     assert.equal(body.bucket, 'hour');
     assert.deepEqual(body.by_country, [
       { country: 'DE', clicks: 3 },
-      { country: 'ZZ', clicks: 2 },
+      { country: 'ZZ', clicks: 1 },
     ]);
     assert.deepEqual(body.by_device, [
       { device: 'mobile', clicks: 3 },
-      { device: 'bot', clicks: 1 },
       { device: 'desktop', clicks: 1 },
     ]);
     assert.deepEqual(body.by_referrer, [
       { referrer: 'news.example.com', clicks: 3 },
-      { referrer: '', clicks: 2 },
+      { referrer: '', clicks: 1 },
     ]);
     assert.ok(!response.text.includes('secret'), 'no referrer query is ever stored');
     // The default range is the week before now, hour by hour, empty hours included.
     assert.equal(body.series.length, 7 * 24 + 1);
-    const nonEmpty = body.series.filter((point: { clicks: number }) => point.clicks > 0);
+    const nonEmpty = body.series.filter(
+      (point: { clicks: number; bot_clicks: number }) => point.clicks + point.bot_clicks > 0,
+    );
     assert.deepEqual(nonEmpty, [
-      { start: '2026-06-01T12:00:00.000Z', clicks: 4 },
-      { start: '2026-06-01T13:00:00.000Z', clicks: 1 },
+      { start: '2026-06-01T12:00:00.000Z', clicks: 4, bot_clicks: 0 },
+      { start: '2026-06-01T13:00:00.000Z', clicks: 0, bot_clicks: 1 },
     ]);
     assert.equal(body.freshness, '2026-06-01T13:00:00.000Z');
 
     const linkJson = await server.request('GET', `/v1/links/${link.id}`, { key: aliceKey });
-    assert.equal(linkJson.json.clicks, 5);
+    assert.equal(linkJson.json.clicks, 4);
+    assert.equal(linkJson.json.bot_clicks, 1);
     const listed = await server.request('GET', '/v1/links', { key: aliceKey });
-    assert.equal(listed.json.items[0].clicks, 5);
+    assert.equal(listed.json.items[0].clicks, 4);
+    assert.equal(listed.json.items[0].bot_clicks, 1);
   });
 
   test('by day, over a given range; from rounds down and to up', async () => {
@@ -111,11 +105,12 @@ describe('click analytics over HTTP (embedded)', () => {
     assert.equal(response.json.from, '2026-05-30T00:00:00.000Z');
     assert.equal(response.json.to, '2026-06-02T00:00:00.000Z');
     assert.deepEqual(response.json.series, [
-      { start: '2026-05-30T00:00:00.000Z', clicks: 0 },
-      { start: '2026-05-31T00:00:00.000Z', clicks: 0 },
-      { start: '2026-06-01T00:00:00.000Z', clicks: 5 },
+      { start: '2026-05-30T00:00:00.000Z', clicks: 0, bot_clicks: 0 },
+      { start: '2026-05-31T00:00:00.000Z', clicks: 0, bot_clicks: 0 },
+      { start: '2026-06-01T00:00:00.000Z', clicks: 4, bot_clicks: 1 },
     ]);
-    assert.equal(response.json.total, 5);
+    assert.equal(response.json.total, 4);
+    assert.equal(response.json.bot_clicks, 1);
     const before = await analytics('?from=2026-05-01T00:00:00Z&to=2026-05-02T00:00:00Z', aliceKey);
     assert.equal(before.json.total, 0);
     assert.deepEqual(before.json.by_country, []);
@@ -182,7 +177,10 @@ describe('HOP_ANALYTICS=off', () => {
         body: { destination: 'https://example.com/' },
       });
       for (let index = 0; index < 7; index++) {
-        const response = await server.request('GET', `/${created.json.code}`, { key: null });
+        const response = await server.request('GET', `/${created.json.code}`, {
+          key: null,
+          headers: { 'user-agent': DESKTOP },
+        });
         assert.equal(response.status, 302);
       }
       assert.equal(await clicks.flusher.flush(), true);

@@ -130,7 +130,6 @@ describe('hostile and malformed input gets a 4xx problem, never a 500', () => {
       '/%E2%80%AEevil',
       '/%C0%AF',
       '/v1/links/01ARZ3NDEKTSV4RRFFQ69G5FAV/%2e%2e',
-      '/?code=abc',
       '/abc?__proto__[admin]=1',
       '/v1/links?limit=1&limit=2',
       '/v1/links?state[]=active',
@@ -147,6 +146,10 @@ describe('hostile and malformed input gets a 4xx problem, never a 500', () => {
         assert.match(response.contentType, /problem\+json/, path.slice(0, 60));
       }
     }
+    // The root is a page now (ADR 0093); a query changes nothing.
+    const root = await rawRequest(server.url, 'GET', '/?code=abc');
+    assert.equal(root.status, 200);
+    assert.match(root.contentType, /^text\/html/);
   });
 
   test('over-long codes and ids are plain 404s, the redirect one with the shared body', async () => {

@@ -38,7 +38,9 @@ describe('links API: happy paths', () => {
     // HOP_DEFAULT_TTL is 2 years.
     assert.equal(Date.parse(link.expires_at) - Date.parse(link.created_at), 2 * 365 * 86_400_000);
     assert.equal(link.clicks, 0);
+    assert.equal(link.bot_clicks, 0);
     assert.deepEqual(Object.keys(link).sort(), [
+      'bot_clicks',
       'clicks',
       'code',
       'created_at',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { readMetric } from '../support/click-counts.js';
+import { createLink } from '../support/create-link.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /** Sends the request target exactly as given (fetch would make it origin-form). */
@@ -40,11 +41,7 @@ describe('the redirect', () => {
     await server.close();
   });
 
-  const create = async (body: Record<string, unknown>) => {
-    const response = await server.request('POST', '/v1/links', { body });
-    assert.equal(response.status, 201, response.text);
-    return response.json as { id: string; code: string; destination: string };
-  };
+  const create = (body: Record<string, unknown>) => createLink(server, body);
 
   for (const status of [301, 302, 307, 308]) {
     test(`GET and HEAD answer the link's own ${status}`, async () => {

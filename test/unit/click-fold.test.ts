@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ClickEvent } from '../../src/domain/click-event.js';
-import { HOUR_MS, linkHourKey, planFold } from '../../src/domain/click-fold.js';
+import { clicksPerHour, HOUR_MS, linkHourKey, planFold } from '../../src/domain/click-fold.js';
 import { tallyOfEvent } from '../../src/domain/click-tally.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { hasSeq, insertRange, overlaps } from '../../src/domain/seq-intervals.js';
@@ -94,12 +94,35 @@ describe('planFold', () => {
     assert.deepEqual(
       [...plan.totals],
       [
-        ['link-1', 2],
-        ['link-2', 1],
+        ['link-1', { clicks: 2, botClicks: 0 }],
+        ['link-2', { clicks: 1, botClicks: 0 }],
       ],
     );
     assert.equal(plan.newestAt, HOUR + 2);
     assert.deepEqual(plan.seen.get('inst-a'), [[0, 2]]);
+  });
+
+  test("bots' clicks go to their own total and to no hour of the dashboard (ADR 0094)", () => {
+    const plan = planFold(
+      [
+        tallyOfBatch(
+          batchOf([event(0), event(1, { device: 'bot' }), event(2, { device: 'bot' }), event(3)]),
+        ),
+      ],
+      EMPTY,
+      50,
+    );
+    assert.equal(plan.counted, 4, 'every event is folded');
+    assert.deepEqual([...plan.totals], [['link-1', { clicks: 2, botClicks: 2 }]]);
+    assert.deepEqual(
+      plan.buckets.map((bucket) => [bucket.device, bucket.clicks]).sort(),
+      [
+        ['bot', 2],
+        [event(0).device, 2],
+      ].sort(),
+      "bots' buckets are kept, under their device class",
+    );
+    assert.deepEqual([...clicksPerHour(plan.buckets)], [[HOUR, 2]]);
   });
 
   test('a tally folded before, or twice in one fold, is counted once', () => {

@@ -110,6 +110,7 @@ describe('loadConfig: given values', () => {
       HOP_HOST: '127.0.0.1',
       HOP_PORT: '9000',
       HOP_PUBLIC_URL: 'https://hop.example/',
+      HOP_ROOT_REDIRECT: 'https://example.com/about?from=hop',
       HOP_DATA_DIR: '/var/lib/hop',
       HOP_CODE_LENGTH: '9',
       HOP_CODE_ALPHABET: 'base64url',
@@ -124,6 +125,7 @@ describe('loadConfig: given values', () => {
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.port, 9000);
     assert.equal(config.publicUrl, 'https://hop.example');
+    assert.equal(config.rootRedirect, 'https://example.com/about?from=hop');
     assert.equal(config.dataDir, resolve('/var/lib/hop'));
     assert.equal(config.databaseFile, join(resolve('/var/lib/hop'), 'hop.db'));
     assert.equal(config.codeLength, 9);
@@ -296,6 +298,9 @@ describe('loadConfig: bad variables', () => {
       ['HOP_PUBLIC_URL', 'ftp://hop.example'],
       ['HOP_PUBLIC_URL', 'https://hop.example/?a=1'],
       ['HOP_PUBLIC_URL', 'https://user:pw@hop.example'],
+      ['HOP_ROOT_REDIRECT', 'example.com/about'],
+      ['HOP_ROOT_REDIRECT', 'javascript:alert(1)'],
+      ['HOP_ROOT_REDIRECT', 'https://user:pw@example.com/'],
       ['HOP_DATA_DIR', ' '],
       ['HOP_CODE_STRATEGY', 'sequential'],
       ['HOP_CODE_LENGTH', 'seven'],

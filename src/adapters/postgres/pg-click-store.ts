@@ -1,6 +1,12 @@
 import type pg from 'pg';
-import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
-import { clicksPerHour, linkHourKey, planFold } from '../../domain/click-fold.js';
+import { BOT_DEVICE, NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
+import {
+  clicksPerHour,
+  linkHourKey,
+  NO_CLICKS,
+  planFold,
+  type ClickCounts,
+} from '../../domain/click-fold.js';
 import type { ClickTally } from '../../domain/click-tally.js';
 import type { SeqIntervals } from '../../domain/seq-intervals.js';
 import type {
@@ -21,6 +27,8 @@ const FOLD_LOCK = 0x686f7066;
 const RANK_LOCK = 0x686f7072;
 
 const DIMENSIONS = ['country', 'device_class', 'referrer_host'] as const;
+/** Bots' clicks are in no breakdown and no ranking: counted apart (ADR 0094). */
+const PEOPLE = `device_class <> '${BOT_DEVICE}'`;
 
 /** `click_hourly` and its companions on PostgreSQL; several workers may fold at once. */
 export class PgClickStore implements ClickStore {
@@ -93,10 +101,15 @@ export class PgClickStore implements ClickStore {
           );
           const totals = [...plan.totals];
           await client.query(
-            `INSERT INTO click_totals (link_id, clicks)
-             SELECT * FROM unnest($1::text[], $2::bigint[])
-             ON CONFLICT (link_id) DO UPDATE SET clicks = click_totals.clicks + excluded.clicks`,
-            [totals.map((x) => x[0]), totals.map((x) => x[1])],
+            `INSERT INTO click_totals (link_id, clicks, bot_clicks)
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+             ON CONFLICT (link_id) DO UPDATE SET clicks = click_totals.clicks + excluded.clicks,
+               bot_clicks = click_totals.bot_clicks + excluded.bot_clicks`,
+            [
+              totals.map((x) => x[0]),
+              totals.map((x) => x[1].clicks),
+              totals.map((x) => x[1].botClicks),
+            ],
           );
           const perHour = [...clicksPerHour(plan.buckets)];
           await client.query(
@@ -134,19 +147,29 @@ export class PgClickStore implements ClickStore {
   async summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary> {
     return guardPg('read clicks', async () => {
       // One statement, one snapshot: the hours and the breakdowns agree.
-      const { rows } = await this.#pool.query<{ kind: string; value: string; clicks: number }>(
+      const { rows } = await this.#pool.query<{
+        kind: string;
+        value: string;
+        clicks: number;
+        bot_clicks: number;
+      }>(
         `WITH h AS (SELECT * FROM click_hourly WHERE link_id = $1 AND hour >= $2 AND hour < $3)
-         SELECT 'hour' AS kind, hour::text AS value, sum(clicks)::bigint AS clicks FROM h GROUP BY hour
+         SELECT 'hour' AS kind, hour::text AS value,
+           coalesce(sum(clicks) FILTER (WHERE ${PEOPLE}), 0)::bigint AS clicks,
+           coalesce(sum(clicks) FILTER (WHERE NOT ${PEOPLE}), 0)::bigint AS bot_clicks
+         FROM h GROUP BY hour
          ${DIMENSIONS.map(
-           (d) => `UNION ALL SELECT '${d}', ${d}, sum(clicks)::bigint FROM h GROUP BY ${d}`,
+           (d) =>
+             `UNION ALL SELECT '${d}', ${d}, sum(clicks)::bigint, 0 FROM h WHERE ${PEOPLE} GROUP BY ${d}`,
          ).join('\n')}`,
         [linkId, fromHour, toHour],
       );
-      const hours: { hour: number; clicks: number }[] = [];
+      const hours: { hour: number; clicks: number; botClicks: number }[] = [];
       const byDimension = new Map<string, DimensionCount[]>(DIMENSIONS.map((d) => [d, []]));
       for (const row of rows) {
-        if (row.kind === 'hour') hours.push({ hour: Number(row.value), clicks: row.clicks });
-        else byDimension.get(row.kind)?.push({ value: row.value, clicks: row.clicks });
+        if (row.kind === 'hour') {
+          hours.push({ hour: Number(row.value), clicks: row.clicks, botClicks: row.bot_clicks });
+        } else byDimension.get(row.kind)?.push({ value: row.value, clicks: row.clicks });
       }
       hours.sort((a, b) => a.hour - b.hour);
       const ranked = (d: (typeof DIMENSIONS)[number]) =>
@@ -185,7 +208,7 @@ export class PgClickStore implements ClickStore {
         await client.query(
           `INSERT INTO click_busiest (link_id, clicks)
            SELECT link_id, sum(clicks) AS total FROM click_hourly
-           WHERE hour >= $1 AND hour < $2 GROUP BY link_id ORDER BY total DESC, link_id LIMIT $3`,
+           WHERE hour >= $1 AND hour < $2 AND ${PEOPLE} GROUP BY link_id ORDER BY total DESC, link_id LIMIT $3`,
           [fromHour, toHour, top],
         );
         await client.query(
@@ -217,15 +240,20 @@ export class PgClickStore implements ClickStore {
     });
   }
 
-  async totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>> {
-    const totals = new Map<string, number>(linkIds.map((id) => [id, 0]));
+  async totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, ClickCounts>> {
+    const totals = new Map<string, ClickCounts>(linkIds.map((id) => [id, NO_CLICKS]));
     if (linkIds.length === 0) return totals;
     return guardPg('read clicks', async () => {
-      const { rows } = await this.#pool.query<{ link_id: string; clicks: number }>(
-        'SELECT link_id, clicks FROM click_totals WHERE link_id = ANY($1::text[])',
-        [linkIds],
-      );
-      for (const row of rows) totals.set(row.link_id, row.clicks);
+      const { rows } = await this.#pool.query<{
+        link_id: string;
+        clicks: number;
+        bot_clicks: number;
+      }>('SELECT link_id, clicks, bot_clicks FROM click_totals WHERE link_id = ANY($1::text[])', [
+        linkIds,
+      ]);
+      for (const row of rows) {
+        totals.set(row.link_id, { clicks: row.clicks, botClicks: row.bot_clicks });
+      }
       return totals;
     });
   }

@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
-import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
-import { clicksPerHour, linkHourKey, planFold } from '../../domain/click-fold.js';
+import { BOT_DEVICE, NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
+import {
+  clicksPerHour,
+  linkHourKey,
+  NO_CLICKS,
+  planFold,
+  type ClickCounts,
+} from '../../domain/click-fold.js';
 import type { ClickTally } from '../../domain/click-tally.js';
 import type { SeqIntervals } from '../../domain/seq-intervals.js';
 import type {
@@ -21,6 +27,9 @@ const SEEN_RETENTION_MS = 7 * 24 * 3_600_000;
 
 type Summed = [string, number];
 
+/** Bots' clicks are in no breakdown and no ranking: counted apart (ADR 0094). */
+const PEOPLE = `device_class <> '${BOT_DEVICE}'`;
+
 /** `click_hourly` and its companions (clicks.db, click-migrations/0001) on SQLite. */
 export class SqliteClickStore implements ClickStore {
   readonly #db: Database.Database;
@@ -32,11 +41,11 @@ export class SqliteClickStore implements ClickStore {
   readonly #forgetSeen: Database.Statement<[number]>;
   readonly #advanceFreshness: Database.Statement<[number]>;
   readonly #freshness: Database.Statement<[], number>;
-  readonly #hours: Database.Statement<[string, number, number], [number, number]>;
+  readonly #hours: Database.Statement<[string, number, number], [number, number, number]>;
   readonly #byCountry: Database.Statement<[string, number, number], Summed>;
   readonly #byDevice: Database.Statement<[string, number, number], Summed>;
   readonly #byReferrer: Database.Statement<[string, number, number], Summed>;
-  readonly #totals: Database.Statement<[string], Summed>;
+  readonly #totals: Database.Statement<[string], [string, number, number]>;
   readonly #addHourTotals: Database.Statement<[string]>;
   readonly #clicksBetween: Database.Statement<[number, number], number | null>;
   readonly #rank: Database.Statement<[number, number, number], Summed>;
@@ -68,9 +77,10 @@ export class SqliteClickStore implements ClickStore {
        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks`,
     );
     this.#addTotals = db.prepare(
-      `INSERT INTO click_totals (link_id, clicks)
-       SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true
-       ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks`,
+      `INSERT INTO click_totals (link_id, clicks, bot_clicks)
+       SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
+       ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks,
+         bot_clicks = bot_clicks + excluded.bot_clicks`,
     );
     this.#saveSeen = db.prepare(
       `INSERT INTO click_seen (instance, intervals, updated_at) VALUES (?, ?, ?)
@@ -85,8 +95,10 @@ export class SqliteClickStore implements ClickStore {
       .prepare<[], number>('SELECT newest_at FROM click_freshness WHERE id = 1')
       .pluck();
     this.#hours = db
-      .prepare<[string, number, number], [number, number]>(
-        `SELECT hour, sum(clicks) FROM click_hourly
+      .prepare<[string, number, number], [number, number, number]>(
+        `SELECT hour, coalesce(sum(clicks) FILTER (WHERE ${PEOPLE}), 0),
+           coalesce(sum(clicks) FILTER (WHERE NOT ${PEOPLE}), 0)
+         FROM click_hourly
          WHERE link_id = ? AND hour >= ? AND hour < ? GROUP BY hour ORDER BY hour`,
       )
       .raw();
@@ -94,7 +106,7 @@ export class SqliteClickStore implements ClickStore {
       db
         .prepare<[string, number, number], Summed>(
           `SELECT ${column}, sum(clicks) AS total FROM click_hourly
-           WHERE link_id = ? AND hour >= ? AND hour < ?
+           WHERE link_id = ? AND hour >= ? AND hour < ? AND ${PEOPLE}
            GROUP BY ${column} ORDER BY total DESC, ${column}`,
         )
         .raw();
@@ -102,8 +114,9 @@ export class SqliteClickStore implements ClickStore {
     this.#byDevice = byDimension('device_class');
     this.#byReferrer = byDimension('referrer_host');
     this.#totals = db
-      .prepare<[string], Summed>(
-        'SELECT link_id, clicks FROM click_totals WHERE link_id IN (SELECT value FROM json_each(?))',
+      .prepare<[string], [string, number, number]>(
+        `SELECT link_id, clicks, bot_clicks FROM click_totals
+         WHERE link_id IN (SELECT value FROM json_each(?))`,
       )
       .raw();
     // The dashboard's rollups (click-migrations/0003).
@@ -120,7 +133,7 @@ export class SqliteClickStore implements ClickStore {
     this.#rank = db
       .prepare<[number, number, number], Summed>(
         `SELECT link_id, sum(clicks) AS total FROM click_hourly
-         WHERE hour >= ? AND hour < ? GROUP BY link_id ORDER BY total DESC, link_id LIMIT ?`,
+         WHERE hour >= ? AND hour < ? AND ${PEOPLE} GROUP BY link_id ORDER BY total DESC, link_id LIMIT ?`,
       )
       .raw();
     this.#forgetRanking = db.prepare('DELETE FROM click_busiest');
@@ -188,7 +201,15 @@ export class SqliteClickStore implements ClickStore {
                 ]),
               ),
             );
-            this.#addTotals.run(JSON.stringify([...plan.totals]));
+            this.#addTotals.run(
+              JSON.stringify(
+                [...plan.totals].map(([linkId, { clicks, botClicks }]) => [
+                  linkId,
+                  clicks,
+                  botClicks,
+                ]),
+              ),
+            );
             this.#addHourTotals.run(JSON.stringify([...clicksPerHour(plan.buckets)]));
           }
           const now = Date.now();
@@ -210,7 +231,7 @@ export class SqliteClickStore implements ClickStore {
       return this.#db.transaction(() => ({
         hours: this.#hours
           .all(linkId, fromHour, toHour)
-          .map(([hour, clicks]) => ({ hour, clicks })),
+          .map(([hour, clicks, botClicks]) => ({ hour, clicks, botClicks })),
         countries: counts(this.#byCountry.all(linkId, fromHour, toHour)),
         devices: counts(this.#byDevice.all(linkId, fromHour, toHour)),
         referrers: counts(this.#byReferrer.all(linkId, fromHour, toHour)),
@@ -243,12 +264,12 @@ export class SqliteClickStore implements ClickStore {
     );
   }
 
-  async totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, number>> {
+  async totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, ClickCounts>> {
     return guardSqlite('read clicks', () => {
-      const totals = new Map<string, number>(linkIds.map((id) => [id, 0]));
+      const totals = new Map<string, ClickCounts>(linkIds.map((id) => [id, NO_CLICKS]));
       if (linkIds.length === 0) return totals;
-      for (const [linkId, clicks] of this.#totals.all(JSON.stringify(linkIds))) {
-        totals.set(linkId, clicks);
+      for (const [linkId, clicks, botClicks] of this.#totals.all(JSON.stringify(linkIds))) {
+        totals.set(linkId, { clicks, botClicks });
       }
       return totals;
     });

@@ -1,3 +1,4 @@
+import { NO_CLICKS } from '../../domain/click-fold.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HopError } from '../../domain/errors.js';
 import { linkClickTotals } from '../../services/analytics/link-click-totals.js';
@@ -188,7 +189,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
           dashboard.rankedAt === null ? null : new Date(dashboard.rankedAt).toISOString(),
         busiest: dashboard.busiest.map(({ link, clicks }) => ({
           clicks,
-          link: toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? 0),
+          link: toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS),
         })),
         redirects: {
           per_second: dashboard.redirects.perSecond,

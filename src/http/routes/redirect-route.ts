@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CODE_PATTERN } from '../../domain/code-format.js';
+import { sendPage } from '../pages/send-page.js';
+import { missPageFor } from '../pages/visitor-pages.js';
 import { PROBLEM_CONTENT_TYPE } from '../problems.js';
 import { NOT_FOUND_BODY, type RedirectFront } from '../redirect-front.js';
 
@@ -10,7 +12,7 @@ import { NOT_FOUND_BODY, type RedirectFront } from '../redirect-front.js';
  * only the router reads as /{code} (absolute-form, `http://host/{code}`: RFC 9112 §3.2.2).
  * All of them go back to the front, so that every redirect counts its click and its
  * metrics; it leaves only the reserved words, which no link holds, to this route: the one
- * 404 (SPEC §3). The route also documents the redirect in /openapi.json.
+ * 404 (SPEC §3), or the one miss page to a browser (ADR 0092). The route also documents the redirect in /openapi.json.
  */
 export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront): void {
   app.get<{ Params: { code: string } }>(
@@ -28,7 +30,11 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
           302: { type: 'null', description: 'Temporary redirect (the default).' },
           307: { type: 'null', description: 'Temporary, method-preserving redirect.' },
           308: { type: 'null', description: 'Permanent, method-preserving redirect.' },
-          404: { type: 'object', description: 'Unknown, disabled, expired or deleted.' },
+          404: {
+            type: 'object',
+            description:
+              'Unknown, disabled, expired or deleted: problem+json, or one HTML page to a client whose Accept prefers text/html.',
+          },
         },
       },
       // The pattern is documentation: the service checks the format itself, without ajv.
@@ -43,6 +49,8 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
         reply.hijack();
         return;
       }
+      const page = missPageFor(request.raw.rawHeaders);
+      if (page !== null) return sendPage(reply, 404, page);
       return reply
         .code(404)
         .header('content-type', PROBLEM_CONTENT_TYPE)

@@ -1,4 +1,4 @@
-import { HOUR_MS } from '../../domain/click-fold.js';
+import { HOUR_MS, NO_CLICKS } from '../../domain/click-fold.js';
 import { HopError, type FieldProblem } from '../../domain/errors.js';
 import { rfc3339ToMs } from '../../domain/expiry.js';
 import type { Principal } from '../../domain/principal.js';
@@ -32,9 +32,16 @@ export interface LinkAnalytics {
   readonly from: number;
   readonly to: number;
   readonly bucket: AnalyticsBucket;
+  /** People's clicks; bots' are counted apart, in `botClicks` (ADR 0094). */
   readonly total: number;
+  readonly botClicks: number;
   /** Every bucket of the range, oldest first, empty ones included. */
-  readonly series: readonly { readonly start: number; readonly clicks: number }[];
+  readonly series: readonly {
+    readonly start: number;
+    readonly clicks: number;
+    readonly botClicks: number;
+  }[];
+  /** People's clicks only: each breakdown sums to `total`. */
   readonly byCountry: readonly DimensionCount[];
   readonly byDevice: readonly DimensionCount[];
   readonly byReferrer: readonly DimensionCount[];
@@ -59,20 +66,28 @@ export async function getLinkAnalytics(
     deps.clicks.freshness(),
   ]);
   const step = BUCKET_MS[range.bucket];
-  const perBucket = new Map<number, number>();
+  const perBucket = new Map<number, { clicks: number; botClicks: number }>();
   let total = 0;
-  for (const { hour, clicks } of summary.hours) {
+  let botTotal = 0;
+  for (const { hour, clicks, botClicks } of summary.hours) {
     const start = hour - (hour % step);
-    perBucket.set(start, (perBucket.get(start) ?? 0) + clicks);
+    const sums = perBucket.get(start);
+    if (sums === undefined) perBucket.set(start, { clicks, botClicks });
+    else {
+      sums.clicks += clicks;
+      sums.botClicks += botClicks;
+    }
     total += clicks;
+    botTotal += botClicks;
   }
-  const series: { start: number; clicks: number }[] = [];
+  const series: { start: number; clicks: number; botClicks: number }[] = [];
   for (let start = range.from; start < range.to; start += step) {
-    series.push({ start, clicks: perBucket.get(start) ?? 0 });
+    series.push({ start, ...(perBucket.get(start) ?? NO_CLICKS) });
   }
   return {
     ...range,
     total,
+    botClicks: botTotal,
     series,
     byCountry: summary.countries,
     byDevice: summary.devices,

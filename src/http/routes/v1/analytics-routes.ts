@@ -17,7 +17,7 @@ interface AnalyticsQueryString {
 
 const counts = (key: string) => ({
   type: 'array',
-  description: `Clicks per ${key} in the range, most first.`,
+  description: `Clicks per ${key} in the range, most first (bots' left out: they sum to total).`,
   items: {
     type: 'object',
     required: [key, 'clicks'],
@@ -64,6 +64,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
               'to',
               'bucket',
               'total',
+              'bot_clicks',
               'series',
               'by_country',
               'by_device',
@@ -75,15 +76,24 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
               from: { type: 'string', format: 'date-time' },
               to: { type: 'string', format: 'date-time' },
               bucket: { type: 'string', enum: [...ANALYTICS_BUCKETS] },
-              total: { type: 'integer', description: 'Clicks in the range.' },
+              total: {
+                type: 'integer',
+                description: "Clicks in the range; bots' are not among them (bot_clicks).",
+              },
+              bot_clicks: {
+                type: 'integer',
+                description:
+                  'Clicks of crawlers and link unfurlers in the range, counted apart: in no other figure.',
+              },
               series: {
                 type: 'array',
                 items: {
                   type: 'object',
-                  required: ['start', 'clicks'],
+                  required: ['start', 'clicks', 'bot_clicks'],
                   properties: {
                     start: { type: 'string', format: 'date-time' },
                     clicks: { type: 'integer' },
+                    bot_clicks: { type: 'integer' },
                   },
                 },
               },
@@ -122,9 +132,11 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
         to: iso(analytics.to),
         bucket: analytics.bucket,
         total: analytics.total,
+        bot_clicks: analytics.botClicks,
         series: analytics.series.map((point) => ({
           start: iso(point.start),
           clicks: point.clicks,
+          bot_clicks: point.botClicks,
         })),
         by_country: named('country', analytics.byCountry),
         by_device: named('device', analytics.byDevice),

@@ -1,3 +1,4 @@
+import { NO_CLICKS } from '../../../domain/click-fold.js';
 import type { FastifyInstance } from 'fastify';
 import { HopError } from '../../../domain/errors.js';
 import type { Link, LinkState } from '../../../domain/link.js';
@@ -69,7 +70,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       links.map((link) => link.id),
     );
     const now = services.clock.now();
-    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? 0);
+    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS);
   };
   const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
 
