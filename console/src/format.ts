@@ -18,3 +18,8 @@ export function ms(value: number | null): string {
   if (value === null) return '—';
   return value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(0)} ms`;
 }
+
+/** A country as the analytics name it: ISO 3166 codes, `ZZ` where hop could not tell. */
+export function countryName(code: string): string {
+  return code === 'ZZ' ? 'Unknown' : code;
+}

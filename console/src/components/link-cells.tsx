@@ -24,7 +24,9 @@ export function LinkCells({ link }: { link: Link }) {
           <a href={`#/links/${link.id}`}>{link.code}</a>
         )}
       </td>
-      <td class="destination">{link.destination}</td>
+      <td class="destination" title={link.destination}>
+        {link.destination}
+      </td>
       <td>
         <StateBadge state={link.state} />
       </td>
