@@ -14,6 +14,12 @@ export function dateTime(iso: string | null): string {
   return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** The day alone, for tables; `dateTime` says the minute. */
+export function date(iso: string | null): string {
+  if (iso === null) return '—';
+  return new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'medium' });
+}
+
 export function ms(value: number | null): string {
   if (value === null) return '—';
   return value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(0)} ms`;

@@ -73,9 +73,10 @@ export function LinkFields(props: { prefix: string; link?: Link; errors: FormErr
       </div>
       {error('expires_at')}
       <label for={`${prefix}-status_code`}>Redirect status</label>
-      <select {...field('status_code')} defaultValue={String(link?.status_code ?? 302)}>
+      <select {...field('status_code')}>
+        {/* `selected`, not the select's defaultValue, which Preact does not apply. */}
         {STATUSES.map(([value, text]) => (
-          <option key={value} value={value}>
+          <option key={value} value={value} selected={value === String(link?.status_code ?? 302)}>
             {text}
           </option>
         ))}

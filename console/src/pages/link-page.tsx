@@ -21,6 +21,8 @@ export function LinkPage({ id }: { id: string }) {
   } = useLoad(() => api.link(id), [id]);
   // The API's own default range until another is picked: the request names none.
   const [range, setRange] = useState<ChartRange>({ kind: 'default' });
+  // Said outside the edit form, which starts afresh with every saved version.
+  const [saved, setSaved] = useState('');
   const {
     value: analytics,
     error: analyticsError,
@@ -46,7 +48,17 @@ export function LinkPage({ id }: { id: string }) {
           <h2 id="details">Details</h2>
           <Details link={link} />
           <Actions link={link} onChanged={setLink} />
-          <EditLink key={link.version} link={link} onChanged={setLink} />
+          <EditLink
+            key={link.version}
+            link={link}
+            onChanged={(changed) => {
+              setLink(changed);
+              setSaved(`Saved version ${changed.version}: the next redirect uses it.`);
+            }}
+          />
+          <p role="status" class="message" data-testid="saved">
+            {saved}
+          </p>
         </section>
         <section aria-labelledby="qr" class="qr">
           <h2 id="qr">QR code</h2>

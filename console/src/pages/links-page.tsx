@@ -3,7 +3,7 @@ import { Alert } from '../components/alert.js';
 import { useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
 import { useLoad } from '../components/use-load.js';
-import { count, dateTime } from '../format.js';
+import { count, date, dateTime } from '../format.js';
 import { formText } from '../form-text.js';
 import { go } from '../router.js';
 
@@ -114,9 +114,10 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
         )}
         <label>
           State
-          <select name="state" defaultValue={state}>
+          {/* `selected` on the option: Preact does not apply a select's defaultValue. */}
+          <select name="state">
             {STATES.map((s) => (
-              <option key={s} value={s}>
+              <option key={s} value={s} selected={s === state}>
                 {s === '' ? 'any' : s}
               </option>
             ))}
@@ -124,9 +125,9 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
         </label>
         <label>
           Sort
-          <select name="sort" defaultValue={sort}>
+          <select name="sort">
             {SORTS.map(([value, text]) => (
-              <option key={value} value={value}>
+              <option key={value} value={value} selected={value === sort}>
                 {text}
               </option>
             ))}
@@ -214,8 +215,12 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
                 </td>
                 {admin && <td>{link.owner}</td>}
                 <td class="num">{count(link.clicks)}</td>
-                <td>{link.expires_at === null ? 'never' : dateTime(link.expires_at)}</td>
-                <td>{dateTime(link.created_at)}</td>
+                <td class="day" title={dateTime(link.expires_at)}>
+                  {link.expires_at === null ? 'never' : date(link.expires_at)}
+                </td>
+                <td class="day" title={dateTime(link.created_at)}>
+                  {date(link.created_at)}
+                </td>
                 <td>
                   <RowActions link={link} onCopy={copy} onQr={setQrOf} onAct={act} />
                 </td>
