@@ -1,4 +1,4 @@
-import { StateBadge } from '../components/link-cells.js';
+import { QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
@@ -62,15 +62,7 @@ export function LinkPage({ id }: { id: string }) {
         </section>
         <section aria-labelledby="qr" class="qr">
           <h2 id="qr">QR code</h2>
-          <img
-            src={api.qrUrl(link.id, 'svg', 192)}
-            width={192}
-            height={192}
-            alt={`QR code of ${link.short_url}`}
-          />
-          <a href={api.qrUrl(link.id, 'png', 1024)} download={`${link.code}.png`}>
-            Download PNG
-          </a>
+          <QrCode link={link} size={192} />
         </section>
       </div>
       <section aria-labelledby="clicks">

@@ -1,4 +1,4 @@
-import { StateBadge } from '../components/link-cells.js';
+import { CodeCell, QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
@@ -141,15 +141,7 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
       </p>
       {qrOf !== null && (
         <section class="qr-panel" aria-label={`QR code of ${qrOf.short_url}`}>
-          <img
-            src={api.qrUrl(qrOf.id, 'svg', 160)}
-            width={160}
-            height={160}
-            alt={`QR code of ${qrOf.short_url}`}
-          />
-          <a href={api.qrUrl(qrOf.id, 'png', 1024)} download={`${qrOf.code}.png`}>
-            Download PNG
-          </a>
+          <QrCode link={qrOf} size={160} />
           <button
             type="button"
             class="secondary small"
@@ -189,13 +181,7 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
             )}
             {page?.items.map((link) => (
               <tr key={link.id} data-code={link.code}>
-                <td>
-                  {link.state === 'deleted' ? (
-                    <span class="code">{link.code}</span>
-                  ) : (
-                    <a href={`#/links/${link.id}`}>{link.code}</a>
-                  )}
-                </td>
+                <CodeCell link={link} />
                 <td class="destination" title={link.destination}>
                   {link.title !== null && <strong class="title">{link.title}</strong>}
                   {link.title !== null && <br />}
@@ -265,6 +251,10 @@ function RowActions(props: {
 }) {
   const { link, onCopy, onQr, onAct } = props;
   if (link.state === 'deleted') return null;
+  const toggle =
+    link.state === 'disabled'
+      ? { verb: 'Enable', done: 'Enabled', action: () => api.enable(link.id) }
+      : { verb: 'Disable', done: 'Disabled', action: () => api.disable(link.id) };
   return (
     <span class="row-actions">
       <button
@@ -287,29 +277,16 @@ function RowActions(props: {
       >
         QR
       </button>
-      {link.state === 'disabled' ? (
-        <button
-          type="button"
-          class="secondary small"
-          aria-label={`Enable ${link.code}`}
-          onClick={() => {
-            onAct(`Enabled ${link.code}`, () => api.enable(link.id));
-          }}
-        >
-          Enable
-        </button>
-      ) : (
-        <button
-          type="button"
-          class="secondary small"
-          aria-label={`Disable ${link.code}`}
-          onClick={() => {
-            onAct(`Disabled ${link.code}`, () => api.disable(link.id));
-          }}
-        >
-          Disable
-        </button>
-      )}
+      <button
+        type="button"
+        class="secondary small"
+        aria-label={`${toggle.verb} ${link.code}`}
+        onClick={() => {
+          onAct(`${toggle.done} ${link.code}`, toggle.action);
+        }}
+      >
+        {toggle.verb}
+      </button>
     </span>
   );
 }
