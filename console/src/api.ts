@@ -2,6 +2,8 @@
 
 export interface Session {
   readonly owner: string;
+  /** False for an owner's key: its links only, no dashboard, no owner filter. */
+  readonly admin: boolean;
   readonly key_id: string;
   readonly expires_at: string;
   readonly csrf_token: string;
@@ -43,7 +45,15 @@ export interface Analytics {
 }
 
 export interface Dashboard {
-  readonly links: { readonly all: number | null; readonly active: number | null };
+  /** Links by state, counted in the store as of counted_at (ADR 0100). */
+  readonly links: {
+    readonly total: number;
+    readonly active: number;
+    readonly disabled: number;
+    readonly expired: number;
+    readonly deleted: number;
+    readonly counted_at: string;
+  };
   readonly clicks: {
     readonly today: number;
     readonly week: number;
@@ -119,11 +129,18 @@ export const api = {
   signIn: (key: string) => call<Session>('POST', '/admin/session', { key }),
   signOut: () => call<undefined>('DELETE', '/admin/session'),
   dashboard: () => call<Dashboard>('GET', '/admin/api/dashboard'),
-  links: (query: { q?: string; state?: string; owner?: string; cursor?: string | undefined }) =>
-    call<LinkPage>('GET', `/v1/links${q({ ...query, limit: '20' })}`),
+  links: (query: {
+    q?: string;
+    state?: string;
+    owner?: string;
+    tag?: string;
+    sort?: string;
+    cursor?: string | undefined;
+  }) => call<LinkPage>('GET', `/v1/links${q({ ...query, limit: '20' })}`),
   link: (id: string) => call<Link>('GET', `/v1/links/${encodeURIComponent(id)}`),
-  analytics: (id: string, bucket: 'hour' | 'day', from?: string) =>
-    call<Analytics>('GET', `/v1/links/${encodeURIComponent(id)}/analytics${q({ bucket, from })}`),
+  /** Without a range, the API's own default range and bucket. */
+  analytics: (id: string, range: { bucket?: string; from?: string; to?: string } = {}) =>
+    call<Analytics>('GET', `/v1/links/${encodeURIComponent(id)}/analytics${q(range)}`),
   create: (body: Record<string, unknown>) => call<Link>('POST', '/v1/links', body),
   update: (id: string, body: Record<string, unknown>) =>
     call<Link>('PATCH', `/v1/links/${encodeURIComponent(id)}`, body),

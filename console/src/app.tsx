@@ -29,6 +29,7 @@ export function App() {
 
 function Console({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
   const route = useRoute();
+  const admin = session.admin;
   // A new page is announced: focus moves to its content, as after a page load.
   const first = useRef(true);
   useEffect(() => {
@@ -62,18 +63,27 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
           hop
         </a>
         <nav aria-label="Console">
-          <NavLink href="#/" current={route.page === 'dashboard'}>
-            Dashboard
-          </NavLink>
-          <NavLink href="#/links" current={route.page === 'links' || route.page === 'link'}>
+          {admin && (
+            <NavLink href="#/" current={route.page === 'dashboard'}>
+              Dashboard
+            </NavLink>
+          )}
+          <NavLink
+            href="#/links"
+            current={
+              route.page === 'links' ||
+              route.page === 'link' ||
+              (!admin && route.page === 'dashboard')
+            }
+          >
             Links
           </NavLink>
           <NavLink href="#/new" current={route.page === 'new'}>
             New link
           </NavLink>
         </nav>
-        <span class="who" title={`key ${session.key_id}`}>
-          {session.owner}
+        <span class="who" title={`key ${session.key_id}`} data-testid="signed-in-as">
+          Signed in as <strong>{session.owner}</strong> ({admin ? 'admin' : 'owner'})
         </span>
         <button type="button" class="secondary" onClick={signOut}>
           Sign out
@@ -81,24 +91,28 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
       </header>
       <Alert message={error} />
       <main id="main" tabIndex={-1}>
-        <Page route={route} />
+        <Page route={route} admin={admin} />
       </main>
     </>
   );
 }
 
-function Page({ route }: { route: Route }) {
+/**
+ * The dashboard's figures are the whole service's, so only an admin has one (ADR 0096):
+ * an owner's console opens on its own links.
+ */
+function Page({ route, admin }: { route: Route; admin: boolean }) {
   switch (route.page) {
     case 'dashboard':
-      return <DashboardPage />;
+      return admin ? <DashboardPage /> : <LinksPage params={new URLSearchParams()} admin={false} />;
     case 'links':
-      return <LinksPage params={route.params} />;
+      return <LinksPage params={route.params} admin={admin} />;
     case 'link':
       return <LinkPage key={route.id} id={route.id} />;
     case 'new':
       return <CreateLink />;
     case 'missing':
-      return <p role="alert">There is no such page. Go back to the dashboard.</p>;
+      return <p role="alert">There is no such page. Go back to the links.</p>;
   }
 }
 

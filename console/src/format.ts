@@ -14,7 +14,18 @@ export function dateTime(iso: string | null): string {
   return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** The day alone, for tables; `dateTime` says the minute. */
+export function date(iso: string | null): string {
+  if (iso === null) return '—';
+  return new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'medium' });
+}
+
 export function ms(value: number | null): string {
   if (value === null) return '—';
   return value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(0)} ms`;
+}
+
+/** A country as the analytics name it: ISO 3166 codes, `ZZ` where hop could not tell. */
+export function countryName(code: string): string {
+  return code === 'ZZ' ? 'Unknown' : code;
 }

@@ -1,6 +1,7 @@
 import { MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../domain/code-format.js';
 import { LINK_STATES, REDIRECT_STATUSES } from '../domain/link.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../domain/link-fields.js';
+import { LINK_SORT_NAMES } from '../services/links/list-links.js';
 
 /**
  * JSON schemas of the v1 API. They check shapes and types (and feed /openapi.json); the
@@ -109,6 +110,12 @@ export const listLinksQuery = {
     owner: { type: 'string', maxLength: 128, description: 'Admin only: one owner.' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     cursor: { type: 'string', maxLength: 200 },
+    sort: {
+      type: 'string',
+      enum: [...LINK_SORT_NAMES],
+      description:
+        'Order: created, clicks or expires_at; a leading "-" for descending (ADR 0097). Default -created, newest first.',
+    },
   },
 } as const;
 

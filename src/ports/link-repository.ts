@@ -26,6 +26,27 @@ export type InsertLinkResult =
   /** The idempotency key was already claimed by a live record: nothing was inserted. */
   | { readonly kind: 'replayed'; readonly record: IdempotencyRecord };
 
+/** What a list is ordered by (ADR 0097); ties are broken by id, in the same direction. */
+export type LinkSortKey = 'created' | 'clicks' | 'expires_at';
+
+export interface LinkSort {
+  readonly key: LinkSortKey;
+  readonly descending: boolean;
+}
+
+/**
+ * A keyset position: the list continues strictly after this row in the query's order.
+ * `value` is the row's sort value (clicks; expiry in epoch ms with "never" as
+ * NEVER_EXPIRES_SORT_VALUE); unused when sorting by `created`, where the id is the key.
+ */
+export interface LinkSortPosition {
+  readonly value: number;
+  readonly id: string;
+}
+
+/** A link that never expires sorts as if it expired last (after any real instant). */
+export const NEVER_EXPIRES_SORT_VALUE = Number.MAX_SAFE_INTEGER;
+
 export interface LinkQuery {
   /** Only this owner's links; `undefined` for all owners (admin). */
   readonly owner?: string | undefined;
@@ -36,6 +57,10 @@ export interface LinkQuery {
   readonly tag?: string | undefined;
   /** Only links whose id sorts before this one (the previous page's last id). */
   readonly beforeId?: string | undefined;
+  /** The order; without it newest first (descending id). */
+  readonly sort?: LinkSort | undefined;
+  /** Only links after this position in `sort`'s order (the previous page's last row). */
+  readonly after?: LinkSortPosition | undefined;
   readonly limit: number;
   /** The clock reading that decides which links count as expired. */
   readonly nowMs: number;
@@ -58,7 +83,10 @@ export interface LinkRepository {
   findLinkById(id: string): Promise<Link | null>;
   /** The link holding this code, in any state, or null. */
   findLinkByCode(code: string): Promise<Link | null>;
-  /** Links matching `query`, newest first (descending id), at most `limit`. */
+  /**
+   * Links matching `query`, newest first (descending id) or in `query.sort`'s order, at
+   * most `limit`.
+   */
   listLinks(query: LinkQuery): Promise<readonly Link[]>;
   /**
    * Replaces the stored link with `next` if its version is still `expectedVersion`

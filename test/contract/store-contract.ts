@@ -7,6 +7,7 @@ import { idempotencyContract } from './idempotency-contract.js';
 import { linkCensusContract } from './link-census-contract.js';
 import { linkRepositoryContract } from './link-repository-contract.js';
 import { listLinksContract } from './list-links-contract.js';
+import { listLinksSortContract } from './list-links-sort-contract.js';
 import { redirectReadsContract } from './redirect-reads-contract.js';
 import { openFresh, type OpenStore } from './store-factories.js';
 import { sweepQueriesContract } from './sweep-queries-contract.js';
@@ -56,6 +57,7 @@ export function runStoreContract(
     linkRepositoryContract(open);
     idempotencyContract(open);
     listLinksContract(open);
+    listLinksSortContract(open);
     redirectReadsContract(open);
     codeScanContract(open);
     sweepQueriesContract(open);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import fc from 'fast-check';
 import { checkDestination } from '../../src/domain/destination-policy.js';
+import { LINK_SORT_NAMES } from '../../src/services/links/list-links.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import {
   startTestServer,
@@ -279,6 +280,12 @@ const contentType = fc.oneof(
 const cursorLike = fc
   .oneof(
     fc.record({ before: fc.oneof(fc.string(), fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/)) }),
+    // A sorted list's cursor (ADR 0097), its value and id anything.
+    fc.record({
+      sort: fc.constantFrom(...LINK_SORT_NAMES),
+      value: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)),
+      id: fc.oneof(fc.string(), fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/)),
+    }),
     fc.jsonValue({ maxDepth: 2 }),
   )
   .map((value) => Buffer.from(JSON.stringify(value) ?? '').toString('base64url'));
@@ -287,6 +294,7 @@ const queryValue = fc.oneof(
   fc.string(),
   fc.integer().map(String),
   fc.constantFrom('', '0', '-1', '1e3', '101', '100', 'NaN', 'true', '%zz', '%', '%E0%A4%A'),
+  fc.constantFrom(...LINK_SORT_NAMES),
   rfc3339,
   cursorLike,
 );
@@ -436,7 +444,7 @@ describe('fuzz: JSON bodies and query strings over HTTP (SPEC §7)', () => {
     FILE,
     'GET /v1/links query strings',
     fc.record({
-      query: queryString(['q', 'state', 'tag', 'owner', 'limit', 'cursor'], queryValue),
+      query: queryString(['q', 'state', 'tag', 'owner', 'limit', 'cursor', 'sort'], queryValue),
       key: key(),
     }),
     async ({ query, key: which }) => {

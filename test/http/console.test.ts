@@ -115,12 +115,14 @@ describe('admin console over HTTP', () => {
       assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       assert.deepEqual(Object.keys(response.json).sort(), [
+        'admin',
         'csrf_token',
         'expires_at',
         'key_id',
         'owner',
       ]);
       assert.equal(response.json.owner, 'admin');
+      assert.equal(response.json.admin, true);
       assert.match(response.json.key_id, /^[0-9A-Z]{26}$/);
       assert.equal(
         response.json.expires_at,
@@ -144,10 +146,14 @@ describe('admin console over HTTP', () => {
       assertRefused(response, 401, 'unauthorized', /unknown or revoked/);
     });
 
-    test('a non-admin key: 403, no cookie', async () => {
-      const { key } = await issueKey('team-console', false);
+    test("an owner's key: 200, a session that says it is not an admin's (ADR 0096)", async () => {
+      const { id, key } = await issueKey('team-console', false);
       const response = await postSignIn(server, { body: { key } });
-      assertRefused(response, 403, 'forbidden', /admin key/);
+      assert.equal(response.status, 200, response.text);
+      assert.equal(response.json.owner, 'team-console');
+      assert.equal(response.json.admin, false);
+      assert.equal(response.json.key_id, id);
+      assert.match(response.headers.get('set-cookie') ?? '', /^hop_console=/);
     });
 
     test('a key with control characters: 401, not looked up', async () => {
@@ -248,9 +254,13 @@ describe('admin console over HTTP', () => {
       assertProblem(await sessionStatus(token), 401, 'unauthorized');
     });
 
-    test('a correctly signed token of a non-admin key: 401', async () => {
+    test("a correctly signed token of an owner's key: that owner's session, until revoked", async () => {
       const { id, key } = await issueKey('not-an-admin', false);
       const token = signedToken(id, key, server.clock.now() + 60_000);
+      const session = await sessionStatus(token);
+      assert.equal(session.status, 200, session.text);
+      assert.deepEqual([session.json.owner, session.json.admin], ['not-an-admin', false]);
+      await server.request('DELETE', `/v1/keys/${id}`);
       assertProblem(await sessionStatus(token), 401, 'unauthorized');
     });
 
@@ -416,6 +426,55 @@ describe('admin console over HTTP', () => {
       );
     });
 
+    test("an owner's session sees and changes only that owner's links (ADR 0096)", async () => {
+      const alice = await issueKey('console-alice', false);
+      const bob = await issueKey('console-bob', false);
+      const made = async (key: string, destination: string) => {
+        const response = await server.request('POST', '/v1/links', { key, body: { destination } });
+        assert.equal(response.status, 201, response.text);
+        return response.json as { id: string; code: string };
+      };
+      const aliceLink = await made(alice.key, 'https://example.com/alice');
+      const bobLink = await made(bob.key, 'https://example.com/bob');
+      const session = await signIn(server, alice.key);
+      const as = (headers: Record<string, string> = {}) => asConsole(session.cookie, headers);
+
+      const listed = await server.request('GET', '/v1/links?limit=100', as());
+      assert.equal(listed.status, 200, listed.text);
+      assert.deepEqual(
+        listed.json.items.map((link: { id: string }) => link.id),
+        [aliceLink.id],
+      );
+      // Another owner's link does not exist for this session, as for Alice's own key.
+      assertProblem(await server.request('GET', `/v1/links/${bobLink.id}`, as()), 404);
+      const changeBob = await server.request('PATCH', `/v1/links/${bobLink.id}`, {
+        ...as({ 'x-csrf-token': session.csrf }),
+        body: { title: 'not yours' },
+      });
+      assertProblem(changeBob, 404);
+      assertProblem(
+        await server.request('GET', `/v1/links?owner=console-bob`, as()),
+        403,
+        'forbidden',
+      );
+      assertProblem(await server.request('GET', '/v1/keys', as()), 403, 'forbidden');
+
+      const own = await server.request('PATCH', `/v1/links/${aliceLink.id}`, {
+        ...as({ 'x-csrf-token': session.csrf }),
+        body: { title: 'mine' },
+      });
+      assert.equal(own.status, 200, own.text);
+      const created = await server.request('POST', '/v1/links', {
+        ...as({ 'x-csrf-token': session.csrf }),
+        body: { destination: 'https://example.com/alice-2' },
+      });
+      assert.equal(created.json.owner, 'console-alice', 'made as the session owner');
+      // The admin's session still sees both.
+      const all = await server.request('GET', '/v1/links?limit=100', asConsole(admin.cookie));
+      const ids = all.json.items.map((link: { id: string }) => link.id);
+      assert.ok(ids.includes(aliceLink.id) && ids.includes(bobLink.id));
+    });
+
     test('a bearer key takes precedence over the cookie', async () => {
       const { key } = await issueKey('bearer-wins', false);
       const keys = await server.request('GET', '/v1/keys', {
@@ -507,7 +566,15 @@ describe('admin console over HTTP', () => {
       const { key } = await issueKey('dashboard-peeker', false);
       const response = await server.request('GET', '/admin/api/dashboard', { key });
       assertProblem(response, 403, 'forbidden');
-      assert.match(response.json.detail, /admins/);
+      assert.match(response.json.detail, /admin/);
+    });
+
+    test("an owner's session: 403, the whole service's figures are not its to read", async () => {
+      const { key } = await issueKey('dashboard-owner', false);
+      const owner = await signIn(server, key);
+      const response = await server.request('GET', '/admin/api/dashboard', asConsole(owner.cookie));
+      assertProblem(response, 403, 'forbidden');
+      assert.match(response.json.detail, /whole service/);
     });
 
     test('an ended session: 401', async () => {

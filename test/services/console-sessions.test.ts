@@ -201,7 +201,7 @@ describe('console sessions', () => {
     assert.equal(await readSession(slower, ended.token), null);
   });
 
-  test('sign-in refuses unknown, revoked, malformed and non-admin keys', async (t) => {
+  test("sign-in refuses unknown, revoked and malformed keys; an owner's key is that owner's session", async (t) => {
     const { store, clock, deps, admin } = await setup(t);
     const member = await storeKey(store.keys, false);
     const revoked = await storeKey(store.keys, true);
@@ -214,7 +214,11 @@ describe('console sessions', () => {
       await assert.rejects(signIn(deps, key, CLIENT), unauthorized, JSON.stringify(key));
     }
     await assert.rejects(signIn(deps, 'k'.repeat(513), CLIENT), unauthorized);
-    await assert.rejects(signIn(deps, member.key, CLIENT), { name: 'HopError', kind: 'forbidden' });
+    // ADR 0096: an owner's key signs in, as that owner and not an admin.
+    const { session, token } = await signIn(deps, member.key, CLIENT);
+    assert.equal(session.principal.admin, false);
+    assert.equal(session.principal.keyId, member.id);
+    assert.deepEqual((await readSession(deps, token))?.principal, session.principal);
   });
 
   test('an address past ten refused sign-ins waits, even with the right key; others do not', async (t) => {

@@ -28,8 +28,9 @@ export function Breakdown(props: {
         {props.rows.map((row) => (
           <tr key={row.name}>
             <td>
-              <span class="share" style={{ width: `${(row.clicks / total) * 100}%` }} />
               <span class="name">{row.name}</span>
+              {/* A thin bar under the name: its height is its own, whatever the row's. */}
+              <span class="share" style={{ width: `${(row.clicks / total) * 100}%` }} />
             </td>
             <td class="num">{count(row.clicks)}</td>
           </tr>

@@ -1,4 +1,4 @@
-import type { Link } from '../api.js';
+import { api, type Link } from '../api.js';
 
 /** A link's state as a coloured badge. */
 export function StateBadge(props: { state: Link['state']; testId?: string }) {
@@ -17,17 +17,43 @@ export function StateBadge(props: { state: Link['state']; testId?: string }) {
 export function LinkCells({ link }: { link: Link }) {
   return (
     <>
-      <td>
-        {link.state === 'deleted' ? (
-          <span class="code">{link.code}</span>
-        ) : (
-          <a href={`#/links/${link.id}`}>{link.code}</a>
-        )}
+      <CodeCell link={link} />
+      <td class="destination" title={link.destination}>
+        {link.destination}
       </td>
-      <td class="destination">{link.destination}</td>
       <td>
         <StateBadge state={link.state} />
       </td>
+    </>
+  );
+}
+
+/** A link's code, to its page (a deleted link has none). */
+export function CodeCell({ link }: { link: Link }) {
+  return (
+    <td>
+      {link.state === 'deleted' ? (
+        <span class="code">{link.code}</span>
+      ) : (
+        <a href={`#/links/${link.id}`}>{link.code}</a>
+      )}
+    </td>
+  );
+}
+
+/** A link's QR code as SVG, and the PNG to download; fetched with the session cookie. */
+export function QrCode({ link, size }: { link: Link; size: number }) {
+  return (
+    <>
+      <img
+        src={api.qrUrl(link.id, 'svg', size)}
+        width={size}
+        height={size}
+        alt={`QR code of ${link.short_url}`}
+      />
+      <a href={api.qrUrl(link.id, 'png', 1024)} download={`${link.code}.png`}>
+        Download PNG
+      </a>
     </>
   );
 }

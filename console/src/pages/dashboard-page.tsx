@@ -27,12 +27,20 @@ export function DashboardPage() {
       {dashboard !== null && (
         <>
           <dl class="cards">
-            <Card label="Links" value={count(dashboard.links.all)} testId="links-all" />
             <Card
-              label="Active links"
-              value={count(dashboard.links.active)}
-              testId="links-active"
+              label="Links"
+              value={count(dashboard.links.total)}
+              testId="links-total"
+              note={`counted ${dateTime(dashboard.links.counted_at)}`}
             />
+            <Card label="Active" value={count(dashboard.links.active)} testId="links-active" />
+            <Card
+              label="Disabled"
+              value={count(dashboard.links.disabled)}
+              testId="links-disabled"
+            />
+            <Card label="Expired" value={count(dashboard.links.expired)} testId="links-expired" />
+            <Card label="Deleted" value={count(dashboard.links.deleted)} testId="links-deleted" />
             <Card
               label="Clicks today (UTC)"
               value={count(dashboard.clicks.today)}
@@ -61,34 +69,36 @@ export function DashboardPage() {
             {dateTime(dashboard.busiest_ranked_at)}. Link totals (deleted ones included) are from
             the last census plus links created since.
           </p>
-          <table class="links">
-            <caption>Busiest links, last 7 days</caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Destination</th>
-                <th scope="col">State</th>
-                <th scope="col" class="num">
-                  Clicks
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {dashboard.busiest.length === 0 && (
+          <div class="scroll">
+            <table class="links">
+              <caption>Busiest links, last 7 days</caption>
+              <thead>
                 <tr>
-                  <td colSpan={4} class="empty">
-                    No clicks in the last 7 days
-                  </td>
+                  <th scope="col">Code</th>
+                  <th scope="col">Destination</th>
+                  <th scope="col">State</th>
+                  <th scope="col" class="num">
+                    Clicks
+                  </th>
                 </tr>
-              )}
-              {dashboard.busiest.map(({ link, clicks }) => (
-                <tr key={link.id}>
-                  <LinkCells link={link} />
-                  <td class="num">{count(clicks)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {dashboard.busiest.length === 0 && (
+                  <tr>
+                    <td colSpan={4} class="empty">
+                      No clicks in the last 7 days
+                    </td>
+                  </tr>
+                )}
+                {dashboard.busiest.map(({ link, clicks }) => (
+                  <tr key={link.id}>
+                    <LinkCells link={link} />
+                    <td class="num">{count(clicks)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </>

@@ -1,14 +1,15 @@
-import { StateBadge } from '../components/link-cells.js';
+import { QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
 import { Breakdown } from '../components/breakdown.js';
 import { ClicksChart } from '../components/clicks-chart.js';
+import { formErrors, NO_ERRORS, type FormErrors } from '../components/field-errors.js';
+import { LINK_FIELDS, LinkFields, linkFieldsBody } from '../components/link-fields.js';
+import { RangePicker, rangeQuery, type ChartRange } from '../components/range-picker.js';
 import { useLoad } from '../components/use-load.js';
-import { count, dateTime } from '../format.js';
+import { count, countryName, dateTime } from '../format.js';
 import { go } from '../router.js';
-
-const HOUR_MS = 3_600_000;
 
 /** One link: what it is, its clicks over time and by dimension, its QR code, its actions. */
 export function LinkPage({ id }: { id: string }) {
@@ -18,21 +19,15 @@ export function LinkPage({ id }: { id: string }) {
     setValue: setLink,
     reload: reloadLink,
   } = useLoad(() => api.link(id), [id]);
-  const [bucket, setBucket] = useState<'hour' | 'day'>('hour');
-  // Hourly: the last two days, so bars stay readable; daily: the API's 30 days.
+  // The API's own default range until another is picked: the request names none.
+  const [range, setRange] = useState<ChartRange>({ kind: 'default' });
+  // Said outside the edit form, which starts afresh with every saved version.
+  const [saved, setSaved] = useState('');
   const {
     value: analytics,
     error: analyticsError,
     reload: reloadAnalytics,
-  } = useLoad(
-    () =>
-      api.analytics(
-        id,
-        bucket,
-        bucket === 'hour' ? new Date(Date.now() - 47 * HOUR_MS).toISOString() : undefined,
-      ),
-    [id, bucket],
-  );
+  } = useLoad(() => api.analytics(id, rangeQuery(range)), [id, range]);
 
   if (link === null) {
     return error === '' ? (
@@ -53,38 +48,26 @@ export function LinkPage({ id }: { id: string }) {
           <h2 id="details">Details</h2>
           <Details link={link} />
           <Actions link={link} onChanged={setLink} />
-          <EditDestination key={link.version} link={link} onChanged={setLink} />
+          <EditLink
+            key={link.version}
+            link={link}
+            onChanged={(changed) => {
+              setLink(changed);
+              setSaved(`Saved version ${changed.version}: the next redirect uses it.`);
+            }}
+          />
+          <p role="status" class="message" data-testid="saved">
+            {saved}
+          </p>
         </section>
         <section aria-labelledby="qr" class="qr">
           <h2 id="qr">QR code</h2>
-          <img
-            src={api.qrUrl(link.id, 'svg', 192)}
-            width={192}
-            height={192}
-            alt={`QR code of ${link.short_url}`}
-          />
-          <a href={api.qrUrl(link.id, 'png', 1024)} download={`${link.code}.png`}>
-            Download PNG
-          </a>
+          <QrCode link={link} size={192} />
         </section>
       </div>
       <section aria-labelledby="clicks">
         <div class="section-head">
           <h2 id="clicks">Clicks</h2>
-          <div role="group" aria-label="Bucket" class="toggle">
-            {(['hour', 'day'] as const).map((b) => (
-              <button
-                key={b}
-                type="button"
-                aria-pressed={bucket === b}
-                onClick={() => {
-                  setBucket(b);
-                }}
-              >
-                By {b}
-              </button>
-            ))}
-          </div>
           <button
             type="button"
             class="secondary"
@@ -96,6 +79,7 @@ export function LinkPage({ id }: { id: string }) {
             Refresh
           </button>
         </div>
+        <RangePicker range={range} onChange={setRange} />
         <Alert message={analyticsError} />
         {analytics === null && analyticsError === '' && <p class="loading">Loading clicks…</p>}
         {analytics !== null && (
@@ -104,7 +88,10 @@ export function LinkPage({ id }: { id: string }) {
             <div class="breakdowns">
               <Breakdown
                 caption="By country"
-                rows={analytics.by_country.map((r) => ({ name: r.country, clicks: r.clicks }))}
+                rows={analytics.by_country.map((r) => ({
+                  name: countryName(r.country),
+                  clicks: r.clicks,
+                }))}
               />
               <Breakdown
                 caption="By device"
@@ -278,36 +265,38 @@ function Actions({ link, onChanged }: { link: Link; onChanged: (link: Link) => v
   );
 }
 
-function EditDestination({ link, onChanged }: { link: Link; onChanged: (link: Link) => void }) {
-  const [destination, setDestination] = useState(link.destination);
+/**
+ * Every field the API lets a PATCH change. noValidate: the API's rules, not the browser's
+ * bubble, say what is wrong, each under its field (and only there).
+ */
+function EditLink({ link, onChanged }: { link: Link; onChanged: (link: Link) => void }) {
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [message, setMessage] = useState('');
   if (link.state === 'deleted') return null;
   const save = (event: Event) => {
     event.preventDefault();
     setMessage('');
-    api.update(link.id, { destination: destination.trim() }).then(
+    setErrors(NO_ERRORS);
+    const body = linkFieldsBody(new FormData(event.currentTarget as HTMLFormElement), link);
+    if (Object.keys(body).length === 0) {
+      setMessage('Nothing changed.');
+      return;
+    }
+    api.update(link.id, body).then(
       (changed) => {
         onChanged(changed);
-        setMessage('Saved: the next redirect goes there.');
       },
       (e: unknown) => {
-        setMessage(e instanceof ApiError ? e.message : 'Saving failed.');
+        setErrors(formErrors(e, LINK_FIELDS));
       },
     );
   };
   return (
-    <form class="edit" onSubmit={save}>
-      <label for="destination">Destination</label>
-      <input
-        id="destination"
-        type="url"
-        required
-        value={destination}
-        onInput={(e) => {
-          setDestination(e.currentTarget.value);
-        }}
-      />
-      <button type="submit">Save destination</button>
+    <form class="edit" onSubmit={save} noValidate aria-labelledby="edit-heading">
+      <h3 id="edit-heading">Edit</h3>
+      <LinkFields prefix="edit" link={link} errors={errors} />
+      <button type="submit">Save changes</button>
+      <Alert message={errors.general} />
       <p role="status" class="message">
         {message}
       </p>

@@ -24,8 +24,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
   return (
     <main id="main" class="sign-in">
       <h1>hop console</h1>
-      <form onSubmit={submit}>
-        <label for="key">Admin key</label>
+      <form onSubmit={submit} noValidate>
+        <label for="key">API key</label>
         <input
           id="key"
           name="key"
@@ -43,8 +43,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
         <Alert message={error} />
       </form>
       <p class="hint">
-        The first start of hop prints an admin key; <code>hop keys create --owner you --admin</code>{' '}
-        makes another.
+        An admin key sees every link; an owner's key, that owner's links. The first start of hop
+        prints an admin key; <code>hop keys create --owner you</code> makes an owner's key.
       </p>
     </main>
   );

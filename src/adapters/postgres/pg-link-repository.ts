@@ -9,6 +9,7 @@ import type {
 } from '../../ports/link-repository.js';
 import {
   LINK_COLUMNS,
+  listOrderSql,
   recordFromRow,
   stateCondition,
   type IdempotencyRow,
@@ -96,6 +97,9 @@ export class PgLinkRepository implements LinkRepository {
         return `$${params.length}`;
       };
       const where: string[] = [];
+      // click_totals is in the same database: the click store keeps it beside the links.
+      const order = listOrderSql(query, 'click_totals', param);
+      if (order.after !== null) where.push(order.after);
       if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
       if (query.beforeId !== undefined) where.push(`id < ${param(query.beforeId)}`);
       if (query.search !== undefined && query.search !== '') {
@@ -109,8 +113,8 @@ export class PgLinkRepository implements LinkRepository {
         where.push(`tags @> jsonb_build_array(${param(query.tag)}::text)`);
       }
       where.push(stateCondition(query.state, () => param(query.nowMs)));
-      const sql = `SELECT ${LINK_COLUMNS} FROM links WHERE ${where.join(' AND ')}
-        ORDER BY id DESC LIMIT ${param(query.limit)}`;
+      const sql = `SELECT ${LINK_COLUMNS} FROM links ${order.join} WHERE ${where.join(' AND ')}
+        ORDER BY ${order.orderBy} LIMIT ${param(query.limit)}`;
       const { rows } = await this.#primary.query<LinkRow>(sql, params);
       return rows.map(fromRow);
     });

@@ -1,5 +1,9 @@
 import type { Link } from '../../domain/link.js';
-import type { IdempotencyRecord, LinkQuery } from '../../ports/link-repository.js';
+import {
+  NEVER_EXPIRES_SORT_VALUE,
+  type IdempotencyRecord,
+  type LinkQuery,
+} from '../../ports/link-repository.js';
 
 /** The columns of `links`, in the order both SQL stores read and write them. */
 export const LINK_COLUMNS =
@@ -45,4 +49,51 @@ export function stateCondition(state: LinkQuery['state'], now: () => string): st
     default:
       throw new RangeError(`unknown link state ${String(state)}`);
   }
+}
+
+/** The parts of a list query that its order decides. */
+export interface ListOrderSql {
+  /** Joined after `FROM links` (the click totals, when sorting by clicks); may be ''. */
+  readonly join: string;
+  /** The keyset condition continuing after `query.after`, or null on a first page. */
+  readonly after: string | null;
+  readonly orderBy: string;
+}
+
+/**
+ * ORDER BY and keyset condition of a sorted list (ADR 0097): the sort value, then the id,
+ * both in the sort's direction, so (value, id) is a total order a cursor can resume from.
+ * Never-expiring links sort as NEVER_EXPIRES_SORT_VALUE; links without clicks as 0.
+ * `clickTotals` names the table of all-time clicks as this connection sees it; `param`
+ * binds a value and returns its placeholder.
+ */
+export function listOrderSql(
+  query: LinkQuery,
+  clickTotals: string,
+  param: (value: unknown) => string,
+): ListOrderSql {
+  const sort = query.sort ?? { key: 'created', descending: true };
+  const direction = sort.descending ? 'DESC' : 'ASC';
+  const beyond = sort.descending ? '<' : '>';
+  const after = query.after;
+  if (sort.key === 'created') {
+    return {
+      join: '',
+      after: after === undefined ? null : `links.id ${beyond} ${param(after.id)}`,
+      orderBy: `links.id ${direction}`,
+    };
+  }
+  const value =
+    sort.key === 'clicks'
+      ? 'coalesce(totals.clicks, 0)'
+      : `coalesce(links.expires_at, ${NEVER_EXPIRES_SORT_VALUE})`;
+  const join =
+    sort.key === 'clicks' ? `LEFT JOIN ${clickTotals} totals ON totals.link_id = links.id` : '';
+  let condition: string | null = null;
+  if (after !== undefined) {
+    const at = param(after.value);
+    const id = param(after.id);
+    condition = `(${value} ${beyond} ${at} OR (${value} = ${at} AND links.id ${beyond} ${id}))`;
+  }
+  return { join, after: condition, orderBy: `${value} ${direction}, links.id ${direction}` };
 }

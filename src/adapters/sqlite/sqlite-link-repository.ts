@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type { Link } from '../../domain/link.js';
 import type {
   IdempotencyClaim,
@@ -9,6 +9,7 @@ import type {
 } from '../../ports/link-repository.js';
 import {
   LINK_COLUMNS,
+  listOrderSql,
   recordFromRow,
   stateCondition,
   type IdempotencyRow,
@@ -34,14 +35,15 @@ export class SqliteLinkRepository implements LinkRepository {
     string,
     Database.Statement<Record<string, unknown>, LinkRow>
   >();
+  /** clicks.db's path: a list sorted by clicks reads its totals there (ADR 0097). */
+  readonly #clicksFile: string | null;
+  /** hop.db read-only with clicks.db attached, opened by the first list sorted by clicks. */
+  #withClicks: Database.Database | null = null;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, clicksFile: string | null = null) {
     this.#db = db;
-    // SQLite's lower() folds only A-Z; search must fold "Über" like PostgreSQL does, so the
-    // adapter uses JavaScript's Unicode case rules on both sides of the comparison.
-    db.function('hop_fold', { deterministic: true }, (value: unknown) =>
-      typeof value === 'string' ? value.toLowerCase() : value,
-    );
+    this.#clicksFile = clicksFile;
+    registerFold(db);
     this.#insert = db.prepare(
       `INSERT INTO links (${LINK_COLUMNS}) VALUES (@id, @code, @owner, @destination, @status_code, @state,
         @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version)
@@ -122,6 +124,12 @@ export class SqliteLinkRepository implements LinkRepository {
     return guardSqlite('list links', () => {
       const where: string[] = [];
       const params: Record<string, unknown> = { limit: query.limit, now: query.nowMs };
+      const order = listOrderSql(query, 'clicks.click_totals', (value) => {
+        const name = `sort_${Object.keys(params).length}`;
+        params[name] = value;
+        return `@${name}`;
+      });
+      if (order.after !== null) where.push(order.after);
       if (query.owner !== undefined) {
         where.push('owner = @owner');
         params['owner'] = query.owner;
@@ -142,15 +150,40 @@ export class SqliteLinkRepository implements LinkRepository {
         params['tag'] = query.tag;
       }
       where.push(stateCondition(query.state, () => '@now'));
-      const sql = `SELECT ${LINK_COLUMNS} FROM links WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      const sql = `SELECT ${LINK_COLUMNS} FROM links ${order.join} WHERE ${where.join(' AND ')} ORDER BY ${order.orderBy} LIMIT @limit`;
       let statement = this.#listStatements.get(sql);
       if (statement === undefined) {
-        statement = this.#db.prepare<Record<string, unknown>, LinkRow>(sql);
+        const db = order.join === '' ? this.#db : this.#connectionWithClicks();
+        statement = db.prepare<Record<string, unknown>, LinkRow>(sql);
         this.#listStatements.set(sql, statement);
       }
       if (!sql.includes('@now')) delete params['now'];
       return statement.all(params).map(fromRow);
     });
+  }
+
+  /**
+   * The clicks live in clicks.db, a file of its own so that folds never hold hop.db's write
+   * lock. Attaching it to the main connection would undo that: a write transaction there
+   * (BEGIN IMMEDIATE) takes every attached file's write lock. A second, read-only
+   * connection with both files attached joins them and never writes.
+   */
+  #connectionWithClicks(): Database.Database {
+    if (this.#withClicks !== null) return this.#withClicks;
+    if (this.#clicksFile === null) {
+      throw new Error('this SQLite link repository was opened without its clicks.db');
+    }
+    const db = new Database(this.#db.name, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    registerFold(db);
+    db.prepare('ATTACH DATABASE ? AS clicks').run(this.#clicksFile);
+    this.#withClicks = db;
+    return db;
+  }
+
+  /** Closes the read-only connection a list by clicks opened, if any. */
+  close(): void {
+    if (this.#withClicks?.open === true) this.#withClicks.close();
   }
 
   async importLinks(links: readonly Link[]): Promise<number> {
@@ -176,4 +209,14 @@ export class SqliteLinkRepository implements LinkRepository {
       return result.changes === 1;
     });
   }
+}
+
+/**
+ * SQLite's lower() folds only A-Z; search must fold "Über" like PostgreSQL does, so the
+ * adapter uses JavaScript's Unicode case rules on both sides of the comparison.
+ */
+function registerFold(db: Database.Database): void {
+  db.function('hop_fold', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
 }

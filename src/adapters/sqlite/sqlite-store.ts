@@ -61,12 +61,13 @@ export class SqliteStore implements Store {
     applied: readonly number[],
     checkpoints: BackgroundCheckpoints | null,
     clickDb: SqliteClickDatabase,
+    clicksFile: string,
   ) {
     this.#db = db;
     this.#clickDb = clickDb;
     this.#checkpoints = checkpoints;
     this.migrationsAppliedAtOpen = applied;
-    this.links = new SqliteLinkRepository(db);
+    this.links = new SqliteLinkRepository(db, clicksFile);
     this.redirects = new SqliteRedirectReads(db);
     this.codeScan = new SqliteCodeScan(db);
     this.sweep = new SqliteSweepQueries(db);
@@ -90,11 +91,10 @@ export class SqliteStore implements Store {
     db.pragma('cache_size = -65536');
     db.pragma('mmap_size = 0');
     const applied = applyMigrations(db);
-    const clickDb = SqliteClickDatabase.open(
-      options.clicksFile ?? join(dirname(options.file), 'clicks.db'),
-    );
+    const clicksFile = options.clicksFile ?? join(dirname(options.file), 'clicks.db');
+    const clickDb = SqliteClickDatabase.open(clicksFile);
     const background = options.backgroundCheckpoints;
-    if (background === undefined) return new SqliteStore(db, applied, null, clickDb);
+    if (background === undefined) return new SqliteStore(db, applied, null, clickDb, clicksFile);
     db.pragma('wal_autocheckpoint = 0');
     const checkpoints = startBackgroundCheckpoints(
       options.file,
@@ -106,7 +106,7 @@ export class SqliteStore implements Store {
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       },
     );
-    return new SqliteStore(db, applied, checkpoints, clickDb);
+    return new SqliteStore(db, applied, checkpoints, clickDb, clicksFile);
   }
 
   async ping(): Promise<void> {
@@ -121,6 +121,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     await this.#checkpoints?.stop();
     this.#clickDb.close();
+    this.links.close();
     // The last connection to close checkpoints what is left.
     if (this.#db.open) this.#db.close();
   }

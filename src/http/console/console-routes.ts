@@ -15,9 +15,13 @@ import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 
 const sessionJson = {
   type: 'object',
-  required: ['owner', 'key_id', 'expires_at', 'csrf_token'],
+  required: ['owner', 'admin', 'key_id', 'expires_at', 'csrf_token'],
   properties: {
     owner: { type: 'string' },
+    admin: {
+      type: 'boolean',
+      description: "False for an owner's key: the console shows that owner's links only.",
+    },
     key_id: { type: 'string' },
     expires_at: { type: 'string', format: 'date-time' },
     csrf_token: {
@@ -39,6 +43,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
   const sessionReply = (reply: FastifyReply, session: ConsoleSession) =>
     reply.header('cache-control', 'no-store').send({
       owner: session.principal.owner,
+      admin: session.principal.admin,
       key_id: session.principal.keyId,
       expires_at: new Date(session.expiresAt).toISOString(),
       csrf_token: session.csrfToken,
@@ -86,7 +91,8 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
     '/admin/session',
     {
       schema: {
-        summary: 'Sign in to the console with an admin key (sets an HttpOnly session cookie)',
+        summary:
+          "Sign in to the console with an API key (sets an HttpOnly session cookie); an owner's key sees that owner's links only",
         tags: ['console'],
         body: {
           type: 'object',
@@ -163,14 +169,22 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
     '/admin/api/dashboard',
     {
       schema: {
-        summary: 'The console dashboard: links, clicks, busiest links, live redirects (admin)',
+        summary:
+          "The console dashboard: links, clicks, busiest links, live redirects (admin only: its figures are the whole service's, so an owner's session is refused)",
         tags: ['console'],
         response: { 401: problemResponse, 403: problemResponse },
       },
     },
     async (request, reply) => {
       const principal = await principalOfRequest(deps.keyService.keys, sessions, request);
-      if (!principal.admin) throw new HopError('forbidden', 'The dashboard is for admins.');
+      // Every figure here is the whole service's (ADR 0096): an owner's console has no
+      // dashboard and opens on its links instead.
+      if (!principal.admin) {
+        throw new HopError(
+          'forbidden',
+          "The dashboard shows the whole service's figures: only an admin key's session reads it.",
+        );
+      }
       const dashboard = await readDashboard(deps.console.dashboard);
       const now = deps.linkService.clock.now();
       const totals = await linkClickTotals(

@@ -44,7 +44,7 @@ const KEY = /^[\x21-\x7e]{1,512}$/;
 export const CLOCK_SKEW_MS = 60_000;
 
 /**
- * Console sessions are signed, not stored: the token names the admin key it was made
+ * Console sessions are signed, not stored: the token names the API key it was made
  * from and is MACed with that key's stored hash and the server's own secret, neither of
  * which leaves the server.
  * Any instance sharing the store can check it, and revoking the key ends its sessions at
@@ -76,12 +76,11 @@ async function signInWithKey(
   deps: ConsoleSessionDeps,
   key: string,
 ): Promise<{ token: string; session: ConsoleSession }> {
-  if (!KEY.test(key)) throw new HopError('unauthorized', 'This admin key is unknown or revoked.');
+  // Any active key signs in (ADR 0096): the session is the key's principal, so an owner's
+  // console sees and changes what that owner's key may through the v1 API, and no more.
+  if (!KEY.test(key)) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
   const record = await findKeyBySecret(deps.keys, key);
-  if (record === null) throw new HopError('unauthorized', 'This admin key is unknown or revoked.');
-  if (!record.admin) {
-    throw new HopError('forbidden', 'Only an admin key may sign in to the console.');
-  }
+  if (record === null) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
   const expiresAt = deps.clock.now() + deps.ttlMs;
   const token = `${record.id}.${expiresAt}.${mac(deps.secret(), record, `session|${record.id}|${expiresAt}`)}`;
   return { token, session: sessionOf(deps.secret(), record, token, expiresAt) };
@@ -101,7 +100,7 @@ export async function readSession(
   // behind one load balancer: not even a forged MAC buys a longer session.
   if (expiresAt <= now || expiresAt > now + deps.ttlMs + CLOCK_SKEW_MS) return null;
   const record = await deps.keys.findActiveKeyById(keyId);
-  if (record === null || !record.admin) return null;
+  if (record === null) return null;
   if (!sameSecret(given, mac(deps.secret(), record, `session|${keyId}|${expiresAt}`))) return null;
   if (await deps.keys.consoleSessionEnded(tokenHash(token))) return null;
   return sessionOf(deps.secret(), record, token, expiresAt);
@@ -131,7 +130,7 @@ function sessionOf(
   expiresAt: number,
 ): ConsoleSession {
   return {
-    principal: { keyId: record.id, owner: record.owner, admin: true },
+    principal: { keyId: record.id, owner: record.owner, admin: record.admin },
     expiresAt,
     token,
     // Bound to this very session: a token seen in one sign-in is useless in another.

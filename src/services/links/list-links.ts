@@ -1,6 +1,12 @@
+import type { ClickCounts } from '../../domain/click-fold.js';
 import { HopError } from '../../domain/errors.js';
 import type { Link, LinkState } from '../../domain/link.js';
 import type { Principal } from '../../domain/principal.js';
+import {
+  NEVER_EXPIRES_SORT_VALUE,
+  type LinkSort,
+  type LinkSortPosition,
+} from '../../ports/link-repository.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -13,7 +19,24 @@ export interface ListLinksInput {
   readonly tag?: string | undefined;
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
+  /** `created`, `clicks` or `expires_at`, `-` first for descending; default `-created`. */
+  readonly sort?: LinkSortName | undefined;
+  /** All-time clicks of links: needed to continue a list sorted by clicks. */
+  readonly clickTotals?:
+    ((linkIds: readonly string[]) => Promise<ReadonlyMap<string, ClickCounts>>) | undefined;
 }
+
+/** The orders a list may take (ADR 0097); the HTTP schema lists the same names. */
+export const LINK_SORT_NAMES = [
+  '-created',
+  'created',
+  '-clicks',
+  'clicks',
+  '-expires_at',
+  'expires_at',
+] as const;
+export type LinkSortName = (typeof LINK_SORT_NAMES)[number];
+const DEFAULT_SORT: LinkSortName = '-created';
 
 export interface LinkPage {
   readonly items: readonly Link[];
@@ -24,8 +47,9 @@ export interface LinkPage {
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
- * The caller's links, newest first (SPEC §3); an admin sees every owner's, or one owner's
- * with `owner`. Pages are keyed by the last id seen, so inserts never shift a page.
+ * The caller's links, newest first (SPEC §3) or in `sort`'s order; an admin sees every
+ * owner's, or one owner's with `owner`. Pages are keyed by the last row seen (its sort
+ * value and id), so inserts never shift a page.
  */
 export async function listLinks(
   deps: LinkServiceDeps,
@@ -40,37 +64,84 @@ export async function listLinks(
     const detail = `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.`;
     throw new HopError('invalid-request', detail, { fields: [{ field: 'limit', detail }] });
   }
-  const beforeId = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const sortName = input.sort ?? DEFAULT_SORT;
+  const sort = sortOf(sortName);
+  const position = input.cursor === undefined ? undefined : decodeCursor(input.cursor, sortName);
   // One extra row tells whether another page exists without a count query.
   const rows = await deps.links.listLinks({
     owner: principal.admin ? input.owner : principal.owner,
     search: input.search,
     state: input.state,
     tag: input.tag,
-    beforeId,
+    // The default order keeps its id-only cursor, so cursors handed out before sorting
+    // existed still page on.
+    ...(sortName === DEFAULT_SORT ? { beforeId: position?.id } : { sort, after: position }),
     limit: limit + 1,
     nowMs: deps.clock.now(),
   });
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  const nextCursor = rows.length > limit && last !== undefined ? encodeCursor(last.id) : null;
-  return { items, nextCursor };
+  if (rows.length <= limit || last === undefined) return { items, nextCursor: null };
+  if (sortName === DEFAULT_SORT) return { items, nextCursor: encode({ before: last.id }) };
+  const value = await sortValueOf(sort, last, input.clickTotals);
+  return { items, nextCursor: encode({ sort: sortName, value, id: last.id }) };
 }
 
-function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify({ before: lastId })).toString('base64url');
+function sortOf(name: LinkSortName): LinkSort {
+  const descending = name.startsWith('-');
+  const key = (descending ? name.slice(1) : name) as LinkSort['key'];
+  return { key, descending };
 }
 
-function decodeCursor(cursor: string): string {
+/** The last row's sort value, as the store compares it (ADR 0097). */
+async function sortValueOf(
+  sort: LinkSort,
+  last: Link,
+  clickTotals: ListLinksInput['clickTotals'],
+): Promise<number> {
+  switch (sort.key) {
+    case 'created':
+      return 0;
+    case 'expires_at':
+      return last.expiresAt ?? NEVER_EXPIRES_SORT_VALUE;
+    case 'clicks': {
+      if (clickTotals === undefined) throw new Error('listing by clicks needs clickTotals');
+      // People's clicks, as the stores sort by (bots are apart: ADR 0094).
+      return (await clickTotals([last.id])).get(last.id)?.clicks ?? 0;
+    }
+  }
+}
+
+function encode(cursor: object): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+/** The position a cursor names; refused when it was made for another order. */
+function decodeCursor(cursor: string, sortName: LinkSortName): LinkSortPosition {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && 'before' in parsed) {
-      const before = parsed.before;
-      if (typeof before === 'string' && ULID_PATTERN.test(before)) return before;
+    if (typeof parsed === 'object' && parsed !== null) {
+      const fields = parsed as Record<string, unknown>;
+      if (sortName === DEFAULT_SORT) {
+        const before = fields['before'];
+        if (typeof before === 'string' && ULID_PATTERN.test(before))
+          return { value: 0, id: before };
+      } else {
+        const { sort, value, id } = fields;
+        if (
+          sort === sortName &&
+          typeof value === 'number' &&
+          Number.isSafeInteger(value) &&
+          typeof id === 'string' &&
+          ULID_PATTERN.test(id)
+        ) {
+          return { value, id };
+        }
+      }
     }
   } catch {
     // fall through: any undecodable cursor is the client's mistake
   }
-  const detail = 'cursor is not one this service handed out.';
+  const detail = 'cursor is not one this service handed out for this sort.';
   throw new HopError('invalid-cursor', detail, { fields: [{ field: 'cursor', detail }] });
 }

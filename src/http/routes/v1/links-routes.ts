@@ -7,7 +7,7 @@ import { disableLink, enableLink, deleteLink } from '../../../services/links/cha
 import { createLink } from '../../../services/links/create-link.js';
 import { getLink } from '../../../services/links/get-link.js';
 import { linkQrCode, type QrFormat } from '../../../services/links/link-qr-code.js';
-import { listLinks } from '../../../services/links/list-links.js';
+import { listLinks, type LinkSortName } from '../../../services/links/list-links.js';
 import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
 import { toLinkJson } from '../../link-json.js';
@@ -49,6 +49,7 @@ interface ListQuery {
   owner?: string;
   limit?: number;
   cursor?: string;
+  sort?: LinkSortName;
 }
 
 interface IdParams {
@@ -126,7 +127,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/v1/links',
     {
       schema: {
-        summary: 'List links, newest first',
+        summary: 'List links, newest first or in the order of `sort`',
         tags: ['links'],
         security,
         querystring: listLinksQuery,
@@ -154,6 +155,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         owner: query.owner,
         limit: query.limit,
         cursor: query.cursor,
+        sort: query.sort,
+        clickTotals: (ids) => linkClickTotals(deps.analytics, ids),
       });
       const toJson = await toJsonWithClicks(page.items);
       return { items: page.items.map(toJson), next_cursor: page.nextCursor };
