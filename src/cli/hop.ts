@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { addBackupCommand } from './commands/backup-command.js';
 import { addBenchCommand } from './commands/bench-command.js';
 import { addKeysCommand } from './commands/keys-command.js';
 import { addLinksCommand } from './commands/links-command.js';
@@ -18,6 +19,7 @@ import { refuseUnknownCommand } from './unknown-command.js';
 const program = new Command('hop').description('hop, the URL shortener');
 addServeCommand(program);
 addMigrateCommand(program);
+addBackupCommand(program);
 addKeysCommand(program);
 addLinksCommand(program);
 addPoolCommand(program);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import type { Runtime } from '../main/compose.js';
 import { requireExistingDatabase } from '../main/data-dir.js';
@@ -7,9 +8,9 @@ import { exitOnConfigError, loadCliConfig } from './load-cli-config.js';
 
 export interface RuntimeUse {
   /**
-   * The command may start a new, empty database (`hop links seed` fills a fresh store for
-   * benchmarks). Every other command works on the server's data and refuses a folder
-   * without a database (ADR 0105).
+   * The command adds data (links, keys, a code pool) and may start a new database, saying
+   * on stderr that it did, and where. Every other command works on the server's data and
+   * refuses a folder without a database (ADR 0105).
    */
   readonly createsDatabase?: boolean;
   /**
@@ -27,6 +28,7 @@ export async function withRuntime(
   const loaded = loadCliConfig();
   const config = use.readOnly === true ? withoutBrokers(loaded) : loaded;
   let runtime: Runtime;
+  const databaseIsNew = config.postgres === undefined && !existsSync(config.databaseFile);
   try {
     if (use.createsDatabase !== true) requireExistingDatabase(config);
     // Loaded here, not at start: `hop --help` and a config error need none of the adapters.
@@ -34,6 +36,11 @@ export async function withRuntime(
     runtime = await composeRuntime(config, createLogger('warn'));
   } catch (error) {
     exitOnConfigError(error);
+  }
+  if (databaseIsNew) {
+    process.stderr.write(
+      `hop: created a new database in ${config.dataDir}; hop serve sees it only with the same HOP_DATA_DIR\n`,
+    );
   }
   try {
     await action(runtime);

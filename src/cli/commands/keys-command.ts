@@ -11,13 +11,16 @@ export function addKeysCommand(program: Command): void {
     .requiredOption('--owner <owner>', 'owner of the links made with this key')
     .option('--admin', 'an admin key: sees and manages every owner', false)
     .action(async (options: { owner: string; admin: boolean }) => {
-      await withRuntime(async (runtime) => {
-        const issued = await issueKey(runtime.keyService, options.owner, options.admin);
-        process.stdout.write(
-          `${issued.key}\n` +
-            `id ${issued.record.id}, owner ${issued.record.owner}${issued.record.admin ? ', admin' : ''}\n`,
-        );
-      });
+      await withRuntime(
+        async (runtime) => {
+          const issued = await issueKey(runtime.keyService, options.owner, options.admin);
+          process.stdout.write(
+            `${issued.key}\n` +
+              `id ${issued.record.id}, owner ${issued.record.owner}${issued.record.admin ? ', admin' : ''}\n`,
+          );
+        },
+        { createsDatabase: true },
+      );
     });
 
   keys

@@ -41,17 +41,20 @@ export function addLinksCommand(program: Command): void {
           tag?: string[];
         },
       ) => {
-        await withRuntime(async (runtime) => {
-          const { link } = await createLink(runtime.linkService, operator(options.owner), {
-            destination,
-            alias: options.alias,
-            statusCode: options.status === undefined ? undefined : Number(options.status),
-            ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
-            title: options.title,
-            tags: options.tag,
-          });
-          process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
-        });
+        await withRuntime(
+          async (runtime) => {
+            const { link } = await createLink(runtime.linkService, operator(options.owner), {
+              destination,
+              alias: options.alias,
+              statusCode: options.status === undefined ? undefined : Number(options.status),
+              ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
+              title: options.title,
+              tags: options.tag,
+            });
+            process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
+          },
+          { createsDatabase: true },
+        );
       },
     );
 
