@@ -1,7 +1,7 @@
 /**
  * `npm run build:console`: bundles the admin console (Preact) into console/dist, which hop
- * serves at /admin. Run by `npm start`, `npm test` and `npm run build`; takes well under a
- * second, so a fresh checkout never serves a stale or missing console.
+ * serves at /admin. Run by `npm run build` (so by `npm test`, and by `npm start` when a
+ * source changed); takes well under a second.
  *
  * Each file is written beside its place and renamed over it, and the folder is never
  * emptied: a hop starting while a build runs (npm start beside npm test) reads whole files,

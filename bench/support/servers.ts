@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pin, SERVER_CORE } from './pin-to-core.js';
@@ -113,7 +113,9 @@ export function npmStartCommand(root: string): string[] {
   const script = startScript(root);
   if (/[;&|<>$`'"\\]/.test(script))
     throw new Error(`cannot run ${root}'s start script without a shell: ${script}`);
-  const [program, ...args] = script.trim().split(/\s+/);
+  // `exec node …` (ADR 0104): the shell's exec is what spawning node directly does anyway.
+  const words = script.trim().split(/\s+/);
+  const [program, ...args] = words[0] === 'exec' ? words.slice(1) : words;
   return [program === 'node' ? process.execPath : (program as string), ...args];
 }
 
@@ -121,7 +123,10 @@ export function npmStartCommand(root: string): string[] {
 export function prepareNpmStart(root: string): void {
   const scripts = packageScripts(root);
   if (scripts['prestart'] !== undefined) runNpm(root, 'prestart');
-  if (startScript(root).includes('dist/')) runNpm(root, 'build');
+  // A prestart that builds when stale (ADR 0104) leaves nothing to do here.
+  if (startScript(root).includes('dist/') && !existsSync(join(root, 'dist/cli/hop.js'))) {
+    runNpm(root, 'build');
+  }
 }
 
 /** hop compiled (`npm run build` first), as the scenarios that measure a deployment run it. */

@@ -3,6 +3,7 @@ import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Logger } from '../observability/logger.js';
+import { prepareDataDir } from './data-dir.js';
 
 /** How often the WAL is copied back into the database file while serving. */
 const CHECKPOINT_INTERVAL_MS = 1000;
@@ -50,6 +51,7 @@ export async function openStore(
 }
 
 function openSqlite(config: Config, logger: Logger, serving: boolean): SqliteStore {
+  prepareDataDir(config);
   try {
     if (!serving) {
       return SqliteStore.open({

@@ -44,20 +44,21 @@ async function packagesLoaded(
 
 test('hop keys list on the embedded store loads neither fastify, pg, ioredis, NATS nor autocannon', async (t) => {
   const dir = tempDataDir(t, 'hop-cli-loads-');
+  assert.equal((await runHop(['migrate'], { HOP_DATA_DIR: dir })).status, 0);
   const loaded = await packagesLoaded(dir, ['keys', 'list'], { HOP_DATA_DIR: dir });
   assert.ok(loaded.has('better-sqlite3'), `the trace sees packages: ${[...loaded].join(', ')}`);
   const server = [...loaded].filter(isServerPackage);
   assert.deepEqual(server, []);
 });
 
-test('with Redis configured, the same command loads ioredis: the adapter follows the config', async (t) => {
+test('with Redis configured, a command that changes data loads ioredis; a read-only one does not (issue 20)', async (t) => {
   if (!(await requireRedis(t))) return;
   const dir = tempDataDir(t, 'hop-cli-loads-');
-  const loaded = await packagesLoaded(dir, ['keys', 'list'], {
-    HOP_DATA_DIR: dir,
-    HOP_REDIS_URL: REDIS_URL,
-    HOP_REDIS_PREFIX: uniquePrefix(),
-  });
-  assert.ok(loaded.has('ioredis'), [...loaded].join(', '));
-  assert.ok(!loaded.has('pg') && !loaded.has('fastify'), [...loaded].join(', '));
+  const env = { HOP_DATA_DIR: dir, HOP_REDIS_URL: REDIS_URL, HOP_REDIS_PREFIX: uniquePrefix() };
+  const changing = await packagesLoaded(dir, ['keys', 'create', '--owner', 'loads'], env);
+  assert.ok(changing.has('ioredis'), [...changing].join(', '));
+  assert.ok(!changing.has('pg') && !changing.has('fastify'), [...changing].join(', '));
+  // A read has nothing to tell other instances: it never connects to Redis.
+  const reading = await packagesLoaded(dir, ['keys', 'list'], env);
+  assert.ok(!reading.has('ioredis'), [...reading].join(', '));
 });

@@ -87,7 +87,8 @@ describe('the hop CLI', () => {
     assert.equal((await runHop(['links', 'seed', '--count', 'many'], env)).status, 2);
 
     const all = await runHop(['links', 'list', '--owner', 'admin'], env);
-    assert.equal(all.stdout.trim().split('\n').length, 1);
+    // A header row, then the one link.
+    assert.equal(all.stdout.trim().split('\n').length, 2);
     const mine = await runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);
     const rows = mine.stdout
       .trim()

@@ -575,11 +575,11 @@ describe('hop links disable and enable', () => {
     assert.ok(id, disabled.stdout);
     assert.match(
       (await hop(['links', 'list', '--state', 'disabled'], env)).stdout,
-      /^switch {2}disabled /,
+      /^code {2}state {2}clicks {2}owner {2}destination\nswitch {2}disabled /,
     );
     await assertRedirect(env, 'switch', 404);
 
-    // Found by its id as well; the state printed is the one stored.
+    // Found by its id as well; the state printed is the one a redirect sees now.
     const enabled = await hop(['links', 'enable', id], env);
     assert.equal(enabled.stdout.trim(), `switch  active  ${id}`);
 

@@ -12,7 +12,9 @@ describe('bench support', { timeout: 10_000 }, () => {
     const manifest = JSON.parse(readFileSync(join(BENCH_ROOT, 'package.json'), 'utf8')) as {
       scripts: { start: string };
     };
-    const [program, ...args] = manifest.scripts.start.split(/\s+/);
+    // `exec node …` (ADR 0104): spawned directly, node is what the shell would exec.
+    const [exec, program, ...args] = manifest.scripts.start.split(/\s+/);
+    assert.equal(exec, 'exec');
     assert.equal(program, 'node');
     assert.deepEqual(npmStartCommand(BENCH_ROOT), [process.execPath, ...args]);
   });

@@ -11,27 +11,39 @@ export function addKeysCommand(program: Command): void {
     .requiredOption('--owner <owner>', 'owner of the links made with this key')
     .option('--admin', 'an admin key: sees and manages every owner', false)
     .action(async (options: { owner: string; admin: boolean }) => {
-      await withRuntime(async (runtime) => {
-        const issued = await issueKey(runtime.keyService, options.owner, options.admin);
-        process.stdout.write(
-          `${issued.key}\n` +
-            `id ${issued.record.id}, owner ${issued.record.owner}${issued.record.admin ? ', admin' : ''}\n`,
-        );
-      });
+      await withRuntime(
+        async (runtime) => {
+          const issued = await issueKey(runtime.keyService, options.owner, options.admin);
+          process.stdout.write(
+            `${issued.key}\n` +
+              `id ${issued.record.id}, owner ${issued.record.owner}${issued.record.admin ? ', admin' : ''}\n`,
+          );
+        },
+        { createsDatabase: true },
+      );
     });
 
   keys
     .command('list')
     .description('list keys (never their secrets)')
     .action(async () => {
-      await withRuntime(async (runtime) => {
-        for (const key of await listKeys(runtime.keyService)) {
-          const state = key.revokedAt === null ? 'active' : 'revoked';
-          process.stdout.write(
-            `${key.id}  ${key.prefix}…  ${key.owner}${key.admin ? ' (admin)' : ''}  ${state}  ${new Date(key.createdAt).toISOString()}\n`,
-          );
-        }
-      });
+      await withRuntime(
+        async (runtime) => {
+          const keys = await listKeys(runtime.keyService);
+          if (keys.length === 0) {
+            process.stdout.write('no keys (hop serve creates an admin key on its first start)\n');
+            return;
+          }
+          process.stdout.write('id  prefix  owner  state  created\n');
+          for (const key of keys) {
+            const state = key.revokedAt === null ? 'active' : 'revoked';
+            process.stdout.write(
+              `${key.id}  ${key.prefix}…  ${key.owner}${key.admin ? ' (admin)' : ''}  ${state}  ${new Date(key.createdAt).toISOString()}\n`,
+            );
+          }
+        },
+        { readOnly: true },
+      );
     });
 
   keys

@@ -1,12 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { LINK_STATES, type LinkState } from '../../domain/link.js';
+import { effectiveState, LINK_STATES, type LinkState } from '../../domain/link.js';
 import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import { disableLink, enableLink } from '../../services/links/change-link-state.js';
 import { createLink } from '../../services/links/create-link.js';
 import { findLinkByCodeOrIdOrThrow } from '../../services/links/find-link-by-code-or-id.js';
-import { listLinks } from '../../services/links/list-links.js';
+import { DEFAULT_PAGE_SIZE, listLinks, MAX_PAGE_SIZE } from '../../services/links/list-links.js';
 import { seedLinks } from '../../services/links/seed-links.js';
+import { linksAsJson } from '../link-json-lines.js';
 import { operator } from '../operator.js';
 import { withRuntime } from '../with-runtime.js';
 import { addLinksExportCommand } from './links-export-command.js';
@@ -40,51 +41,85 @@ export function addLinksCommand(program: Command): void {
           tag?: string[];
         },
       ) => {
-        await withRuntime(async (runtime) => {
-          const { link } = await createLink(runtime.linkService, operator(options.owner), {
-            destination,
-            alias: options.alias,
-            statusCode: options.status === undefined ? undefined : Number(options.status),
-            ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
-            title: options.title,
-            tags: options.tag,
-          });
-          process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
-        });
+        await withRuntime(
+          async (runtime) => {
+            const { link } = await createLink(runtime.linkService, operator(options.owner), {
+              destination,
+              alias: options.alias,
+              statusCode: options.status === undefined ? undefined : Number(options.status),
+              ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
+              title: options.title,
+              tags: options.tag,
+            });
+            process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
+          },
+          { createsDatabase: true },
+        );
       },
     );
 
   links
     .command('list')
-    .description('list links, newest first')
+    .description('list links, newest first, a page at a time')
     .option('--owner <owner>', 'only this owner')
     .option('--q <text>', 'substring of code, destination or title')
     .addOption(new Option('--state <state>', 'only links in this state').choices(LINK_STATES))
-    .option('--limit <n>', 'at most n links (1-100)', '20')
-    .option('--json', 'one JSON object per line', false)
+    .option('--limit <n>', `links a page (1-${MAX_PAGE_SIZE})`, String(DEFAULT_PAGE_SIZE))
+    .option('--cursor <cursor>', 'start after the page that printed this cursor')
+    .option('--all', 'every page, not only the first', false)
+    .option('--json', 'one JSON object a line, as the API writes links (clicks included)', false)
+    .addHelpText(
+      'after',
+      `
+Text output starts with a header row; the state is the link's state now (a link past its
+expiry reads expired). When more links follow, the command says on stderr which --cursor
+prints the next page; --all prints every page.
+
+Examples:
+  $ hop links list --state disabled
+  $ hop links list --all --json > links.jsonl`,
+    )
     .action(
       async (options: {
         owner?: string;
         q?: string;
         state?: LinkState;
         limit: string;
+        cursor?: string;
+        all: boolean;
         json: boolean;
       }) => {
-        await withRuntime(async (runtime) => {
-          const page = await listLinks(runtime.linkService, operator(BOOTSTRAP_OWNER), {
-            owner: options.owner,
-            search: options.q,
-            state: options.state,
-            limit: Number(options.limit),
-          });
-          for (const link of page.items) {
-            process.stdout.write(
-              options.json
-                ? `${JSON.stringify(link)}\n`
-                : `${link.code}  ${link.state}  ${link.owner}  ${link.destination}\n`,
-            );
-          }
-        });
+        await withRuntime(
+          async (runtime) => {
+            if (!options.json) process.stdout.write('code  state  clicks  owner  destination\n');
+            let cursor = options.cursor;
+            for (;;) {
+              const page = await listLinks(runtime.linkService, operator(BOOTSTRAP_OWNER), {
+                owner: options.owner,
+                search: options.q,
+                state: options.state,
+                limit: Number(options.limit),
+                cursor,
+              });
+              for (const link of await linksAsJson(runtime, page.items)) {
+                process.stdout.write(
+                  options.json
+                    ? `${JSON.stringify(link)}\n`
+                    : `${link.code}  ${link.state}  ${link.clicks}  ${link.owner}  ${link.destination}\n`,
+                );
+              }
+              if (page.nextCursor === null) return;
+              if (!options.all) {
+                process.stderr.write(
+                  `hop: more links follow: --cursor ${page.nextCursor} for the next page, or --all\n`,
+                );
+                return;
+              }
+              cursor = page.nextCursor;
+            }
+          },
+          { readOnly: true },
+        );
       },
     );
 
@@ -109,19 +144,22 @@ export function addLinksCommand(program: Command): void {
         process.stderr.write('hop: --count must be a positive whole number\n');
         process.exit(2);
       }
-      await withRuntime(async (runtime) => {
-        const started = Date.now();
-        const codes = await seedLinks(runtime.linkService, {
-          count,
-          owner: options.owner,
-          destinationBase: 'https://seed.example/',
-          onProgress: (done) => {
-            process.stderr.write(`\rseeded ${done}/${count}`);
-          },
-        });
-        process.stderr.write(`\nseeded ${codes.length} links in ${Date.now() - started} ms\n`);
-        if (options.codes !== undefined) writeFileSync(options.codes, codes.join('\n') + '\n');
-      });
+      await withRuntime(
+        async (runtime) => {
+          const started = Date.now();
+          const codes = await seedLinks(runtime.linkService, {
+            count,
+            owner: options.owner,
+            destinationBase: 'https://seed.example/',
+            onProgress: (done) => {
+              process.stderr.write(`\rseeded ${done}/${count}`);
+            },
+          });
+          process.stderr.write(`\nseeded ${codes.length} links in ${Date.now() - started} ms\n`);
+          if (options.codes !== undefined) writeFileSync(options.codes, codes.join('\n') + '\n');
+        },
+        { createsDatabase: true },
+      );
     });
 }
 
@@ -147,7 +185,14 @@ Example:
         const admin = operator(BOOTSTRAP_OWNER);
         const found = await findLinkByCodeOrIdOrThrow(deps, admin, codeOrId);
         const link = await (change === 'disable' ? disableLink : enableLink)(deps, admin, found.id);
-        process.stdout.write(`${link.code}  ${link.state}  ${link.id}\n`);
+        // The state a redirect sees now: an expired link enabled is still expired.
+        const state = effectiveState(link, deps.clock.now());
+        process.stdout.write(`${link.code}  ${state}  ${link.id}\n`);
+        if (change === 'enable' && state === 'expired' && link.expiresAt !== null) {
+          process.stderr.write(
+            `hop: ${link.code} expired at ${new Date(link.expiresAt).toISOString()}: it stays expired\n`,
+          );
+        }
       });
     });
 }

@@ -90,45 +90,48 @@ Example:
     )
     .action(async (file: string, options: ImportOptions) => {
       const { csv, layout } = await openOrExit(file);
-      await withRuntime(async (runtime) => {
-        const started = performance.now();
-        const bar = startProgressBar(
-          csv.sizeBytes,
-          'import [{bar}] {percentage}% | {rows} rows | {rejected} rejected | ETA {eta_formatted}',
-          { rows: 0, rejected: 0 },
-        );
-        let rows = 0;
-        let rejected = 0;
-        let summary: ImportSummary;
-        try {
-          summary = await importLinks(
-            runtime.linkService,
-            operator(options.owner),
-            layout,
-            options.fromLine === undefined ? csv.rows : fromLine(csv.rows, options.fromLine),
-            {
-              concurrency: options.concurrency,
-              onOutcome: (outcome) => {
-                rows++;
-                if (outcome.kind !== 'imported') {
-                  rejected++;
-                  bar.log(describeOutcome(outcome));
-                }
-                bar.update(csv.bytesRead(), { rows, rejected });
-              },
-            },
+      await withRuntime(
+        async (runtime) => {
+          const started = performance.now();
+          const bar = startProgressBar(
+            csv.sizeBytes,
+            'import [{bar}] {percentage}% | {rows} rows | {rejected} rejected | ETA {eta_formatted}',
+            { rows: 0, rejected: 0 },
           );
-        } finally {
-          bar.stop();
-        }
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        const failed = summary.failed > 0 ? `, failed ${summary.failed}` : '';
-        process.stdout.write(
-          `imported ${summary.imported} rows, rejected ${summary.rejected}${failed}, in ${seconds} s\n`,
-        );
-        reportStop(summary);
-        if (summary.rejected > 0 || summary.failed > 0) process.exitCode = 1;
-      });
+          let rows = 0;
+          let rejected = 0;
+          let summary: ImportSummary;
+          try {
+            summary = await importLinks(
+              runtime.linkService,
+              operator(options.owner),
+              layout,
+              options.fromLine === undefined ? csv.rows : fromLine(csv.rows, options.fromLine),
+              {
+                concurrency: options.concurrency,
+                onOutcome: (outcome) => {
+                  rows++;
+                  if (outcome.kind !== 'imported') {
+                    rejected++;
+                    bar.log(describeOutcome(outcome));
+                  }
+                  bar.update(csv.bytesRead(), { rows, rejected });
+                },
+              },
+            );
+          } finally {
+            bar.stop();
+          }
+          const seconds = ((performance.now() - started) / 1000).toFixed(1);
+          const failed = summary.failed > 0 ? `, failed ${summary.failed}` : '';
+          process.stdout.write(
+            `imported ${summary.imported} rows, rejected ${summary.rejected}${failed}, in ${seconds} s\n`,
+          );
+          reportStop(summary);
+          if (summary.rejected > 0 || summary.failed > 0) process.exitCode = 1;
+        },
+        { createsDatabase: true },
+      );
     });
 }
 

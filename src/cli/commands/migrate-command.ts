@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../observability/logger.js';
-import { loadCliConfig } from '../load-cli-config.js';
+import { exitOnConfigError, loadCliConfig } from '../load-cli-config.js';
 
 export function addMigrateCommand(program: Command): void {
   program
@@ -12,7 +12,9 @@ export function addMigrateCommand(program: Command): void {
         import('../../main/compose.js'),
         import('../../main/open-store.js'),
       ]);
-      const runtime = await composeRuntime(config, createLogger(config.logLevel));
+      const runtime = await composeRuntime(config, createLogger(config.logLevel)).catch(
+        exitOnConfigError,
+      );
       const applied = [
         ...runtime.store.migrationsAppliedAtOpen,
         ...(await runtime.store.migrate()),

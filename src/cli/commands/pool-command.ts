@@ -50,66 +50,69 @@ Examples:
   $ hop pool generate --count 50000000 --length 8 --file /srv/hop/pool.codes --force`,
     )
     .action(async (options: { count: number; length?: number; file?: string; force: boolean }) => {
-      await withRuntime(async (runtime) => {
-        const { config } = runtime;
-        const started = performance.now();
-        const abort = new AbortController();
-        const onInterrupt = () => {
-          abort.abort();
-        };
-        process.once('SIGINT', onInterrupt);
-        const bar = process.stderr.isTTY
-          ? new SingleBar({
-              stream: process.stderr,
-              format: 'pool [{bar}] {percentage}% | {value}/{total} codes | ETA {eta_formatted}',
-              hideCursor: true,
-              clearOnComplete: true,
-            })
-          : null;
-        let barStarted = false;
-        let summary: PoolFileSummary;
-        try {
-          summary = await generatePoolFile(runtime.store.codeScan, {
-            file: options.file ?? config.poolFile,
-            count: options.count,
-            length: options.length ?? config.codeLength,
-            alphabet: config.codeAlphabet,
-            force: options.force,
-            signal: abort.signal,
-            onProgress: (progress) => {
-              if (bar === null || progress.phase !== 'codes') return;
-              if (!barStarted) bar.start(options.count, 0);
-              barStarted = true;
-              bar.update(progress.written);
-            },
-          });
-        } catch (error) {
-          if (error instanceof PoolFileRefused) {
-            process.stderr.write(`hop: ${error.message}\n`);
-            process.exitCode = 1;
-            return;
+      await withRuntime(
+        async (runtime) => {
+          const { config } = runtime;
+          const started = performance.now();
+          const abort = new AbortController();
+          const onInterrupt = () => {
+            abort.abort();
+          };
+          process.once('SIGINT', onInterrupt);
+          const bar = process.stderr.isTTY
+            ? new SingleBar({
+                stream: process.stderr,
+                format: 'pool [{bar}] {percentage}% | {value}/{total} codes | ETA {eta_formatted}',
+                hideCursor: true,
+                clearOnComplete: true,
+              })
+            : null;
+          let barStarted = false;
+          let summary: PoolFileSummary;
+          try {
+            summary = await generatePoolFile(runtime.store.codeScan, {
+              file: options.file ?? config.poolFile,
+              count: options.count,
+              length: options.length ?? config.codeLength,
+              alphabet: config.codeAlphabet,
+              force: options.force,
+              signal: abort.signal,
+              onProgress: (progress) => {
+                if (bar === null || progress.phase !== 'codes') return;
+                if (!barStarted) bar.start(options.count, 0);
+                barStarted = true;
+                bar.update(progress.written);
+              },
+            });
+          } catch (error) {
+            if (error instanceof PoolFileRefused) {
+              process.stderr.write(`hop: ${error.message}\n`);
+              process.exitCode = 1;
+              return;
+            }
+            if (abort.signal.aborted) {
+              process.stderr.write('hop: interrupted; no pool file was written\n');
+              process.exitCode = EXIT_INTERRUPTED;
+              return;
+            }
+            throw error;
+          } finally {
+            bar?.stop();
+            process.off('SIGINT', onInterrupt);
           }
-          if (abort.signal.aborted) {
-            process.stderr.write('hop: interrupted; no pool file was written\n');
-            process.exitCode = EXIT_INTERRUPTED;
-            return;
-          }
-          throw error;
-        } finally {
-          bar?.stop();
-          process.off('SIGINT', onInterrupt);
-        }
-        const seconds = (performance.now() - started) / 1000;
-        // resourceUsage().maxRSS is in kilobytes.
-        const peakMb = process.resourceUsage().maxRSS / 1024;
-        process.stdout.write(
-          `hop: wrote ${summary.written} codes of ${summary.width} characters to ` +
-            `${summary.file} (pool ${summary.id}): ${summary.bytes} bytes in ` +
-            `${seconds.toFixed(1)} s, peak RSS ${peakMb.toFixed(0)} MB\n` +
-            `hop: excluded the store's ${summary.storeCodes} codes; skipped ` +
-            `${summary.skippedTaken} taken and ${summary.skippedReserved} reserved draws\n`,
-        );
-      });
+          const seconds = (performance.now() - started) / 1000;
+          // resourceUsage().maxRSS is in kilobytes.
+          const peakMb = process.resourceUsage().maxRSS / 1024;
+          process.stdout.write(
+            `hop: wrote ${summary.written} codes of ${summary.width} characters to ` +
+              `${summary.file} (pool ${summary.id}): ${summary.bytes} bytes in ` +
+              `${seconds.toFixed(1)} s, peak RSS ${peakMb.toFixed(0)} MB\n` +
+              `hop: excluded the store's ${summary.storeCodes} codes; skipped ` +
+              `${summary.skippedTaken} taken and ${summary.skippedReserved} reserved draws\n`,
+          );
+        },
+        { createsDatabase: true },
+      );
     });
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { forgetOldLinkChanges, linkChangesKeepMs } from '../../jobs/follow-link-changes.js';
+import { describeStore } from '../../main/open-store.js';
 import { runSweep } from '../../services/lifecycle/sweeper.js';
 import { withRuntime } from '../with-runtime.js';
 
@@ -29,7 +30,7 @@ every HOP_SWEEP_INTERVAL; this runs it now, next to a running server or without 
         const { expire, reclaim, purge } = report.batches;
         const ms = Math.round(performance.now() - started);
         process.stdout.write(
-          `hop: swept ${runtime.config.databaseFile}: ${report.expired} expired, ` +
+          `hop: swept ${describeStore(runtime.config)}: ${report.expired} expired, ` +
             `${report.reclaimed} reclaimed, ${report.idempotencyPurged} idempotency records purged ` +
             `(${expire + reclaim + purge} batches, ${ms} ms)\n`,
         );
