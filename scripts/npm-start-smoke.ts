@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { DESKTOP } from '../test/support/user-agents.js';
 
 export interface SmokeOptions {
   /** The checkout to run `npm start` in (built, or `npm start` builds it). */
@@ -71,7 +72,11 @@ export async function npmStartSmoke(options: SmokeOptions): Promise<SmokeResult>
     if (created.status !== 201) fail(`create answered ${created.status}`);
     const link = (await created.json()) as { id: string; code: string };
     steps.push(`created ${link.code}`);
-    const redirect = await fetch(`${url}/${link.code}`, { redirect: 'manual' });
+    // A person's browser: fetch's own user agent is a bot's, counted apart (ADR 0094).
+    const redirect = await fetch(`${url}/${link.code}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': DESKTOP },
+    });
     if (redirect.headers.get('location') !== 'https://example.com/smoke') {
       fail(`/${link.code} answered ${redirect.status} to ${redirect.headers.get('location')}`);
     }

