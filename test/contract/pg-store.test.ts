@@ -85,7 +85,8 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       await applyPgMigrations(client, schema, migrationsBefore(t, PG_MIGRATIONS, 4));
       await client.query(`SET search_path = ${schema}`);
       await client.query(CLICKS_BEFORE_BOTS_APART);
-      assert.deepEqual(await applyPgMigrations(client, schema), [4]);
+      // 0004 and whatever came after it: the split is 0004's.
+      assert.equal((await applyPgMigrations(client, schema))[0], 4);
       assertBotsSplitOut(
         (await client.query(READ_TOTALS)).rows,
         (await client.query(READ_HOUR_TOTALS)).rows,

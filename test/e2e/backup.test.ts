@@ -7,6 +7,7 @@ import { createLink, E2E_ADMIN_KEY, readCounts } from '../support/click-counts.j
 import { eventually } from '../support/eventually.js';
 import { runHop, startHop, stopHop } from '../support/hop-process.js';
 import { tempDataDir } from '../support/temp-data.js';
+import { DESKTOP } from '../support/user-agents.js';
 
 test('hop backup copies hop.db and clicks.db while hop serve writes; the copy restores and serves', async (t) => {
   const dir = tempDataDir(t, 'hop-backup-');
@@ -18,7 +19,8 @@ test('hop backup copies hop.db and clicks.db while hop serve writes; the copy re
   const hop = await startHop(env);
   t.after(() => hop.child.kill('SIGKILL'));
   const clicked = await createLink(hop.url);
-  assert.equal((await fetch(`${hop.url}/${clicked.code}`, { redirect: 'manual' })).status, 302);
+  const asBrowser = { redirect: 'manual', headers: { 'user-agent': DESKTOP } } as const;
+  assert.equal((await fetch(`${hop.url}/${clicked.code}`, asBrowser)).status, 302);
   await eventually(async () => readCounts(dir, clicked.id).clicks === 1, 'the click folded');
 
   // Writes go on through the backup: links created and followed one after another.

@@ -79,7 +79,16 @@ describe('the hop CLI, as an operator meets it', () => {
     // The API's shape: snake_case, RFC 3339 times, the short URL and the clicks.
     const [link] = links;
     assert.deepEqual(Object.keys(link!).sort(), [
-      ...['clicks', 'code', 'created_at', 'custom', 'destination', 'expires_at', 'id'],
+      ...[
+        'bot_clicks',
+        'clicks',
+        'code',
+        'created_at',
+        'custom',
+        'destination',
+        'expires_at',
+        'id',
+      ],
       ...['owner', 'short_url', 'state', 'status_code', 'tags', 'title', 'updated_at', 'version'],
     ]);
     assert.match(String(link!['created_at']), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
