@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../support/test-server.js';
+import { LINK_JSON_KEYS } from '../support/link-json-keys.js';
 
 describe('links API: happy paths', () => {
   let server: TestServer;
@@ -39,24 +40,7 @@ describe('links API: happy paths', () => {
     assert.equal(Date.parse(link.expires_at) - Date.parse(link.created_at), 2 * 365 * 86_400_000);
     assert.equal(link.clicks, 0);
     assert.equal(link.bot_clicks, 0);
-    assert.deepEqual(Object.keys(link).sort(), [
-      'bot_clicks',
-      'clicks',
-      'code',
-      'created_at',
-      'custom',
-      'destination',
-      'expires_at',
-      'id',
-      'owner',
-      'short_url',
-      'state',
-      'status_code',
-      'tags',
-      'title',
-      'updated_at',
-      'version',
-    ]);
+    assert.deepEqual(Object.keys(link).sort(), LINK_JSON_KEYS);
   });
 
   test('create with alias, status code and ttl_seconds; then get it back', async () => {
