@@ -7,6 +7,7 @@ import {
 import type { Clock } from '../../ports/clock.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
+import { TIMED_OUT, withinTimeout } from './within-timeout.js';
 
 /**
  * The token bucket of src/domain/token-bucket.ts, run inside Redis so that every instance
@@ -69,9 +70,6 @@ export interface RedisRateLimiterOptions {
   readonly timeoutMs: number;
 }
 
-/** Why a take gave up on Redis: its reply did not come within timeoutMs. */
-const TIMED_OUT = Symbol('timed out');
-
 /** A rate limit shared by every instance through Redis (SPEC §7, ADR 0059). */
 export class RedisRateLimiter implements RateLimiter {
   readonly #client: WithTakeToken;
@@ -97,7 +95,7 @@ export class RedisRateLimiter implements RateLimiter {
     const { rule } = this.#options;
     let reply: [number, string];
     try {
-      const answer = await this.#withinTimeout(
+      const answer = await withinTimeout(
         this.#client.hopTakeToken(
           `${this.#options.keyPrefix}${subject}`,
           rule.ratePerSecond,
@@ -105,6 +103,7 @@ export class RedisRateLimiter implements RateLimiter {
           this.#options.clock.now(),
           this.#ttlMs,
         ),
+        this.#options.timeoutMs,
       );
       if (answer === TIMED_OUT) throw new Error('redis rate limit timed out');
       reply = answer;
@@ -123,25 +122,5 @@ export class RedisRateLimiter implements RateLimiter {
       fullInSeconds: secondsUntilFull(rule, tokens),
       windowSeconds: bucketWindowSeconds(rule),
     };
-  }
-
-  #withinTimeout<T>(reply: Promise<T>): Promise<T | typeof TIMED_OUT> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        setImmediate(() => {
-          resolve(TIMED_OUT);
-        });
-      }, this.#options.timeoutMs);
-      reply.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
   }
 }

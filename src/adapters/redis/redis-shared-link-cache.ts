@@ -12,6 +12,7 @@ import {
   type RedisConnectionOptions,
   type RedisTarget,
 } from './redis-connection.js';
+import { TIMED_OUT, withinTimeout } from './within-timeout.js';
 
 export interface RedisSharedLinkCacheOptions {
   /** A standalone server (`redis://…`), or Redis Cluster seed nodes. */
@@ -146,33 +147,20 @@ export class RedisSharedLinkCache implements SharedLinkCache {
       keyPrefix === null
         ? this.#generation.read(this.#redis).then((read) => this.#redis.get(read + code))
         : this.#redis.get(keyPrefix + code);
-    return new Promise((resolve) => {
-      let settled = false;
-      const settle = (entry: CacheEntry | undefined, answered: boolean) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (answered) this.#succeeded();
-        else this.#breaker.failed();
-        resolve(entry);
-      };
-      // SPEC §5's cache timeout, decided after the poll phase: a loop iteration runs its
-      // timers before it reads sockets, so when the event loop itself ran late (a busy
-      // instance), a reply that came in time would otherwise lose to the timer.
-      const timer = setTimeout(() => {
-        setImmediate(() => {
-          settle(undefined, false);
-        });
-      }, this.#options.timeoutMs);
-      value.then(
-        (held) => {
-          settle(decodeEntry(held, code), true);
-        },
-        () => {
-          settle(undefined, false);
-        },
-      );
-    });
+    return withinTimeout(value, this.#options.timeoutMs).then(
+      (held) => {
+        if (held === TIMED_OUT) {
+          this.#breaker.failed();
+          return undefined;
+        }
+        this.#succeeded();
+        return decodeEntry(held, code);
+      },
+      () => {
+        this.#breaker.failed();
+        return undefined;
+      },
+    );
   }
 
   set(code: string, entry: CacheEntry): void {
