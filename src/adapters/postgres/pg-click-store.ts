@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { BOT_DEVICE, NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
+import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
 import {
   clicksPerHour,
   linkHourKey,
@@ -18,6 +18,7 @@ import type {
 } from '../../ports/click-store.js';
 import { guardPg } from './pg-errors.js';
 import { inTransaction } from './pg-transaction.js';
+import { PEOPLE_CLICKS } from '../sql/click-sql.js';
 
 /** As on SQLite: a long-gone instance's folded ids are forgotten after a week. */
 const SEEN_RETENTION_MS = 7 * 24 * 3_600_000;
@@ -27,8 +28,6 @@ const FOLD_LOCK = 0x686f7066;
 const RANK_LOCK = 0x686f7072;
 
 const DIMENSIONS = ['country', 'device_class', 'referrer_host'] as const;
-/** Bots' clicks are in no breakdown and no ranking: counted apart (ADR 0094). */
-const PEOPLE = `device_class <> '${BOT_DEVICE}'`;
 
 /** `click_hourly` and its companions on PostgreSQL; several workers may fold at once. */
 export class PgClickStore implements ClickStore {
@@ -155,12 +154,12 @@ export class PgClickStore implements ClickStore {
       }>(
         `WITH h AS (SELECT * FROM click_hourly WHERE link_id = $1 AND hour >= $2 AND hour < $3)
          SELECT 'hour' AS kind, hour::text AS value,
-           coalesce(sum(clicks) FILTER (WHERE ${PEOPLE}), 0)::bigint AS clicks,
-           coalesce(sum(clicks) FILTER (WHERE NOT ${PEOPLE}), 0)::bigint AS bot_clicks
+           coalesce(sum(clicks) FILTER (WHERE ${PEOPLE_CLICKS}), 0)::bigint AS clicks,
+           coalesce(sum(clicks) FILTER (WHERE NOT ${PEOPLE_CLICKS}), 0)::bigint AS bot_clicks
          FROM h GROUP BY hour
          ${DIMENSIONS.map(
            (d) =>
-             `UNION ALL SELECT '${d}', ${d}, sum(clicks)::bigint, 0 FROM h WHERE ${PEOPLE} GROUP BY ${d}`,
+             `UNION ALL SELECT '${d}', ${d}, sum(clicks)::bigint, 0 FROM h WHERE ${PEOPLE_CLICKS} GROUP BY ${d}`,
          ).join('\n')}`,
         [linkId, fromHour, toHour],
       );
@@ -208,7 +207,7 @@ export class PgClickStore implements ClickStore {
         await client.query(
           `INSERT INTO click_busiest (link_id, clicks)
            SELECT link_id, sum(clicks) AS total FROM click_hourly
-           WHERE hour >= $1 AND hour < $2 AND ${PEOPLE} GROUP BY link_id ORDER BY total DESC, link_id LIMIT $3`,
+           WHERE hour >= $1 AND hour < $2 AND ${PEOPLE_CLICKS} GROUP BY link_id ORDER BY total DESC, link_id LIMIT $3`,
           [fromHour, toHour, top],
         );
         await client.query(

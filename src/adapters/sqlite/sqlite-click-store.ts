@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BOT_DEVICE, NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
+import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
 import {
   clicksPerHour,
   linkHourKey,
@@ -17,6 +17,7 @@ import type {
   FoldResult,
 } from '../../ports/click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
+import { PEOPLE_CLICKS } from '../sql/click-sql.js';
 
 /**
  * How long an instance's folded event ids are remembered after its last fold. Events are
@@ -26,9 +27,6 @@ import { guardSqlite } from './sqlite-errors.js';
 const SEEN_RETENTION_MS = 7 * 24 * 3_600_000;
 
 type Summed = [string, number];
-
-/** Bots' clicks are in no breakdown and no ranking: counted apart (ADR 0094). */
-const PEOPLE = `device_class <> '${BOT_DEVICE}'`;
 
 /** `click_hourly` and its companions (clicks.db, click-migrations/0001) on SQLite. */
 export class SqliteClickStore implements ClickStore {
@@ -96,8 +94,8 @@ export class SqliteClickStore implements ClickStore {
       .pluck();
     this.#hours = db
       .prepare<[string, number, number], [number, number, number]>(
-        `SELECT hour, coalesce(sum(clicks) FILTER (WHERE ${PEOPLE}), 0),
-           coalesce(sum(clicks) FILTER (WHERE NOT ${PEOPLE}), 0)
+        `SELECT hour, coalesce(sum(clicks) FILTER (WHERE ${PEOPLE_CLICKS}), 0),
+           coalesce(sum(clicks) FILTER (WHERE NOT ${PEOPLE_CLICKS}), 0)
          FROM click_hourly
          WHERE link_id = ? AND hour >= ? AND hour < ? GROUP BY hour ORDER BY hour`,
       )
@@ -106,7 +104,7 @@ export class SqliteClickStore implements ClickStore {
       db
         .prepare<[string, number, number], Summed>(
           `SELECT ${column}, sum(clicks) AS total FROM click_hourly
-           WHERE link_id = ? AND hour >= ? AND hour < ? AND ${PEOPLE}
+           WHERE link_id = ? AND hour >= ? AND hour < ? AND ${PEOPLE_CLICKS}
            GROUP BY ${column} ORDER BY total DESC, ${column}`,
         )
         .raw();
@@ -133,7 +131,7 @@ export class SqliteClickStore implements ClickStore {
     this.#rank = db
       .prepare<[number, number, number], Summed>(
         `SELECT link_id, sum(clicks) AS total FROM click_hourly
-         WHERE hour >= ? AND hour < ? AND ${PEOPLE} GROUP BY link_id ORDER BY total DESC, link_id LIMIT ?`,
+         WHERE hour >= ? AND hour < ? AND ${PEOPLE_CLICKS} GROUP BY link_id ORDER BY total DESC, link_id LIMIT ?`,
       )
       .raw();
     this.#forgetRanking = db.prepare('DELETE FROM click_busiest');
