@@ -6,7 +6,7 @@ import type { ScannerThrottle } from '../services/protection/scanner-throttle.js
 import type { ClickRecorder } from './app-deps.js';
 import type { ClientOf } from './client-address.js';
 import { readClickHeaders } from './click-headers.js';
-import { missPageFor } from './pages/visitor-pages.js';
+import { missPageFor, type PreparedPage } from './pages/visitor-pages.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
 
 /**
@@ -16,11 +16,22 @@ import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
 export const NOT_FOUND_BODY = JSON.stringify(
   problemBody('not-found', 'There is no link with this code.', undefined),
 );
-const NOT_FOUND_HEADERS = {
-  'content-type': PROBLEM_CONTENT_TYPE,
-  'content-length': String(Buffer.byteLength(NOT_FOUND_BODY)),
-  'cache-control': 'no-store',
+const NOT_FOUND_PROBLEM: PreparedPage = {
+  body: Buffer.from(NOT_FOUND_BODY),
+  headers: {
+    'content-type': PROBLEM_CONTENT_TYPE,
+    'content-length': String(Buffer.byteLength(NOT_FOUND_BODY)),
+    'cache-control': 'no-store',
+  },
 };
+
+/**
+ * The one answer to a miss: the page a browser asks for, else problem+json (ADR 0092).
+ * Only a miss reads Accept, from `rawHeaders`.
+ */
+export function missAnswer(rawHeaders: readonly string[]): PreparedPage {
+  return missPageFor(rawHeaders) ?? NOT_FOUND_PROBLEM;
+}
 const UNAVAILABLE_BODY = JSON.stringify(
   problemBody('store-unavailable', 'The link store did not answer; try again.', undefined),
 );
@@ -117,15 +128,9 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       observe(source, startedAt);
       return;
     }
-    // Only a miss reads Accept: a browser gets the page, an API client problem+json (ADR 0092).
-    const page = missPageFor(request.rawHeaders);
-    if (page === null) {
-      response.writeHead(404, NOT_FOUND_HEADERS);
-      response.end(NOT_FOUND_BODY);
-    } else {
-      response.writeHead(404, page.headers);
-      response.end(page.body);
-    }
+    const miss = missAnswer(request.rawHeaders);
+    response.writeHead(404, miss.headers);
+    response.end(miss.body);
     observe(outcome.kind === 'invalid' ? 'invalid' : 'not_found', startedAt);
     scanners?.recordMiss(clientOf(request));
   };
@@ -203,15 +208,12 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     if (method !== 'GET' && method !== 'HEAD') return false;
     const url = request.url ?? '';
     const query = url.indexOf('?');
+    if (url.charCodeAt(0) !== 47) return false;
     let code = query < 0 ? url.slice(1) : url.slice(1, query);
-    // `/` is the root page's (ADR 0093); `/{code}/` is `/{code}`, and any other slash is
-    // no code: `//x`, `/a/b`, `/a/b/` and `/v1/…` go on to Fastify.
-    if (url.charCodeAt(0) !== 47 || code.length === 0) return false;
-    const slash = code.indexOf('/');
-    if (slash >= 0) {
-      if (slash === 0 || slash !== code.length - 1) return false;
-      code = code.slice(0, slash);
-    }
+    // `/{code}/` is `/{code}` (ADR 0095); `/` is the root page's (ADR 0093), and any other
+    // slash is no code: `//x`, `/a/b`, `/a/b/` and `/v1/…` go on to Fastify.
+    if (code.endsWith('/')) code = code.slice(0, -1);
+    if (code.length === 0 || code.includes('/')) return false;
     return answer(request, response, code);
   };
 

@@ -45,19 +45,20 @@ function preparePage(language: PageLanguage, html: string): PreparedPage {
   };
 }
 
-function pagesByLanguage(
-  render: (language: PageLanguage) => string,
-): ReadonlyMap<PageLanguage, PreparedPage> {
-  return new Map(
+/** One prepared page per language hop ships. */
+export type PagesByLanguage = Readonly<Record<PageLanguage, PreparedPage>>;
+
+function pagesByLanguage(render: (language: PageLanguage) => string): PagesByLanguage {
+  return Object.fromEntries(
     PAGE_LANGUAGES.map((language) => [language, preparePage(language, render(language))]),
-  );
+  ) as Record<PageLanguage, PreparedPage>;
 }
 
 /**
  * The one miss page per language (ADR 0092): unknown, disabled, expired, deleted,
  * impossible and reserved codes get the same bytes and headers (SPEC §3).
  */
-export const MISS_PAGES = pagesByLanguage((language) => {
+const MISS_PAGES = pagesByLanguage((language) => {
   const texts = PAGE_TEXTS[language];
   return renderPage(language, texts.missTitle, [texts.missLine]);
 });
@@ -68,11 +69,8 @@ export const ROOT_PAGES = pagesByLanguage((language) =>
 );
 
 /** The page in the language the request prefers. */
-export function pageIn(
-  pages: ReadonlyMap<PageLanguage, PreparedPage>,
-  acceptLanguage: string | undefined,
-): PreparedPage {
-  return pages.get(pageLanguage(acceptLanguage)) ?? (pages.get('en') as PreparedPage);
+export function pageIn(pages: PagesByLanguage, acceptLanguage: string | undefined): PreparedPage {
+  return pages[pageLanguage(acceptLanguage)];
 }
 
 /**

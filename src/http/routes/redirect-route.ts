@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CODE_PATTERN } from '../../domain/code-format.js';
 import { sendPage } from '../pages/send-page.js';
-import { missPageFor } from '../pages/visitor-pages.js';
-import { PROBLEM_CONTENT_TYPE } from '../problems.js';
-import { NOT_FOUND_BODY, type RedirectFront } from '../redirect-front.js';
+import { missAnswer, type RedirectFront } from '../redirect-front.js';
 
 /**
  * GET and HEAD /{code} as Fastify's router sees them. The node:http front answers
@@ -49,13 +47,7 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
         reply.hijack();
         return;
       }
-      const page = missPageFor(request.raw.rawHeaders);
-      if (page !== null) return sendPage(reply, 404, page);
-      return reply
-        .code(404)
-        .header('content-type', PROBLEM_CONTENT_TYPE)
-        .header('cache-control', 'no-store')
-        .send(NOT_FOUND_BODY);
+      return sendPage(reply, 404, missAnswer(request.raw.rawHeaders));
     },
   );
 }

@@ -10,7 +10,7 @@ import { pageIn, ROOT_PAGES } from '../pages/visitor-pages.js';
  * fetches are redirected and counted as bot clicks (ADR 0094). RFC 9309: the longest
  * matching rule wins, so the service's own paths stay closed to them too.
  */
-export const ROBOTS_TXT = [
+const ROBOTS_TXT = [
   '# hop: short links redirect to other sites; there is nothing here to index.',
   'User-agent: *',
   'Disallow: /',
