@@ -56,8 +56,8 @@ export interface AppDeps {
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
   readonly metrics: HttpMetrics;
-  /** HOP_METRICS_TOKEN: /metrics answers only this bearer token; null: open. */
-  readonly metricsToken: string | null;
+  /** HOP_METRICS_TOKEN: /metrics answers only this bearer token; unset: open. */
+  readonly metricsToken: string | undefined;
   readonly console: ConsoleDeps;
   /** `GET /v1/stats`: the code space and what creates cost (admin). */
   readonly stats: () => ServiceStats;

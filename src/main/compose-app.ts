@@ -43,7 +43,7 @@ export function composeAppDeps(
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics,
-    metricsToken: config.metricsToken ?? null,
+    metricsToken: config.metricsToken,
     console,
     stats: services.stats,
     linkCounts: console.dashboard.linkCounts,

@@ -129,11 +129,10 @@ function listenForScrapes(config: Config, aggregator: ClickAggregator): Promise<
     clicks: counters,
     aggregator: counters,
   });
-  const isMetricsToken =
-    config.metricsToken === undefined ? null : bearerTokenCheck(config.metricsToken);
+  const isMetricsAllowed = bearerTokenCheck(config.metricsToken);
   const server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/metrics') {
-      if (isMetricsToken !== null && !isMetricsToken(request.headers.authorization)) {
+      if (!isMetricsAllowed(request.headers.authorization)) {
         response
           .writeHead(401, {
             'content-type': PROBLEM_CONTENT_TYPE,

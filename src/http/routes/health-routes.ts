@@ -17,7 +17,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void 
     async () => ({ status: 'ok' }),
   );
 
-  const isMetricsToken = deps.metricsToken === null ? null : bearerTokenCheck(deps.metricsToken);
+  const isMetricsAllowed = bearerTokenCheck(deps.metricsToken);
   app.get(
     '/metrics',
     {
@@ -28,7 +28,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void 
       },
     },
     async (request, reply) => {
-      if (isMetricsToken !== null && !isMetricsToken(request.headers.authorization)) {
+      if (!isMetricsAllowed(request.headers.authorization)) {
         return sendProblem(request, reply, 'unauthorized', METRICS_TOKEN_REQUIRED);
       }
       const { contentType, body } = await deps.metrics.render();

@@ -3,6 +3,12 @@ import type { Principal } from '../../domain/principal.js';
 import type { ApiKeyStore } from '../../ports/api-key-store.js';
 import { findKeyBySecret } from './find-key-by-secret.js';
 
+/** The credential of `Authorization: Bearer <credential>` (RFC 6750 §2.1), or undefined. */
+export function bearerCredential(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  return /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(authorization)?.[1];
+}
+
 /** Resolves an `Authorization` header to its principal, or throws `unauthorized`. */
 export async function authenticate(
   keys: ApiKeyStore,
@@ -11,8 +17,7 @@ export async function authenticate(
   if (authorization === undefined || authorization === '') {
     throw new HopError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
   }
-  const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(authorization);
-  const key = match?.[1];
+  const key = bearerCredential(authorization);
   if (key === undefined) {
     throw new HopError('unauthorized', 'The Authorization header must be "Bearer <key>".');
   }
