@@ -79,42 +79,38 @@ export function parseOneOf<T extends string>(choices: readonly T[]): (raw: strin
   };
 }
 
-/** An absolute http(s) URL without path, query or fragment, e.g. https://hop.example. */
-export function parseBaseUrl(raw: string): string {
-  let url: URL;
+/** An absolute http(s) URL without credentials, or a ParseError that names `example`. */
+function absoluteHttpUrl(raw: string, example: string): URL {
+  let url: URL | null = null;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new ParseError('an absolute http:// or https:// URL such as https://hop.example');
+    // said below
   }
   if (
+    url === null ||
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    url.search !== '' ||
-    url.hash !== '' ||
     url.username !== '' ||
     url.password !== ''
   ) {
-    throw new ParseError('an absolute http:// or https:// URL such as https://hop.example');
+    throw new ParseError(`an absolute http:// or https:// URL such as ${example}`);
+  }
+  return url;
+}
+
+/** An absolute http(s) URL without path, query or fragment, e.g. https://hop.example. */
+export function parseBaseUrl(raw: string): string {
+  const example = 'https://hop.example';
+  const url = absoluteHttpUrl(raw, example);
+  if (url.search !== '' || url.hash !== '') {
+    throw new ParseError(`an absolute http:// or https:// URL such as ${example}`);
   }
   return url.href.replace(/\/+$/, '');
 }
 
 /** An absolute http(s) URL to send a visitor to (path and query kept), without credentials. */
 export function parseHttpUrl(raw: string): string {
-  try {
-    const url = new URL(raw.trim());
-    if (
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      url.hostname !== '' &&
-      url.username === '' &&
-      url.password === ''
-    ) {
-      return url.href;
-    }
-  } catch {
-    // fall through
-  }
-  throw new ParseError('an absolute http:// or https:// URL such as https://example.com/about');
+  return absoluteHttpUrl(raw, 'https://example.com/about').href;
 }
 
 /** `host:port,host:port` → the list, each entry checked. */
