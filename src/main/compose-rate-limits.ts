@@ -29,6 +29,7 @@ export async function composeCreateLimiter(
   redisTarget: RedisTarget | null,
   clock: Clock,
   logger: Logger,
+  serving: boolean,
 ): Promise<CreateLimiterParts | null> {
   if (config.createRate === null) return null;
   const local = new MemoryRateLimiter(config.createRate, clock);
@@ -54,7 +55,8 @@ export async function composeCreateLimiter(
     fallback: local,
     timeoutMs: RATE_LIMIT_TIMEOUT_MS,
   });
-  await connectedOrWaited(client, RATE_LIMIT_CONNECT_WAIT_MS);
+  // A server's first creates share the limit; a CLI command does not wait on Redis.
+  if (serving) await connectedOrWaited(client, RATE_LIMIT_CONNECT_WAIT_MS);
   return { limiter, client };
 }
 

@@ -98,7 +98,13 @@ export async function composeRuntime(
   if (blocklistFile.reload !== null) jobs.start(blocklistFile.reload);
   // 4. The redirect path's caches (SPEC §5), then create limits and the use cases.
   const caches = await composeCaches(config, store, clock, logger, blocklistFile.blocklist);
-  const createLimiter = await composeCreateLimiter(config, caches.redisTarget, clock, logger);
+  const createLimiter = await composeCreateLimiter(
+    config,
+    caches.redisTarget,
+    clock,
+    logger,
+    serving,
+  );
   const services = composeServices(config, store, clock, {
     codes,
     cacheEvents: caches.resolver,
