@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 /** The repository: where `npm run build` and `npm start` run. */
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Written by `npm run build`, dated when the build began (scripts/build.ts). */
-export const BUILD_STAMP = join(ROOT, 'dist', '.build-stamp');
+const STAMP = 'dist/.build-stamp';
+export const BUILD_STAMP = join(ROOT, STAMP);
 /** What a build reads: a change to any of these makes the build stale. */
 const SOURCES = [
   'src',
@@ -28,8 +29,8 @@ const OUTPUTS = ['dist/cli/hop.js', 'console/dist/index.html'];
 export function staleBuildReason(root: string): string | null {
   const missing = OUTPUTS.find((output) => !existsSync(join(root, output)));
   if (missing !== undefined) return `${missing} is missing`;
-  const stamp = join(root, 'dist', '.build-stamp');
-  if (!existsSync(stamp)) return 'dist/.build-stamp is missing';
+  const stamp = join(root, STAMP);
+  if (!existsSync(stamp)) return `${STAMP} is missing`;
   const built = statSync(stamp).mtimeMs;
   const changed = SOURCES.find((source) => newestChange(join(root, source)) > built);
   return changed === undefined ? null : `${changed} changed since the last build`;

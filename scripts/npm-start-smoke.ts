@@ -8,7 +8,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
 import { DESKTOP } from '../test/support/user-agents.js';
+
+/** The npm running this process (npm test, npm run …), or the one installed beside this node. */
+export const NPM_CLI =
+  process.env['npm_execpath'] ??
+  join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
 
 export interface SmokeOptions {
   /** The checkout to run `npm start` in (built, or `npm start` builds it). */

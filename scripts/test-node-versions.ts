@@ -12,17 +12,13 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from '../test/support/free-port.js';
 import { copyCheckout } from './copy-checkout.js';
-import { npmStartSmoke } from './npm-start-smoke.js';
+import { NPM_CLI, npmStartSmoke } from './npm-start-smoke.js';
 
 const DEFAULT_MAJORS = ['20', '22', '24'];
 const CACHE = process.env.HOP_NODE_VERSIONS_CACHE ?? join(tmpdir(), 'hop-node-versions');
-/** The npm running this script (npm 10+ runs on every line hop supports). */
-const NPM_CLI =
-  process.env.npm_execpath ??
-  join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
 
 interface LineResult {
   readonly major: string;

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import type { Runtime } from '../main/compose.js';
-import { requireExistingDatabase } from '../main/data-dir.js';
+import { hasDatabase, requireExistingDatabase } from '../main/data-dir.js';
 import { createLogger } from '../observability/logger.js';
 import { isHopError } from '../domain/errors.js';
 import { exitOnConfigError, loadCliConfig } from './load-cli-config.js';
@@ -28,7 +27,7 @@ export async function withRuntime(
   const loaded = loadCliConfig();
   const config = use.readOnly === true ? withoutBrokers(loaded) : loaded;
   let runtime: Runtime;
-  const databaseIsNew = config.postgres === undefined && !existsSync(config.databaseFile);
+  const databaseIsNew = !hasDatabase(config);
   try {
     if (use.createsDatabase !== true) requireExistingDatabase(config);
     // Loaded here, not at start: `hop --help` and a config error need none of the adapters.

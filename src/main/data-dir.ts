@@ -38,11 +38,16 @@ export function prepareDataDir(config: Config): void {
  * an empty database and answer from it ("exported 0 links").
  */
 export function requireExistingDatabase(config: Config): void {
-  if (config.postgres !== undefined || existsSync(config.databaseFile)) return;
+  if (hasDatabase(config)) return;
   throw new ConfigError([
     `there is no hop database in ${config.dataDir} (HOP_DATA_DIR): run this where hop serve ` +
       `runs, with its .env or the same HOP_* variables; \`hop migrate\` creates a new one`,
   ]);
+}
+
+/** True when the store is PostgreSQL, or hop.db is where HOP_DATA_DIR says. */
+export function hasDatabase(config: Config): boolean {
+  return config.postgres !== undefined || existsSync(config.databaseFile);
 }
 
 /**

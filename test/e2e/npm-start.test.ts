@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ROOT } from '../../scripts/build-stamp.js';
 import { copyCheckout } from '../../scripts/copy-checkout.js';
-import { npmStartSmoke } from '../../scripts/npm-start-smoke.js';
+import { NPM_CLI, npmStartSmoke } from '../../scripts/npm-start-smoke.js';
 import { freePort } from '../support/free-port.js';
 import { tempDataDir } from '../support/temp-data.js';
-
-/** The npm that runs this test (npm test), or the one installed beside this node. */
-const NPM_CLI =
-  process.env.npm_execpath ??
-  join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
 
 /**
  * Issue 20: `kill -TERM` on `npm start` left hop running. `npm start` here runs in a copy
