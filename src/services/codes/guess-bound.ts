@@ -39,7 +39,6 @@ export class GuessBound implements LinkEvents {
   readonly #options: GuessBoundOptions;
   #activeLinks = 0;
   #counted = false;
-  #census: Promise<CensusResult> | null = null;
   /** True once the generator refused to grow (a pool is as wide as its file). */
   #stuck = false;
 
@@ -73,14 +72,11 @@ export class GuessBound implements LinkEvents {
   }
 
   /**
-   * Counts links anew, by state (what people see: ADR 0100, saved by LinkCounts); concurrent
-   * calls share one census.
+   * Counts links anew, by state (what people see: ADR 0100). Its caller, LinkCounts, saves
+   * the result and makes concurrent recounts share one census.
    */
   refresh(): Promise<CensusResult> {
-    this.#census ??= this.#count().finally(() => {
-      this.#census = null;
-    });
-    return this.#census;
+    return this.#count();
   }
 
   linkCreated(link: Link): void {

@@ -1,4 +1,5 @@
 import type { ClickCounts } from '../../domain/click-fold.js';
+import { isLinkIdShaped } from '../../domain/alias-rules.js';
 import { HopError } from '../../domain/errors.js';
 import type { Link, LinkState } from '../../domain/link.js';
 import type { Principal } from '../../domain/principal.js';
@@ -43,8 +44,6 @@ export interface LinkPage {
   /** Opaque: hand it back as `cursor` for the next page; null on the last page. */
   readonly nextCursor: string | null;
 }
-
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
  * The caller's links, newest first (SPEC §3) or in `sort`'s order; an admin sees every
@@ -124,8 +123,7 @@ function decodeCursor(cursor: string, sortName: LinkSortName): LinkSortPosition 
       const fields = parsed as Record<string, unknown>;
       if (sortName === DEFAULT_SORT) {
         const before = fields['before'];
-        if (typeof before === 'string' && ULID_PATTERN.test(before))
-          return { value: 0, id: before };
+        if (typeof before === 'string' && isLinkIdShaped(before)) return { value: 0, id: before };
       } else {
         const { sort, value, id } = fields;
         if (
@@ -133,7 +131,7 @@ function decodeCursor(cursor: string, sortName: LinkSortName): LinkSortPosition 
           typeof value === 'number' &&
           Number.isSafeInteger(value) &&
           typeof id === 'string' &&
-          ULID_PATTERN.test(id)
+          isLinkIdShaped(id)
         ) {
           return { value, id };
         }
