@@ -57,3 +57,17 @@ export function QrCode({ link, size }: { link: Link; size: number }) {
     </>
   );
 }
+
+/**
+ * Copies a link's short URL. The clipboard API exists only in secure contexts (https, or
+ * localhost): `insecure` says the visitor must copy it by hand.
+ */
+export async function copyShortUrl(link: Link): Promise<'copied' | 'insecure' | 'failed'> {
+  if (!('clipboard' in navigator)) return 'insecure';
+  try {
+    await navigator.clipboard.writeText(link.short_url);
+    return 'copied';
+  } catch {
+    return 'failed';
+  }
+}

@@ -66,8 +66,7 @@ export function DashboardPage() {
           </dl>
           <p class="note">
             Clicks counted up to {dateTime(dashboard.clicks.freshness)}; busiest links ranked at{' '}
-            {dateTime(dashboard.busiest_ranked_at)}. Link totals (deleted ones included) are from
-            the last census plus links created since.
+            {dateTime(dashboard.busiest_ranked_at)}.
           </p>
           <div class="scroll">
             <table class="links">

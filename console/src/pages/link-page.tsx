@@ -1,4 +1,4 @@
-import { QrCode, StateBadge } from '../components/link-cells.js';
+import { copyShortUrl, QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
@@ -115,19 +115,15 @@ export function LinkPage({ id }: { id: string }) {
 function Details({ link }: { link: Link }) {
   const [copied, setCopied] = useState('');
   const copy = () => {
-    // The clipboard API exists only in secure contexts (https, or localhost).
-    if (!('clipboard' in navigator)) {
-      setCopied('Copying needs https: select the link and copy it yourself');
-      return;
-    }
-    navigator.clipboard.writeText(link.short_url).then(
-      () => {
-        setCopied('Copied');
-      },
-      () => {
-        setCopied('Copy failed: select the link and copy it yourself');
-      },
-    );
+    void copyShortUrl(link).then((outcome) => {
+      setCopied(
+        outcome === 'copied'
+          ? 'Copied'
+          : outcome === 'insecure'
+            ? 'Copying needs https: select the link and copy it yourself'
+            : 'Copy failed: select the link and copy it yourself',
+      );
+    });
   };
   return (
     <dl class="details">

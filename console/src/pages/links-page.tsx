@@ -1,4 +1,4 @@
-import { CodeCell, QrCode, StateBadge } from '../components/link-cells.js';
+import { CodeCell, copyShortUrl, QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
 import { useState } from 'preact/hooks';
 import { api, ApiError, type Link } from '../api.js';
@@ -78,19 +78,15 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
     );
   };
   const copy = (link: Link) => {
-    // The clipboard API exists only in secure contexts (https, or localhost).
-    if (!('clipboard' in navigator)) {
-      setStatus('Copying needs https: open the link and copy its short URL yourself');
-      return;
-    }
-    navigator.clipboard.writeText(link.short_url).then(
-      () => {
-        setStatus(`Copied ${link.short_url}`);
-      },
-      () => {
-        setStatus('Copy failed: open the link and copy its short URL yourself');
-      },
-    );
+    void copyShortUrl(link).then((outcome) => {
+      setStatus(
+        outcome === 'copied'
+          ? `Copied ${link.short_url}`
+          : outcome === 'insecure'
+            ? 'Copying needs https: open the link and copy its short URL yourself'
+            : 'Copy failed: open the link and copy its short URL yourself',
+      );
+    });
   };
 
   const columns = admin ? 10 : 9;
