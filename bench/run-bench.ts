@@ -36,7 +36,7 @@
  * BENCH_SCANNER_CONNECTIONS (default 16), BENCH_SCANNER_KNOWN_CODES (on or off, default on),
  * BENCH_REPORT (default BENCHMARKS.md).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -72,7 +72,9 @@ import {
 import { copyStore, countLinks, prepareSeededStore } from './support/seeded-store.js';
 import {
   BENCH_ROOT as ROOT,
+  buildHop,
   ceilingCommand,
+  compiledHopCommand,
   CEILING_READY,
   HOP_LISTENING,
   HOP_READY,
@@ -158,6 +160,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 prepareNpmStart(ROOT);
 const current = thisCheckout(ROOT);
 const against = args.against === null ? null : prepareCheckout(args.against, ROOT, dir);
+if (args.compiled && against !== null && !existsSync(join(against.root, 'dist/cli/hop.js'))) {
+  buildHop(against.root);
+}
+/** How a checkout's hop is started: its `npm start`, or compiled with --compiled. */
+const hopCommand = (root: string): string[] =>
+  args.compiled ? compiledHopCommand('serve') : npmStartCommand(root);
+const describeCommand = (root: string) => `\`${hopCommand(root).slice(1).join(' ')}\``;
 
 // 2. Seed, as an operator would, with the CLI (or reuse an earlier run's store). With
 // --against the other checkout seeds: it may be older, and a hop migrates a store up on
@@ -214,7 +223,7 @@ publishReport(
     '',
     `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}, BENCH_CONNECTIONS=${CONNECTIONS}; ${seeding}${against === null ? '' : ` by the --against checkout`}; ${linksInStore} links in the store in all)`,
     `Machine: ${describeMachine()}. ${describeCores()} ${describeDrivers()}`,
-    `hop: \`npm start\`'s command (\`${npmStartCommand(ROOT).slice(1).join(' ')}\`, after its prestart) in ${current.label}${against === null ? '' : `, and in ${against.label}`}; environment: HOP_DATA_DIR and HOP_PORT${inherited.length === 0 ? ' only (every other setting at its default)' : `, and from the environment ${inherited.join(', ')}`}, plus what a scenario adds below.`,
+    `hop: ${args.compiled ? 'compiled' : "`npm start`'s command, after its prestart"}: ${describeCommand(ROOT)} in ${current.label}${against === null ? '' : `, and ${describeCommand(against.root)} in ${against.label}`}; environment: HOP_DATA_DIR and HOP_PORT${inherited.length === 0 ? ' only (every other setting at its default)' : `, and from the environment ${inherited.join(', ')}`}, plus what a scenario adds below.`,
     'errors: socket errors and timeouts, plus answers with status > 399 (except 404s in notfound, the expected answer there).',
     ...sections.flat(),
     '',
@@ -225,20 +234,23 @@ process.exit(0);
 interface Arguments {
   readonly scenarios: readonly string[];
   readonly against: string | null;
+  readonly compiled: boolean;
 }
 
 function parseArguments(argv: readonly string[]): Arguments {
   const scenarioNames: string[] = [];
   let againstRef: string | null = null;
+  let compiled = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '--against') {
+    if (arg === '--compiled') compiled = true;
+    else if (arg === '--against') {
       againstRef = argv[++i] ?? null;
       if (againstRef === null) throw new Error('--against needs a git ref or a directory');
     } else if (arg.startsWith('--against=')) againstRef = arg.slice('--against='.length);
     else scenarioNames.push(arg === 'analytics-paired' ? 'analytics' : arg);
   }
-  return { scenarios: scenarioNames, against: againstRef };
+  return { scenarios: scenarioNames, against: againstRef, compiled };
 }
 
 function validScenarios(names: readonly string[]): Scenario[] {
@@ -285,7 +297,7 @@ function hopSide(
       startServer({
         name: label,
         port,
-        command: inGroup(npmStartCommand(checkout.root)),
+        command: inGroup(hopCommand(checkout.root)),
         ready,
         env: hopEnv(port, await dataDir(), env),
         cwd: checkout.root,
