@@ -4,6 +4,7 @@ import type { LinkCensus } from './link-census.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
 import type { LinkCodeScan } from './link-code-scan.js';
 import type { LinkRepository } from './link-repository.js';
+import type { RedirectAllowance } from './redirect-allowance.js';
 import type { RedirectReads } from './redirect-reads.js';
 import type { SequenceStore } from './sequence-store.js';
 import type { SweepQueries } from './sweep-queries.js';
@@ -14,6 +15,8 @@ export interface Store {
   readonly links: LinkRepository;
   /** The redirect's read on a cache miss. */
   readonly redirects: RedirectReads;
+  /** Exact redirect budgets of links with a click limit (issue 21 `max_clicks`, ADR 0111). */
+  readonly redirectAllowance: RedirectAllowance;
   /** Every code held, in pages: the known-codes filter and pool generation. */
   readonly codeScan: LinkCodeScan;
   /** The sweeper's batches: marking expired, reclaiming codes, purging idempotency records. */

@@ -15,6 +15,7 @@ import {
   READ_TOTALS,
 } from '../support/bot-click-migration.js';
 import { runClickStoreContract } from './click-store-contract.js';
+import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
 import { makeClaim, makeLink, makeOwner } from './store-factories.js';
 import {
@@ -61,6 +62,15 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
   });
 
   runClickStoreContract('PgClickStore', async (t) => (await openSchemaStore(t)).clicks);
+
+  // Two stores, each with its own pools, on one schema: two instances.
+  runRedirectAllowanceContract('PgRedirectAllowance', async (t) => {
+    const schema = uniqueSchema();
+    const first = await openSchemaStore(t, schema);
+    const second = await PgStore.open(options(schema));
+    t.after(() => second.close());
+    return [first, second];
+  });
 
   describe('PgStore specifics', () => {
     const allVersions = loadPgMigrations().map((migration) => migration.version);

@@ -6,6 +6,7 @@ import { describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
 import { BASE_MS, makeClaim, makeKey, makeLink, makeOwner } from './store-factories.js';
 
@@ -35,6 +36,12 @@ runStoreContract('SqliteStore', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+// Two connections to one file: the server and a CLI beside it.
+runRedirectAllowanceContract('SqliteRedirectAllowance', async (t) => {
+  const file = join(makeTempDir(t), 'hop.db');
+  return [openFile(t, file), openFile(t, file)];
 });
 
 describe('SqliteStore specifics', () => {

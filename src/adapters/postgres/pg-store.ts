@@ -6,6 +6,7 @@ import { guardPg } from './pg-errors.js';
 import { PgLinkCensus } from './pg-link-census.js';
 import { PgCodeScan } from './pg-code-scan.js';
 import { PgLinkRepository } from './pg-link-repository.js';
+import { PgRedirectAllowance } from './pg-redirect-allowance.js';
 import { PgRedirectReads } from './pg-redirect-reads.js';
 import { PgSweepQueries } from './pg-sweep-queries.js';
 import { applyPgMigrations } from './pg-migrations.js';
@@ -34,6 +35,7 @@ export interface PgStoreOptions {
 export class PgStore implements Store {
   readonly links: PgLinkRepository;
   readonly redirects: PgRedirectReads;
+  readonly redirectAllowance: PgRedirectAllowance;
   readonly codeScan: PgCodeScan;
   readonly sweep: PgSweepQueries;
   readonly keys: PgApiKeyStore;
@@ -65,6 +67,8 @@ export class PgStore implements Store {
     this.migrationsAppliedAtOpen = applied;
     this.links = new PgLinkRepository(primary);
     this.redirects = new PgRedirectReads({ ...roles, redirectReadsAreReplica: replica });
+    // A take is a write on the redirect path: the primary, with the redirect's timeout.
+    this.redirectAllowance = new PgRedirectAllowance(roles.primaryRedirectReads);
     this.codeScan = new PgCodeScan(primary);
     this.sweep = new PgSweepQueries(primary);
     this.keys = new PgApiKeyStore(primary);

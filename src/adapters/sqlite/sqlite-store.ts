@@ -8,6 +8,7 @@ import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { SqliteCodeScan } from './sqlite-code-scan.js';
 import { SqliteLinkRepository } from './sqlite-link-repository.js';
+import { SqliteRedirectAllowance } from './sqlite-redirect-allowance.js';
 import { SqliteRedirectReads } from './sqlite-redirect-reads.js';
 import { SqliteSweepQueries } from './sqlite-sweep-queries.js';
 import { SqliteSequenceStore } from './sqlite-sequence-store.js';
@@ -41,6 +42,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly links: SqliteLinkRepository;
   readonly redirects: SqliteRedirectReads;
+  readonly redirectAllowance: SqliteRedirectAllowance;
   readonly codeScan: SqliteCodeScan;
   readonly sweep: SqliteSweepQueries;
   readonly keys: SqliteApiKeyStore;
@@ -69,6 +71,7 @@ export class SqliteStore implements Store {
     this.migrationsAppliedAtOpen = applied;
     this.links = new SqliteLinkRepository(db, clicksFile);
     this.redirects = new SqliteRedirectReads(db);
+    this.redirectAllowance = new SqliteRedirectAllowance(db);
     this.codeScan = new SqliteCodeScan(db);
     this.sweep = new SqliteSweepQueries(db);
     this.keys = new SqliteApiKeyStore(db);
