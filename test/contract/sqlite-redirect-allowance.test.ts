@@ -41,6 +41,7 @@ import('tsx/esm/api')
 interface Taker {
   readonly ready: Promise<void>;
   readonly done: Promise<readonly boolean[]>;
+  readonly worker: Worker;
 }
 
 function startTaker(workerData: Record<string, unknown>): Taker {
@@ -57,7 +58,7 @@ function startTaker(workerData: Record<string, unknown>): Taker {
     worker.once('exit', (code) => reject(new Error(`taker thread exited with ${code}`)));
   });
   // A thread that fails before it is ready must not leave the test waiting at the gate.
-  return { ready: Promise.race([readyPromise, done.then(() => undefined)]), done };
+  return { ready: Promise.race([readyPromise, done.then(() => undefined)]), done, worker };
 }
 
 test('SQLite: 50 takes from 5 connections in parallel threads, limit 10: exactly 10 granted', async (t) => {
@@ -78,10 +79,18 @@ test('SQLite: 50 takes from 5 connections in parallel threads, limit 10: exactly
       parent: import.meta.url,
     }),
   );
-  await Promise.all(takers.map((taker) => taker.ready));
   const opened = new Int32Array(gate);
-  Atomics.store(opened, 0, 1);
-  Atomics.notify(opened, 0);
+  const openGate = () => {
+    Atomics.store(opened, 0, 1);
+    Atomics.notify(opened, 0);
+  };
+  // Should a thread fail, the others must not wait at the gate for ever.
+  t.after(async () => {
+    openGate();
+    await Promise.all(takers.map((taker) => taker.worker.terminate()));
+  });
+  await Promise.all(takers.map((taker) => taker.ready));
+  openGate();
 
   const granted = (await Promise.all(takers.map((taker) => taker.done))).flat();
   assert.equal(granted.length, 50);
