@@ -33,7 +33,7 @@ export interface SweepQueries {
    * Deletes each of these links whose row is still at the given version and still
    * reclaimable (not custom, expired or deleted), and returns how many rows went. A link
    * changed since it was read (revived by a new expiry, say) stays. Deleting the row frees
-   * its code for the conditional insert.
+   * its code for the conditional insert, and forgets its redirect count (ADR 0111).
    */
   deleteReclaimed(links: readonly LinkAtVersion[]): Promise<number>;
   /**

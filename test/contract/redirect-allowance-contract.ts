@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import type { Store } from '../../src/ports/store.js';
-import { makeId } from './store-factories.js';
+import { BASE_MS, makeId, makeLink } from './store-factories.js';
 
 /**
  * Two stores on the same data, standing for two instances (PostgreSQL) or the server and a
@@ -93,6 +93,25 @@ export function runRedirectAllowanceContract(name: string, openInstances: OpenIn
       assert.deepEqual(await takeInTurn(store, link, 2, 3), [true, true, false]);
       // Forgetting a link with no count is no error.
       await store.redirectAllowance.forget(makeId());
+    });
+
+    test("a reclaimed link's count goes with its row; a link the sweep keeps keeps it", async (t) => {
+      const [store, other] = await openInstances(t);
+      const tombstone = { state: 'deleted', deletedAt: BASE_MS - 1, version: 2 } as const;
+      const reclaimed = makeLink(tombstone);
+      const edited = makeLink(tombstone);
+      // SQLite holds back the row inserted last (SqliteSweepQueries): one more after them.
+      for (const link of [reclaimed, edited, makeLink()]) {
+        assert.equal((await store.links.insertLink(link)).kind, 'inserted');
+        assert.equal(await store.redirectAllowance.take(link.id, 5), true);
+      }
+      const read = await store.sweep.reclaimableLinks(BASE_MS, 10);
+      assert.equal(read.length, 2);
+      assert.equal(await store.links.replaceLink({ ...edited, title: 'new', version: 3 }, 2), true);
+
+      assert.equal(await other.sweep.deleteReclaimed(read), 1);
+      assert.equal(await store.redirectAllowance.taken(reclaimed.id), 0);
+      assert.equal(await store.redirectAllowance.taken(edited.id), 1);
     });
 
     test('links are counted apart', async (t) => {

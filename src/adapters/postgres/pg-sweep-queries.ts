@@ -50,13 +50,19 @@ export class PgSweepQueries implements SweepQueries {
   async deleteReclaimed(links: readonly LinkAtVersion[]): Promise<number> {
     if (links.length === 0) return 0;
     return guardPg('delete reclaimed links', async () => {
-      const result = await this.#primary.query(
-        `DELETE FROM links AS l USING unnest($1::text[], $2::integer[]) AS r(id, version)
-         WHERE l.id = r.id AND l.version = r.version
-           AND NOT l.custom AND l.state IN ('expired', 'deleted')`,
+      // A link whose row goes is gone for good: its redirect count goes with it (ADR 0111).
+      const { rows } = await this.#primary.query<{ deleted: number }>(
+        `WITH gone AS (
+           DELETE FROM links AS l USING unnest($1::text[], $2::integer[]) AS r(id, version)
+           WHERE l.id = r.id AND l.version = r.version
+             AND NOT l.custom AND l.state IN ('expired', 'deleted')
+           RETURNING l.id),
+         forgotten AS (
+           DELETE FROM redirect_allowances WHERE link_id IN (SELECT id FROM gone))
+         SELECT count(*) AS deleted FROM gone`,
         [links.map((link) => link.id), links.map((link) => link.version)],
       );
-      return result.rowCount ?? 0;
+      return rows[0]?.deleted ?? 0;
     });
   }
 

@@ -4,6 +4,7 @@ import type { LinkAtVersion, SweepQueries } from '../../ports/sweep-queries.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { fromRow, type LinkRow } from './sqlite-link-rows.js';
 import { LINK_COLUMNS } from '../sql/link-sql.js';
+import { forgetRedirectsSql } from '../sql/redirect-allowance-sql.js';
 
 /**
  * The sweeper's statements (SPEC §7); migration 0005 gives each a partial index, and each
@@ -46,9 +47,15 @@ export class SqliteSweepQueries implements SweepQueries {
        WHERE id = ? AND version = ? AND custom = 0 AND state IN ('expired', 'deleted')
          AND rowid < (SELECT max(rowid) FROM links)`,
     );
+    // A link whose row goes is gone for good: its redirect count goes with it (ADR 0111).
+    const forgetRedirects = db.prepare<[string]>(forgetRedirectsSql('?'));
     this.#deleteReclaimed = db.transaction((links: readonly LinkAtVersion[]) => {
       let deleted = 0;
-      for (const link of links) deleted += deleteOne.run(link.id, link.version).changes;
+      for (const link of links) {
+        if (deleteOne.run(link.id, link.version).changes === 0) continue;
+        forgetRedirects.run(link.id);
+        deleted += 1;
+      }
       return deleted;
     });
     this.#purgeClaims = db.prepare(
