@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { MemoryRateLimiter } from '../../src/adapters/memory/memory-rate-limiter.js';
 import { makeClientOf } from '../../src/http/client-address.js';
@@ -231,5 +231,24 @@ describe('password links over HTTP', () => {
       'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
     });
     assert.equal(charset.status, 302);
+  });
+
+  test('a chunked body past the cap is 413 too, without reading it to its end', async () => {
+    const link = makeLink();
+    const status = await new Promise<number>((resolve, reject) => {
+      const sending = request(
+        `${base}/${link.code}`,
+        { method: 'POST', headers: FORM },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      sending.on('error', reject);
+      // No Content-Length: node sends it chunked, and the cap is counted as it comes.
+      sending.write(`password=${'y'.repeat(3000)}`);
+      sending.write('y'.repeat(3000));
+    });
+    assert.equal(status, 413);
   });
 });
