@@ -6,7 +6,8 @@ export type HttpErrorKind =
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'internal-error'
-  | 'overloaded';
+  | 'overloaded'
+  | 'wrong-password';
 
 export type ProblemKind = ErrorKind | HttpErrorKind;
 
@@ -14,6 +15,7 @@ export type ProblemKind = ErrorKind | HttpErrorKind;
 export const PROBLEMS: Readonly<Record<ProblemKind, { status: number; title: string }>> = {
   'malformed-request': { status: 400, title: 'Malformed request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  'wrong-password': { status: 401, title: 'Wrong password' },
   forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not Found' },
   'alias-taken': { status: 409, title: 'Alias already taken' },

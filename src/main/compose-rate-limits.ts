@@ -2,6 +2,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { MemoryRateLimiter } from '../adapters/memory/memory-rate-limiter.js';
 import type { RedisTarget } from '../adapters/redis/redis-connection.js';
 import type { Config } from '../config/config.js';
+import type { TokenBucketRule } from '../domain/token-bucket.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -10,10 +11,10 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 const RATE_LIMIT_TIMEOUT_MS = 50;
 /** Ends commands a dead connection would hold forever; the create gave up long before. */
 const RATE_LIMIT_COMMAND_TIMEOUT_MS = 1000;
-/** How long start-up waits for the limiter's connection, so the first creates share the limit. */
+/** How long start-up waits for a limiter's connection, so the first takes share the limit. */
 const RATE_LIMIT_CONNECT_WAIT_MS = 2000;
 
-export interface CreateLimiterParts {
+export interface SharedLimiterParts {
   readonly limiter: RateLimiter;
   /** The limiter's own Redis connection, when shared. */
   readonly client: Redis | Cluster | null;
@@ -30,9 +31,37 @@ export async function composeCreateLimiter(
   clock: Clock,
   logger: Logger,
   serving: boolean,
-): Promise<CreateLimiterParts | null> {
+): Promise<SharedLimiterParts | null> {
   if (config.createRate === null) return null;
-  const local = new MemoryRateLimiter(config.createRate, clock);
+  return composeSharedLimiter(config.createRate, 'create', {
+    config,
+    redisTarget,
+    clock,
+    logger,
+    serving,
+  });
+}
+
+/** What a limiter shared through Redis is made with. */
+export interface SharedLimiterContext {
+  readonly config: Config;
+  readonly redisTarget: RedisTarget | null;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly serving: boolean;
+}
+
+/**
+ * A token bucket per subject for `rule`, named `purpose` in its Redis keys: shared by every
+ * instance through Redis when configured, else (and while Redis fails) in this process.
+ */
+export async function composeSharedLimiter(
+  rule: TokenBucketRule,
+  purpose: string,
+  context: SharedLimiterContext,
+): Promise<SharedLimiterParts> {
+  const { config, redisTarget, clock, logger, serving } = context;
+  const local = new MemoryRateLimiter(rule, clock);
   if (redisTarget === null) return { limiter: local, client: null };
   const [{ connectRedis, reconnectBackoff }, { RedisRateLimiter }] = await Promise.all([
     import('../adapters/redis/redis-connection.js'),
@@ -49,13 +78,13 @@ export async function composeCreateLimiter(
   });
   const limiter = new RedisRateLimiter({
     client,
-    keyPrefix: `${config.redisPrefix}ratelimit:create:`,
-    rule: config.createRate,
+    keyPrefix: `${config.redisPrefix}ratelimit:${purpose}:`,
+    rule,
     clock,
     fallback: local,
     timeoutMs: RATE_LIMIT_TIMEOUT_MS,
   });
-  // A server's first creates share the limit; a CLI command does not wait on Redis.
+  // A server's first takes share the limit; a CLI command does not wait on Redis.
   if (serving) await connectedOrWaited(client, RATE_LIMIT_CONNECT_WAIT_MS);
   return { limiter, client };
 }

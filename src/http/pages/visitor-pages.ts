@@ -11,6 +11,20 @@ export interface PreparedPage {
 
 /** A plain page: no script, no style, nothing the console's CSP would refuse. */
 function renderPage(language: PageLanguage, title: string, lines: readonly string[]): string {
+  return renderDocument(
+    language,
+    title,
+    lines.map((line) => `<p>${line}</p>`),
+  );
+}
+
+/** One of hop's own pages: `title` as its heading, then `body`; `head` adds to its head. */
+export function renderDocument(
+  language: PageLanguage,
+  title: string,
+  body: readonly string[],
+  head: readonly string[] = [],
+): string {
   return [
     '<!doctype html>',
     `<html lang="${language}">`,
@@ -19,17 +33,22 @@ function renderPage(language: PageLanguage, title: string, lines: readonly strin
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
     `<title>${title}</title>`,
+    ...head,
     '</head>',
     '<body>',
     `<h1>${title}</h1>`,
-    ...lines.map((line) => `<p>${line}</p>`),
+    ...body,
     '</body>',
     '</html>',
     '',
   ].join('\n');
 }
 
-function preparePage(language: PageLanguage, html: string): PreparedPage {
+function preparePage(
+  language: PageLanguage,
+  html: string,
+  overrides: Readonly<Record<string, string>>,
+): PreparedPage {
   const body = Buffer.from(html, 'utf8');
   return {
     body,
@@ -41,6 +60,7 @@ function preparePage(language: PageLanguage, html: string): PreparedPage {
       'cache-control': 'no-store',
       // The same URL answers problem+json or a page in another language.
       vary: 'Accept, Accept-Language',
+      ...overrides,
     }),
   };
 }
@@ -48,9 +68,16 @@ function preparePage(language: PageLanguage, html: string): PreparedPage {
 /** One prepared page per language hop ships. */
 export type PagesByLanguage = Readonly<Record<PageLanguage, PreparedPage>>;
 
-function pagesByLanguage(render: (language: PageLanguage) => string): PagesByLanguage {
+/** One page per language, made once; `overrides` replaces or adds headers. */
+export function pagesByLanguage(
+  render: (language: PageLanguage) => string,
+  overrides: Readonly<Record<string, string>> = {},
+): PagesByLanguage {
   return Object.fromEntries(
-    PAGE_LANGUAGES.map((language) => [language, preparePage(language, render(language))]),
+    PAGE_LANGUAGES.map((language) => [
+      language,
+      preparePage(language, render(language), overrides),
+    ]),
   ) as Record<PageLanguage, PreparedPage>;
 }
 
