@@ -198,6 +198,26 @@ describe('ip', () => {
     assert.equal(matches({ ip: ['0.0.0.0/0'] }, {}), false);
     assert.equal(matches({ ip: ['0.0.0.0/0'] }, { address: 'not-an-address' }), false);
   });
+
+  test('only a well-formed dotted quad is an IPv4 visitor', () => {
+    for (const address of [
+      '256.0.0.1',
+      '1.2.3',
+      '1.2.3.4.5',
+      '01.2.3.4',
+      '1..2.3',
+      '1.2.3.4 ',
+      '',
+    ]) {
+      assert.equal(matches({ ip: ['0.0.0.0/0'] }, { address }), false, address);
+    }
+    assert.equal(matches({ ip: ['255.255.255.255'] }, { address: '255.255.255.255' }), true);
+    assert.equal(matches({ ip: ['0.0.0.0'] }, { address: '0.0.0.0' }), true);
+    assert.equal(matches({ ip: ['128.0.0.0/1'] }, { address: '127.255.255.255' }), false);
+    assert.equal(matches({ ip: ['128.0.0.0/1'] }, { address: '128.0.0.0' }), true);
+    // Host bits in a rule's CIDR do not narrow it.
+    assert.equal(matches({ ip: ['192.0.2.77/24'] }, { address: '192.0.2.1' }), true);
+  });
 });
 
 describe('time window', () => {

@@ -8,7 +8,7 @@ import {
   compileIpRanges,
   isAddressInRanges,
   parseVisitorAddress,
-  type IpAddress,
+  type VisitorAddress,
   type IpRanges,
 } from './ip-ranges.js';
 import type { LinkRule } from './smart-options.js';
@@ -137,7 +137,7 @@ class VisitorFacts {
   #country: string | null | typeof NOT_READ = NOT_READ;
   #query: URLSearchParams | typeof NOT_READ = NOT_READ;
   #languages: AcceptedLanguages | typeof NOT_READ = NOT_READ;
-  #address: IpAddress | null | typeof NOT_READ = NOT_READ;
+  #address: VisitorAddress | null | typeof NOT_READ = NOT_READ;
   #agent: AgentClass | typeof NOT_READ = NOT_READ;
   now = 0;
 
@@ -183,7 +183,7 @@ class VisitorFacts {
     return this.#languages;
   }
 
-  address(): IpAddress | null {
+  address(): VisitorAddress | null {
     if (this.#address === NOT_READ) {
       this.#address = parseVisitorAddress(this.#requireVisitor().address());
     }
