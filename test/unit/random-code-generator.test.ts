@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ALPHABETS } from '../../src/codes/alphabets.js';
 import { RandomCodeGenerator, type RandomBytes } from '../../src/codes/random-code-generator.js';
+import { mulberry32 } from '../support/seeded-random.js';
 
 /**
  * SPEC §2, strategy `random`: CSPRNG bytes, rejection sampling (no modulo bias). The tests
@@ -10,18 +11,6 @@ import { RandomCodeGenerator, type RandomBytes } from '../../src/codes/random-co
 
 const BASE62 = ALPHABETS.base62;
 const BASE64URL = ALPHABETS.base64url;
-
-/** mulberry32: a small, well-mixed 32-bit PRNG; deterministic for a given seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
 
 /** Fills buffers with the top byte of successive mulberry32 outputs. */
 function seededBytes(seed: number): RandomBytes {
