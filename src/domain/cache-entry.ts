@@ -1,6 +1,8 @@
 import { isPermanentRedirect, type RedirectStatus, type StoredLinkState } from './link.js';
 import { TEMPORARY_CACHE_CONTROL, type RedirectOutcome } from './redirect-outcome.js';
 import type { RedirectTarget } from './redirect-target.js';
+import type { SmartOptions } from './smart/smart-options.js';
+import { prepareSmart, type PreparedSmart } from './smart/prepared-smart.js';
 
 /**
  * What the in-process cache (L1) keeps per code: a redirect target plus what only a cache
@@ -9,10 +11,12 @@ import type { RedirectTarget } from './redirect-target.js';
  * long-lived string, not the one sliced from its request (which would outlive a
  * young-generation collection while buffered).
  */
-export interface CachedLink extends RedirectTarget {
+export interface CachedLink extends Omit<RedirectTarget, 'smart'> {
   readonly found: true;
   /** The whole outcome, made once, for redirects whose headers never change (302, 307). */
   readonly fixedOutcome: RedirectOutcome | null;
+  /** A smart link's options, prepared once per fill (issue 21); null for a plain link. */
+  readonly smart: PreparedSmart | null;
 }
 
 /** A negative entry: the store said there is no such code (SPEC §5: kept 10 s). */
@@ -26,6 +30,7 @@ export interface CachedAbsence {
   readonly status: 302;
   readonly location: '';
   readonly fixedOutcome: null;
+  readonly smart: null;
 }
 
 export type CacheEntry = CachedLink | CachedAbsence;
@@ -41,6 +46,7 @@ export const ABSENT_ENTRY: CachedAbsence = Object.freeze({
   status: 302,
   location: '',
   fixedOutcome: null,
+  smart: null,
 });
 
 /**
@@ -58,6 +64,7 @@ export function cacheEntryFor(target: RedirectTarget | null): CacheEntry {
         target.expiresAt,
         target.status,
         target.location,
+        target.smart,
       );
 }
 
@@ -70,18 +77,21 @@ export function cachedLinkOf(
   expiresAt: number | null,
   status: RedirectStatus,
   location: string,
+  smart: SmartOptions | null = null,
 ): CachedLink {
-  const fixedOutcome: RedirectOutcome | null = isPermanentRedirect(status)
-    ? null
-    : Object.freeze({
-        kind: 'redirect',
-        linkId,
-        code,
-        status,
-        location,
-        cacheControl: TEMPORARY_CACHE_CONTROL,
-      });
-  return Object.freeze({
+  // A smart link's answer depends on its visitor: it never has one fixed outcome.
+  const fixedOutcome: RedirectOutcome | null =
+    smart !== null || isPermanentRedirect(status)
+      ? null
+      : Object.freeze({
+          kind: 'redirect',
+          linkId,
+          code,
+          status,
+          location,
+          cacheControl: TEMPORARY_CACHE_CONTROL,
+        });
+  const entry: CachedLink = {
     found: true,
     linkId,
     code,
@@ -91,5 +101,7 @@ export function cachedLinkOf(
     status,
     location,
     fixedOutcome,
-  });
+    smart: smart === null ? null : prepareSmart(smart),
+  };
+  return Object.freeze(entry);
 }

@@ -1,3 +1,5 @@
+import type { SmartOptions } from './smart/smart-options.js';
+
 /** The redirect status codes a link may answer with (SPEC §3). */
 export const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
 export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
@@ -38,6 +40,11 @@ export interface Link {
   readonly deletedAt: number | null;
   /** Starts at 1 and grows by one with every change; caches never let an older one win. */
   readonly version: number;
+  /**
+   * Rules, variants, password, click limit, fallback and query forwarding (issue 21); null
+   * for a plain link, which is stored and served as before.
+   */
+  readonly smart: SmartOptions | null;
 }
 
 /** The state a reader sees at `nowMs`: expiry is checked against the clock, never trusted. */

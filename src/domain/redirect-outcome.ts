@@ -1,3 +1,4 @@
+import type { CachedLink } from './cache-entry.js';
 import { isPermanentRedirect, type RedirectStatus } from './link.js';
 
 /** Expected outcomes of a redirect are values, not exceptions (STYLE: the hot path). */
@@ -20,7 +21,17 @@ export type RedirectOutcome =
    * A reserved word (`isReservedAlias`): the name of one of our own routes, in some case,
    * never a code; no store was asked. The redirect front hands it on to those routes.
    */
-  | { readonly kind: 'reserved' };
+  | { readonly kind: 'reserved' }
+  /**
+   * An active smart link (issue 21): what to answer depends on the visitor (password,
+   * rules, variants, forwarding) or on a shared count (max_clicks), so the front decides.
+   */
+  | { readonly kind: 'smart'; readonly link: CachedLink }
+  /**
+   * An expired or click-exhausted link with a fallback_url: 302 there, never cached, never
+   * counted (issue 21). Disabled and deleted links stay the one 404.
+   */
+  | { readonly kind: 'fallback'; readonly location: string };
 
 export const NOT_FOUND: RedirectOutcome = Object.freeze({ kind: 'not-found' });
 export const INVALID: RedirectOutcome = Object.freeze({ kind: 'invalid' });

@@ -1,3 +1,4 @@
+import type { SmartOptions } from './smart/smart-options.js';
 import type { RedirectStatus, StoredLinkState } from './link.js';
 
 /**
@@ -14,4 +15,6 @@ export interface RedirectTarget {
   readonly expiresAt: number | null;
   readonly status: RedirectStatus;
   readonly location: string;
+  /** What a smart link does beyond its destination (issue 21); null for a plain link. */
+  readonly smart: SmartOptions | null;
 }

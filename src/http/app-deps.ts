@@ -11,6 +11,7 @@ import type { DashboardDeps } from '../services/console/dashboard.js';
 import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClientOf } from './client-address.js';
+import type { SmartAnswerDeps } from './smart-answer.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -64,8 +65,13 @@ export interface AppDeps {
   /** Links by state as of the newest census in the store (ADR 0100). */
   readonly linkCounts: () => Promise<LinkCountSnapshot>;
   readonly protection: ProtectionDeps;
+  /** What smart links need beyond a plain redirect (issue 21). */
+  readonly smartLinks: SmartLinkDeps;
   readonly timeouts: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
 }
+
+/** A smart link's password gate, click budgets and visitor sources (issue 21). */
+export type SmartLinkDeps = Omit<SmartAnswerDeps, 'writer'>;
 
 /** Abuse resistance (SPEC §7). */
 export interface ProtectionDeps {

@@ -46,6 +46,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scanners: deps.protection.scanners,
     clientOf: deps.protection.clientOf,
     shedder,
+    smart: deps.smartLinks,
   });
   const securityHeaders = deps.publicUrl.startsWith('https:')
     ? { ...SECURITY_HEADERS, 'strict-transport-security': 'max-age=31536000' }

@@ -73,7 +73,7 @@ function sendValidationProblem(
 }
 
 function fieldProblem(context: string, issue: AjvIssue): FieldProblem {
-  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const path = fieldPathOf(issue.instancePath);
   const extra =
     typeof issue.params['additionalProperty'] === 'string'
       ? issue.params['additionalProperty']
@@ -82,6 +82,19 @@ function fieldProblem(context: string, issue: AjvIssue): FieldProblem {
         : '';
   const field = [path, extra].filter((part) => part !== '').join('.') || context;
   return { field, detail: issueInWords(issue) };
+}
+
+/**
+ * A JSON pointer as the field names of our problems read (the domain's too): array items
+ * in brackets, `/rules/2/when/country/0` → `rules[2].when.country[0]` (issue 21).
+ */
+export function fieldPathOf(pointer: string): string {
+  let path = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
+  }
+  return path;
 }
 
 /** JSON Schema types as a sentence says them. */

@@ -1,4 +1,7 @@
 import type { ClickCounts } from '../domain/click-fold.js';
+import { smartOptionsJson, type SmartOptionsJson } from '../domain/smart/smart-options-json.js';
+import { NO_SMART_OPTIONS } from '../domain/smart/smart-options.js';
+import { utmOf, type Utm } from '../domain/smart/utm.js';
 import { effectiveState, type Link, type LinkState } from '../domain/link.js';
 
 /** A link on the wire: snake_case as SPEC §3 writes it. */
@@ -21,7 +24,18 @@ export interface LinkJson {
   clicks: number;
   /** Crawlers' and link unfurlers' clicks, counted apart from `clicks` (ADR 0094). */
   bot_clicks: number;
+  /** Smart-link fields (issue 21); the password never leaves, only whether there is one. */
+  rules: SmartOptionsJson['rules'];
+  variants: SmartOptionsJson['variants'];
+  password_protected: boolean;
+  max_clicks: number | null;
+  fallback_url: string | null;
+  forward_query: boolean;
+  /** The destination's utm_* parameters, parsed back from it. */
+  utm: Utm;
 }
+
+const PLAIN_JSON = smartOptionsJson(NO_SMART_OPTIONS);
 
 /** The one serializer of links; `state` is the effective state at `nowMs`. */
 export function toLinkJson(
@@ -47,5 +61,7 @@ export function toLinkJson(
     version: link.version,
     clicks: clicks.clicks,
     bot_clicks: clicks.botClicks,
+    ...(link.smart === null ? PLAIN_JSON : smartOptionsJson(link.smart)),
+    utm: utmOf(link.destination) ?? {},
   };
 }

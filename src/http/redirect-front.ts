@@ -5,7 +5,15 @@ import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClickRecorder } from './app-deps.js';
 import type { ClientOf } from './client-address.js';
+import { isReservedAlias } from '../domain/alias-rules.js';
 import { readClickHeaders } from './click-headers.js';
+import { readPasswordForm } from './read-password-form.js';
+import {
+  makeSmartAnswer,
+  SMART_CACHE_CONTROL,
+  type SmartAnswerDeps,
+  type SmartWriter,
+} from './smart-answer.js';
 import { missPageFor, type PreparedPage } from './pages/visitor-pages.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
 
@@ -72,6 +80,8 @@ export interface RedirectFrontDeps {
   readonly scanners: ScannerThrottle | null;
   readonly clientOf: ClientOf;
   readonly shedder: LoadShedder;
+  /** What smart links need beyond a plain redirect (issue 21): gate, limit, visitor. */
+  readonly smart: Omit<SmartAnswerDeps, 'writer'>;
 }
 
 export interface RedirectFront {
@@ -86,7 +96,21 @@ export interface RedirectFront {
    * or a refusal (429, 503). Returns false, having written nothing, for a reserved word.
    */
   readonly answer: (request: IncomingMessage, response: ServerResponse, code: string) => boolean;
+  /**
+   * A POST of a password link's form to `/{code}` (issue 21), its password read from the
+   * body: the redirect on the right password, else the gate's refusal; any other code,
+   * or a link without a password, answers the one 404.
+   */
+  readonly answerPasswordForm: (
+    request: IncomingMessage,
+    response: ServerResponse,
+    code: string,
+    password: string | null,
+  ) => void;
 }
+
+/** A fallback (issue 21): never kept, never counted. */
+const FALLBACK_CACHE_CONTROL = 'no-store';
 
 /**
  * The redirect, served by plain node:http in front of Fastify (ADR 0019: Fastify's routing
@@ -101,6 +125,54 @@ export interface RedirectFront {
  */
 export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   const { resolver, observe, clicks, countryHeader, scanners, clientOf, shedder } = deps;
+
+  const countClick = (request: IncomingMessage, linkId: string, code: string) => {
+    // SPEC §3: HEAD and prefetches are not clicks.
+    if (clicks !== null && request.method === 'GET') {
+      const headers = readClickHeaders(request.rawHeaders, countryHeader);
+      if (!headers.prefetch) {
+        clicks(linkId, code, headers.userAgent, headers.referer, headers.country);
+      }
+    }
+  };
+
+  const sendMiss = (request: IncomingMessage, response: ServerResponse) => {
+    const miss = missAnswer(request.rawHeaders);
+    response.writeHead(404, miss.headers);
+    response.end(miss.body);
+  };
+
+  const sendFallback = (response: ServerResponse, location: string) => {
+    response.writeHead(302, {
+      location,
+      'cache-control': FALLBACK_CACHE_CONTROL,
+      'content-length': '0',
+    });
+    response.end();
+  };
+
+  const writer: SmartWriter = {
+    redirect: (request, response, link, status, location, cookies) => {
+      countClick(request, link.linkId, link.code);
+      response.writeHead(status, {
+        location,
+        'cache-control': SMART_CACHE_CONTROL,
+        'content-length': '0',
+        ...(cookies.length === 0 ? {} : { 'set-cookie': [...cookies] }),
+      });
+      response.end();
+    },
+    spent: (request, response, outcome) => {
+      if (outcome.kind === 'fallback') sendFallback(response, outcome.location);
+      else sendMiss(request, response);
+    },
+    unavailable: (response) => {
+      response.writeHead(503, UNAVAILABLE_HEADERS);
+      response.end(UNAVAILABLE_BODY);
+    },
+  };
+  const smart = makeSmartAnswer({ ...deps.smart, writer });
+
   const send = (
     request: IncomingMessage,
     response: ServerResponse,
@@ -109,16 +181,11 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     startedAt: number,
   ) => {
     if (outcome.kind === 'redirect') {
-      // SPEC §3: HEAD and prefetches are not clicks. Recorded before the response is
-      // written: one-after-the-other A/B runs once put this order ahead (9% against
-      // 17-20%), but such runs were later found to scatter by more than that on this VM
-      // (BENCHMARKS.md, 2026-12-03), so the order is kept, not shown to matter.
-      if (clicks !== null && request.method === 'GET') {
-        const headers = readClickHeaders(request.rawHeaders, countryHeader);
-        if (!headers.prefetch) {
-          clicks(outcome.linkId, outcome.code, headers.userAgent, headers.referer, headers.country);
-        }
-      }
+      // Recorded before the response is written: one-after-the-other A/B runs once put
+      // this order ahead (9% against 17-20%), but such runs were later found to scatter by
+      // more than that on this VM (BENCHMARKS.md, 2026-12-03), so the order is kept, not
+      // shown to matter.
+      countClick(request, outcome.linkId, outcome.code);
       response.writeHead(outcome.status, {
         location: outcome.location,
         'cache-control': outcome.cacheControl,
@@ -128,9 +195,17 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       observe(source, startedAt);
       return;
     }
-    const miss = missAnswer(request.rawHeaders);
-    response.writeHead(404, miss.headers);
-    response.end(miss.body);
+    if (outcome.kind === 'smart') {
+      smart.answer(request, response, outcome.link);
+      observe(source, startedAt);
+      return;
+    }
+    if (outcome.kind === 'fallback') {
+      sendFallback(response, outcome.location);
+      observe(source, startedAt);
+      return;
+    }
+    sendMiss(request, response);
     observe(outcome.kind === 'invalid' ? 'invalid' : 'not_found', startedAt);
     scanners?.recordMiss(clientOf(request));
   };
@@ -149,7 +224,9 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   ): boolean => {
     const outcome = resolver.resolveFromMemory(code);
     if (outcome?.kind === 'reserved') return false;
-    if (outcome?.kind === 'redirect' || (outcome !== undefined && coolDownMs === 0)) {
+    const found =
+      outcome?.kind === 'redirect' || outcome?.kind === 'smart' || outcome?.kind === 'fallback';
+    if (found || (outcome !== undefined && coolDownMs === 0)) {
       send(request, response, outcome, 'l1', startedAt);
       return true;
     }
@@ -205,7 +282,8 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
 
   const handle = (request: IncomingMessage, response: ServerResponse): boolean => {
     const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
+    const posted = method === 'POST';
+    if (method !== 'GET' && method !== 'HEAD' && !posted) return false;
     const url = request.url ?? '';
     const query = url.indexOf('?');
     if (url.charCodeAt(0) !== 47) return false;
@@ -214,8 +292,40 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     // slash is no code: `//x`, `/a/b`, `/a/b/` and `/v1/…` go on to Fastify.
     if (code.endsWith('/')) code = code.slice(0, -1);
     if (code.length === 0 || code.includes('/')) return false;
-    return answer(request, response, code);
+    if (!posted) return answer(request, response, code);
+    // A password link's form (issue 21). Our own routes' names are Fastify's, body unread.
+    if (isReservedAlias(code)) return false;
+    readPasswordForm(request, response, (password) => {
+      answerPasswordForm(request, response, code, password);
+    });
+    return true;
   };
 
-  return { handle, answer };
+  const answerPasswordForm = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    code: string,
+    password: string | null,
+  ): void => {
+    const answerWith = (outcome: RedirectOutcome) => {
+      if (outcome.kind === 'smart') smart.answerForm(request, response, outcome.link, password);
+      else if (outcome.kind === 'fallback') sendFallback(response, outcome.location);
+      else sendMiss(request, response);
+    };
+    const outcome = resolver.resolve(code);
+    if (!(outcome instanceof Promise)) {
+      answerWith(outcome);
+      return;
+    }
+    outcome.then(
+      (resolved) => {
+        answerWith(resolved.outcome);
+      },
+      () => {
+        writer.unavailable(response);
+      },
+    );
+  };
+
+  return { handle, answer, answerPasswordForm };
 }

@@ -1,6 +1,18 @@
 import { MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../domain/code-format.js';
 import { LINK_STATES, REDIRECT_STATUSES } from '../domain/link.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../domain/link-fields.js';
+import {
+  BROWSERS,
+  DEVICES,
+  MAX_PASSWORD_LENGTH,
+  MAX_RULES,
+  MAX_VARIANT_WEIGHT,
+  MAX_VARIANTS,
+  MIN_PASSWORD_LENGTH,
+  MIN_VARIANT_WEIGHT,
+  MIN_VARIANTS,
+  OPERATING_SYSTEMS,
+} from '../domain/smart/smart-options.js';
 import { LINK_SORT_NAMES } from '../services/links/list-links.js';
 
 /**
@@ -18,6 +30,122 @@ const tags = {
   maxItems: MAX_TAGS,
   items: { type: 'string', maxLength: MAX_TAG_LENGTH },
   description: `Up to ${MAX_TAGS} labels of letters, digits and "_.:-".`,
+};
+
+const destinationUrl = { type: 'string', maxLength: 8192, description: 'Absolute http(s) URL.' };
+
+/** A rule's `when`: every condition given must hold; a list holds when any value matches. */
+const ruleWhen = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    device: { type: 'array', minItems: 1, items: { type: 'string', enum: [...DEVICES] } },
+    os: { type: 'array', minItems: 1, items: { type: 'string', enum: [...OPERATING_SYSTEMS] } },
+    browser: { type: 'array', minItems: 1, items: { type: 'string', enum: [...BROWSERS] } },
+    language: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string' },
+      description:
+        'Language tags matched against Accept-Language: "de" matches "de-AT"; q=0 never matches.',
+    },
+    country: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string' },
+      description: 'ISO 3166-1 alpha-2 codes.',
+    },
+    query: {
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: { anyOf: [{ type: 'string' }, { const: true }] },
+      description: 'Parameter → the value it must have, or true for present with any value.',
+    },
+    ip: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string' },
+      description: 'IPv4 or IPv6 addresses or CIDRs.',
+    },
+    after: { type: 'string', description: 'RFC 3339: the rule holds from this instant on.' },
+    before: { type: 'string', description: 'RFC 3339: the rule holds before this instant.' },
+  },
+};
+
+const rules = {
+  type: 'array',
+  maxItems: MAX_RULES,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['destination', 'when'],
+    properties: {
+      destination: destinationUrl,
+      status_code: {
+        type: 'integer',
+        enum: [...REDIRECT_STATUSES],
+        description: "Default: the link's status code.",
+      },
+      when: ruleWhen,
+    },
+  },
+  description: `Up to ${MAX_RULES} redirect rules, tried in order; the first whose conditions all hold wins.`,
+};
+
+const variants = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['destination', 'weight'],
+    properties: {
+      destination: destinationUrl,
+      weight: { type: 'integer', minimum: MIN_VARIANT_WEIGHT, maximum: MAX_VARIANT_WEIGHT },
+    },
+  },
+  description: `None, or ${MIN_VARIANTS}–${MAX_VARIANTS} destinations drawn by weight when no rule matches; a visitor keeps the one first drawn (a cookie).`,
+};
+
+const utmValue = nullable({ type: 'string' });
+const utm = nullable({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    source: utmValue,
+    medium: utmValue,
+    campaign: utmValue,
+    term: utmValue,
+    content: utmValue,
+  },
+  description:
+    "Sets the destination's utm_* parameters when the link is written (null removes one; utm: null removes all).",
+});
+
+/** The smart-link fields of a create or a PATCH (issue 21); null removes one in a PATCH. */
+const smartFields = {
+  rules,
+  variants,
+  password: nullable({
+    type: 'string',
+    description: `${MIN_PASSWORD_LENGTH}–${MAX_PASSWORD_LENGTH} characters; write-only (null removes it).`,
+  }),
+  max_clicks: nullable({
+    type: 'integer',
+    minimum: 1,
+    description: 'At most this many redirects are ever served; then the link answers as expired.',
+  }),
+  fallback_url: nullable({
+    ...destinationUrl,
+    description:
+      'Where an expired or click-exhausted link sends visitors (302) instead of the 404.',
+  }),
+  forward_query: {
+    type: 'boolean',
+    description:
+      "Adds the visitor's query string to the chosen destination (its own parameters win).",
+  },
+  utm,
 };
 
 export const createLinkBody = {
@@ -38,6 +166,7 @@ export const createLinkBody = {
     ttl_seconds: nullable({ type: 'integer', minimum: 1 }),
     title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
     tags,
+    ...smartFields,
   },
 } as const;
 
@@ -51,6 +180,7 @@ export const updateLinkBody = {
     expires_at: nullable({ type: 'string', description: 'RFC 3339, or null for never.' }),
     title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
     tags,
+    ...smartFields,
   },
 } as const;
 
@@ -73,6 +203,13 @@ export const linkJson = {
     'version',
     'clicks',
     'bot_clicks',
+    'rules',
+    'variants',
+    'password_protected',
+    'max_clicks',
+    'fallback_url',
+    'forward_query',
+    'utm',
   ],
   properties: {
     id: { type: 'string', description: 'ULID.' },
@@ -96,6 +233,26 @@ export const linkJson = {
     bot_clicks: {
       type: 'integer',
       description: 'Clicks of crawlers and link unfurlers, counted apart from clicks.',
+    },
+    rules,
+    variants,
+    password_protected: {
+      type: 'boolean',
+      description: 'True when visitors must give a password; the password itself is never shown.',
+    },
+    max_clicks: { type: ['integer', 'null'] },
+    fallback_url: { type: ['string', 'null'] },
+    forward_query: { type: 'boolean' },
+    utm: {
+      type: 'object',
+      properties: {
+        source: { type: 'string' },
+        medium: { type: 'string' },
+        campaign: { type: 'string' },
+        term: { type: 'string' },
+        content: { type: 'string' },
+      },
+      description: "The destination's utm_* parameters, parsed back from it.",
     },
   },
 } as const;

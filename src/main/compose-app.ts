@@ -1,6 +1,9 @@
 import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { Config } from '../config/config.js';
-import type { AppDeps, ConsoleDeps, ProtectionDeps } from '../http/app-deps.js';
+import type { AppDeps, ConsoleDeps, ProtectionDeps, SmartLinkDeps } from '../http/app-deps.js';
+import { makeLinkPassCookies, type LinkPassCookies } from '../http/link-pass-cookie.js';
+import { makePasswordGate } from '../http/password-gate.js';
+import type { PasswordTries } from '../services/protection/password-tries.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../ports/clock.js';
@@ -25,9 +28,36 @@ export function composeAppDeps(
     readonly metrics: Metrics;
     readonly console: ConsoleDeps;
     readonly protection: ProtectionDeps;
+    readonly passwordTries: PasswordTries;
   },
 ): { appDeps: AppDeps; close: () => Promise<void> } {
   const { services, resolver, clicks, metrics, console, protection } = parts;
+  const now = () => clock.now();
+  const secureCookies = config.publicUrl.startsWith('https:');
+  // Pass cookies are keyed by the console's secret, resolved on the first password given
+  // (a CLI command never resolves it, so it never writes the secret's file).
+  let passCookies: LinkPassCookies | undefined;
+  const cookies = (): LinkPassCookies =>
+    (passCookies ??= makeLinkPassCookies(console.sessions.secret()));
+  const smartLinks: SmartLinkDeps = {
+    now,
+    gate: makePasswordGate({
+      cookies: {
+        passCookieFor: (link, nowMs, secure) => cookies().passCookieFor(link, nowMs, secure),
+        hasValidPass: (rawHeaders, link, nowMs) => cookies().hasValidPass(rawHeaders, link, nowMs),
+      },
+      tries: parts.passwordTries,
+      clientOf: protection.clientOf,
+      secureCookies,
+      now,
+    }),
+    allowance: store.redirectAllowance,
+    blocks: (url) => resolver.blocks(url),
+    random: Math.random,
+    countryHeader: config.countryHeader,
+    countryOfAddress: null,
+    clientAddressOf: (request) => request.socket.remoteAddress,
+  };
   const qrRenderer = new QrcodeRenderer();
   const appDeps: AppDeps = {
     linkService: services.linkService,
@@ -48,6 +78,7 @@ export function composeAppDeps(
     stats: services.stats,
     linkCounts: console.dashboard.linkCounts,
     protection,
+    smartLinks,
     timeouts: {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,

@@ -17,6 +17,7 @@ import { composeCaches } from './compose-caches.js';
 import { composeCodes, type CodeParts } from './compose-codes.js';
 import { composeConsole } from './compose-console.js';
 import { composeMetrics } from './compose-metrics.js';
+import { composePasswordTries } from './compose-password-tries.js';
 import { composeProtection } from './compose-protection.js';
 import { composeCreateLimiter } from './compose-rate-limits.js';
 import { composeServices } from './compose-services.js';
@@ -118,6 +119,14 @@ export async function composeRuntime(
     recentRedirects: () => metrics.recentRedirects(),
   });
   const protection = composeProtection(config, clock);
+  // Wrong link passwords (issue 21): shared through Redis by servers; a CLI never asks.
+  const passwordTries = await composePasswordTries({
+    config,
+    redisTarget: serving ? caches.redisTarget : null,
+    clock,
+    logger,
+    serving,
+  });
   const metrics = composeMetrics({
     caches,
     clicks,
@@ -132,6 +141,7 @@ export async function composeRuntime(
     metrics,
     console: consoleDeps,
     protection: protection.deps,
+    passwordTries: passwordTries.tries,
   });
   return {
     config,
@@ -155,6 +165,7 @@ export async function composeRuntime(
       await codes.close();
       await caches.shared?.close();
       createLimiter?.client?.disconnect();
+      passwordTries.client?.disconnect();
       await app.close();
       await store.close();
     },

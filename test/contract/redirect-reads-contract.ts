@@ -21,6 +21,7 @@ function targetOf(link: Link): RedirectTarget {
     expiresAt: link.expiresAt,
     status: link.statusCode,
     location: link.destination,
+    smart: link.smart,
   };
 }
 

@@ -25,6 +25,7 @@ function entry(
     status: 302,
     location,
     fixedOutcome: null,
+    smart: null,
   };
 }
 

@@ -63,6 +63,7 @@ export function makeLink(overrides: Partial<Link> = {}): Link {
     expiresAt: null,
     deletedAt: null,
     version: 1,
+    smart: null,
     ...overrides,
   };
 }

@@ -69,6 +69,7 @@ function makeLink(overrides: Partial<Link> = {}): Link {
     expiresAt: null,
     deletedAt: null,
     version: 1,
+    smart: null,
     ...overrides,
   };
 }
@@ -190,6 +191,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
       status: 302,
       location: v1.destination,
       fixedOutcome: null,
+      smart: null,
     });
     const after = resolver.resolve(v1.code);
     assert.equal((await outcomeOf(after)).kind, 'not-found', 'version 1 never overwrote version 2');

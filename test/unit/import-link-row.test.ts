@@ -178,6 +178,7 @@ describe('a link as a row of an export', () => {
     expiresAt: NOW + 86_400_000,
     deletedAt: null,
     version: 2,
+    smart: null,
   };
 
   test('holds the code as alias, an RFC 3339 expiry, the tags joined, the state', () => {

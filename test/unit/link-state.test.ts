@@ -36,6 +36,7 @@ function link(state: StoredLinkState, expiresAt: number | null): Link {
     expiresAt,
     deletedAt: state === 'deleted' ? NOW - 1 : null,
     version: 1,
+    smart: null,
   };
 }
 

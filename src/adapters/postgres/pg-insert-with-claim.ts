@@ -2,10 +2,11 @@ import type pg from 'pg';
 import type { Link } from '../../domain/link.js';
 import type { IdempotencyClaim, InsertLinkResult } from '../../ports/link-repository.js';
 import { LINK_COLUMNS, recordFromRow, type IdempotencyRow } from '../sql/link-sql.js';
+import { smartColumnOf } from '../sql/smart-column.js';
 import { inTransaction } from './pg-transaction.js';
 
 export const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
   ON CONFLICT (code) DO NOTHING`;
 
 /**
@@ -84,5 +85,6 @@ export function linkParams(link: Link): unknown[] {
     link.expiresAt,
     link.deletedAt,
     link.version,
+    smartColumnOf(link.smart),
   ];
 }

@@ -16,6 +16,7 @@ import {
 } from '../sql/link-sql.js';
 import { guardPg } from './pg-errors.js';
 import { fromRow, NUL, type LinkRow } from './pg-link-rows.js';
+import { smartColumnOf } from '../sql/smart-column.js';
 import { INSERT_LINK, insertWithClaim, linkParams } from './pg-insert-with-claim.js';
 
 /** Links per statement when importing: one round trip each. */
@@ -124,7 +125,7 @@ export class PgLinkRepository implements LinkRepository {
     return guardPg('update the link', async () => {
       const result = await this.#primary.query(
         `UPDATE links SET destination = $2, status_code = $3, state = $4, title = $5, tags = $6,
-           updated_at = $7, expires_at = $8, deleted_at = $9, version = $10
+           updated_at = $7, expires_at = $8, deleted_at = $9, version = $10, smart = $12
          WHERE id = $1 AND version = $11`,
         [
           next.id,
@@ -138,6 +139,7 @@ export class PgLinkRepository implements LinkRepository {
           next.deletedAt,
           next.version,
           expectedVersion,
+          smartColumnOf(next.smart),
         ],
       );
       return result.rowCount === 1;
@@ -153,11 +155,11 @@ export class PgLinkRepository implements LinkRepository {
         const result = await this.#primary.query(
           `INSERT INTO links (${LINK_COLUMNS})
            SELECT id, code, owner, destination, status_code, state, custom, title, tags,
-             created_at, updated_at, expires_at, deleted_at, version
+             created_at, updated_at, expires_at, deleted_at, version, smart
            FROM jsonb_to_recordset($1::jsonb) AS r(id text, code text, owner text,
              destination text, status_code smallint, state text, custom boolean, title text,
              tags jsonb, created_at bigint, updated_at bigint, expires_at bigint,
-             deleted_at bigint, version integer)
+             deleted_at bigint, version integer, smart text)
            ON CONFLICT (code) DO NOTHING`,
           [JSON.stringify(chunk.map(recordOf))],
         );
@@ -185,5 +187,6 @@ function recordOf(link: Link): Record<string, unknown> {
     expires_at: link.expiresAt,
     deleted_at: link.deletedAt,
     version: link.version,
+    smart: smartColumnOf(link.smart),
   };
 }

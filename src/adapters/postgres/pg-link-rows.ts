@@ -1,4 +1,5 @@
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
+import { smartColumnOf, smartFromColumn } from '../sql/smart-column.js';
 
 /** A row of `links` as pg reads it: booleans as booleans, tags as a jsonb array. */
 export interface LinkRow {
@@ -16,6 +17,8 @@ export interface LinkRow {
   expires_at: number | null;
   deleted_at: number | null;
   version: number;
+  /** SmartOptions as JSON text, NULL for a plain link (issue 21). */
+  smart: string | null;
 }
 
 /**
@@ -40,5 +43,6 @@ export function fromRow(row: LinkRow): Link {
     expiresAt: row.expires_at,
     deletedAt: row.deleted_at,
     version: row.version,
+    smart: smartFromColumn(row.smart),
   };
 }

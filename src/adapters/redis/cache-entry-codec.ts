@@ -1,17 +1,23 @@
 import { ABSENT_ENTRY, cachedLinkOf, type CacheEntry } from '../../domain/cache-entry.js';
 import type { RedirectStatus, StoredLinkState } from '../../domain/link.js';
+import type { SmartOptions } from '../../domain/smart/smart-options.js';
 
 /**
  * L2 values are short strings, `version|state|expiresAt|status|linkId|location`, so Redis holds
  * little and a version can be read by the Lua guard without JSON. `~version` marks an
- * invalidated code (a floor, read as a miss); `0|absent` is a negative entry.
+ * invalidated code (a floor, read as a miss); `0|absent` is a negative entry. A smart link
+ * (issue 21) carries its options as one more field before the location,
+ * `=<encodeURIComponent(JSON)>`: no `|` inside, and a location (an http(s) URL) never starts
+ * with `=`, so plain links keep the older shape and older values still read.
  */
 export const ABSENT_VALUE = '0|absent';
 const LINK_ID = /^[0-9A-Za-z-]{1,64}$/;
 
 export function encodeEntry(entry: CacheEntry): string {
   if (!entry.found) return ABSENT_VALUE;
-  return `${entry.version}|${entry.state}|${entry.expiresAt ?? ''}|${entry.status}|${entry.linkId}|${entry.location}`;
+  const smart =
+    entry.smart === null ? '' : `=${encodeURIComponent(JSON.stringify(entry.smart.options))}|`;
+  return `${entry.version}|${entry.state}|${entry.expiresAt ?? ''}|${entry.status}|${entry.linkId}|${smart}${entry.location}`;
 }
 
 /** The entry a value stands for, or undefined for floors and anything unreadable. */
@@ -29,7 +35,10 @@ export function decodeEntry(value: string | null, code: string): CacheEntry | un
   ];
   // Values written before links carried their id (`…|status|location`) read as a miss.
   if (!LINK_ID.test(linkId)) return undefined;
-  const location = parts.slice(5).join('|');
+  const smartField = parts[5] ?? '';
+  const smart = smartField.startsWith('=') ? readSmart(smartField) : null;
+  if (smart === undefined) return undefined;
+  const location = parts.slice(smart === null ? 5 : 6).join('|');
   return cachedLinkOf(
     linkId,
     code,
@@ -38,5 +47,15 @@ export function decodeEntry(value: string | null, code: string): CacheEntry | un
     expiresAt === '' ? null : Number(expiresAt),
     Number(status) as RedirectStatus,
     location,
+    smart,
   );
+}
+
+/** A smart field's options, or undefined (a miss) for anything unreadable. */
+function readSmart(field: string): SmartOptions | undefined {
+  try {
+    return JSON.parse(decodeURIComponent(field.slice(1))) as SmartOptions;
+  } catch {
+    return undefined;
+  }
 }

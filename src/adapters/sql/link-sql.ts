@@ -7,7 +7,7 @@ import {
 
 /** The columns of `links`, in the order both SQL stores read and write them. */
 export const LINK_COLUMNS =
-  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version';
+  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version, smart';
 
 /** An idempotency record as both SQL stores keep it: the first answer, as JSON. */
 export interface IdempotencyRow {

@@ -1,14 +1,25 @@
 import type { RedirectStatus, StoredLinkState } from '../../domain/link.js';
+import { smartFromColumn } from './smart-column.js';
 import type { RedirectTarget } from '../../domain/redirect-target.js';
 
 /**
  * The columns of the redirect's store read, and no others (SQLite reads them from one
  * covering index, migration 0003). Read as positional rows: no column names per row.
  */
-export const REDIRECT_COLUMNS = 'id, code, version, state, expires_at, status_code, destination';
+export const REDIRECT_COLUMNS =
+  'id, code, version, state, expires_at, status_code, destination, smart';
 
 /** A row of REDIRECT_COLUMNS, in their order. */
-export type RedirectRow = [string, string, number, string, number | null, number, string];
+export type RedirectRow = [
+  string,
+  string,
+  number,
+  string,
+  number | null,
+  number,
+  string,
+  string | null,
+];
 
 export function redirectTargetOf(row: RedirectRow): RedirectTarget {
   return {
@@ -19,5 +30,6 @@ export function redirectTargetOf(row: RedirectRow): RedirectTarget {
     expiresAt: row[4],
     status: row[5] as RedirectStatus,
     location: row[6],
+    smart: smartFromColumn(row[7]),
   };
 }

@@ -46,7 +46,7 @@ export class SqliteLinkRepository implements LinkRepository {
     registerFold(db);
     this.#insert = db.prepare(
       `INSERT INTO links (${LINK_COLUMNS}) VALUES (@id, @code, @owner, @destination, @status_code, @state,
-        @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version)
+        @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version, @smart)
        ON CONFLICT (code) DO NOTHING`,
     );
     this.#byId = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
@@ -54,7 +54,7 @@ export class SqliteLinkRepository implements LinkRepository {
     this.#replace = db.prepare(
       `UPDATE links SET destination = @destination, status_code = @status_code, state = @state,
         title = @title, tags = @tags, updated_at = @updated_at, expires_at = @expires_at,
-        deleted_at = @deleted_at, version = @version
+        deleted_at = @deleted_at, version = @version, smart = @smart
        WHERE id = @id AND version = @expected_version`,
     );
     this.#findClaim = db.prepare(
@@ -204,6 +204,7 @@ export class SqliteLinkRepository implements LinkRepository {
         expires_at: row.expires_at,
         deleted_at: row.deleted_at,
         version: row.version,
+        smart: row.smart,
         expected_version: expectedVersion,
       });
       return result.changes === 1;

@@ -1,4 +1,5 @@
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
+import { smartColumnOf, smartFromColumn } from '../sql/smart-column.js';
 
 /** A row of `links` as better-sqlite3 reads it: booleans as 0/1, tags as JSON text. */
 export interface LinkRow {
@@ -16,6 +17,8 @@ export interface LinkRow {
   expires_at: number | null;
   deleted_at: number | null;
   version: number;
+  /** SmartOptions as JSON text, NULL for a plain link (issue 21). */
+  smart: string | null;
 }
 
 export function toRow(link: Link): LinkRow {
@@ -34,6 +37,7 @@ export function toRow(link: Link): LinkRow {
     expires_at: link.expiresAt,
     deleted_at: link.deletedAt,
     version: link.version,
+    smart: smartColumnOf(link.smart),
   };
 }
 
@@ -53,6 +57,7 @@ export function fromRow(row: LinkRow): Link {
     expiresAt: row.expires_at,
     deletedAt: row.deleted_at,
     version: row.version,
+    smart: smartFromColumn(row.smart),
   };
 }
 

@@ -8,7 +8,14 @@ import type { RedirectStatus } from '../link.js';
 
 export const DEVICES = ['mobile', 'tablet', 'desktop'] as const;
 export type RuleDevice = (typeof DEVICES)[number];
-export const OPERATING_SYSTEMS = ['ios', 'android', 'windows', 'macos', 'linux', 'chromeos'] as const;
+export const OPERATING_SYSTEMS = [
+  'ios',
+  'android',
+  'windows',
+  'macos',
+  'linux',
+  'chromeos',
+] as const;
 export type RuleOs = (typeof OPERATING_SYSTEMS)[number];
 export const BROWSERS = ['chrome', 'firefox', 'safari', 'edge', 'opera', 'samsung'] as const;
 export type RuleBrowser = (typeof BROWSERS)[number];

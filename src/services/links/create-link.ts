@@ -7,6 +7,13 @@ import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
 import type { QuotaReading } from '../../domain/quota.js';
 import type { IdempotencyClaim } from '../../ports/link-repository.js';
+import {
+  applySmartInput,
+  checkSmartFields,
+  destinationWithUtm,
+  newPasswordHash,
+  type SmartFields,
+} from './smart-link-fields.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
@@ -28,6 +35,8 @@ export interface CreateLinkInput {
    * never redirect, not even between its create and a disable. Not in the API's create.
    */
   readonly disabled?: boolean | undefined;
+  /** Rules, variants, password, limit, fallback, forwarding and UTM, as the API spells them. */
+  readonly smart?: SmartFields | undefined;
 }
 
 export interface CreateLinkResult {
@@ -80,6 +89,12 @@ export async function createLink(
   const expiresAt = resolveExpiry(input, now, deps.expiryPolicy);
   const title = normaliseTitle(input.title);
   const tags = normaliseTags(input.tags);
+  const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
+  const smart =
+    smartInput === undefined
+      ? null
+      : applySmartInput(null, smartInput, await newPasswordHash(smartInput));
+  const finalDestination = destinationWithUtm(destination, smartInput);
 
   const claim: IdempotencyClaim | undefined =
     idempotencyKey === undefined || requestHash === undefined
@@ -93,14 +108,14 @@ export async function createLink(
 
   const attempts = alias === null ? deps.maxCodeAttempts : 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const code = alias ?? (await deps.codes.generate({ destination, attempt }));
+    const code = alias ?? (await deps.codes.generate({ destination: finalDestination, attempt }));
     // A generated code may spell a route of ours ("healthz" is 7 base62 characters).
     if (alias === null && isReservedAlias(code)) continue;
     const link: Link = {
       id: deps.newId(),
       code,
       owner: principal.owner,
-      destination,
+      destination: finalDestination,
       statusCode,
       state: input.disabled === true ? 'disabled' : 'active',
       custom: alias !== null,
@@ -111,6 +126,7 @@ export async function createLink(
       expiresAt,
       deletedAt: null,
       version: 1,
+      smart,
     };
     deps.createCounters.insertAttempts++;
     const result = await deps.links.insertLink(link, claim);
@@ -160,6 +176,11 @@ function replayOrThrow(
   return { link, replayed: true, quotas: [] };
 }
 
+function fingerprintFields(fields: SmartFields): unknown {
+  const { password, ...rest } = fields;
+  return { ...rest, password: password === undefined ? undefined : password !== null };
+}
+
 /** A stable fingerprint of what was asked: key order and absent-vs-null do not matter. */
 function fingerprint(input: CreateLinkInput): string {
   const canonical = JSON.stringify([
@@ -172,6 +193,9 @@ function fingerprint(input: CreateLinkInput): string {
     input.tags ?? [],
     // Only when set: the API never sets it, and its keys' fingerprints stay as they were.
     ...(input.disabled === true ? [true] : []),
+    // Only when given, for the same reason; the password by a salted hash's absence: a
+    // fingerprint is an unsalted digest and must not carry a password (issue 21).
+    ...(input.smart === undefined ? [] : [fingerprintFields(input.smart)]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -47,6 +47,7 @@ export async function seedLinks(deps: LinkServiceDeps, options: SeedOptions): Pr
         expiresAt,
         deletedAt: null,
         version: 1,
+        smart: null,
       });
     }
     const inserted = await deps.links.importLinks(batch);

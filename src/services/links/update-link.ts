@@ -2,6 +2,13 @@ import { resolveExpiryChange } from '../../domain/expiry.js';
 import type { Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
+import {
+  applySmartInput,
+  checkSmartFields,
+  destinationWithUtm,
+  newPasswordHash,
+  type SmartFields,
+} from './smart-link-fields.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
@@ -15,10 +22,12 @@ export interface UpdateLinkInput {
   readonly expiresAt?: string | null | undefined;
   readonly title?: string | null | undefined;
   readonly tags?: readonly string[] | undefined;
+  /** Rules, variants, password, limit, fallback, forwarding and UTM, as the API spells them. */
+  readonly smart?: SmartFields | undefined;
 }
 
 /** Edits a link and bumps its version. Validation runs before anything is written. */
-export function updateLink(
+export async function updateLink(
   deps: LinkServiceDeps,
   principal: Principal,
   id: string,
@@ -37,18 +46,26 @@ export function updateLink(
       : resolveExpiryChange(input.expiresAt, now, deps.expiryPolicy);
   const title = input.title === undefined ? undefined : normaliseTitle(input.title);
   const tags = input.tags === undefined ? undefined : normaliseTags(input.tags);
+  const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
+  // Hashed once, before the compare-and-set that may run the change more than once.
+  const passwordHash = await newPasswordHash(smartInput);
+  const smartOf = (current: Link) =>
+    smartInput === undefined
+      ? current.smart
+      : applySmartInput(current.smart, smartInput, passwordHash);
 
   return replaceLinkWith(deps, principal, id, (current) => {
     // A link the sweeper marked expired becomes active again when given a new future expiry.
     const revived = expiresAt !== undefined && current.state === 'expired';
     return {
       ...current,
-      destination: destination ?? current.destination,
+      destination: destinationWithUtm(destination ?? current.destination, smartInput),
       statusCode: statusCode ?? current.statusCode,
       expiresAt: expiresAt === undefined ? current.expiresAt : expiresAt,
       title: title === undefined ? current.title : title,
       tags: tags ?? current.tags,
       state: revived ? 'active' : current.state,
+      smart: smartOf(current),
     };
   });
 }

@@ -139,6 +139,13 @@ export class RedirectResolver implements LinkEvents {
     return undefined;
   }
 
+  /** True when HOP_BLOCKLIST_FILE names the domain of `url`: it is not redirected to. */
+  blocks(url: string): boolean {
+    if (this.#blocklist === undefined || !this.#blocklist.blocksUrl(url)) return false;
+    this.stats.blockedRedirects++;
+    return true;
+  }
+
   /** Entries L1 holds now. */
   get cachedEntries(): number {
     return this.#cache.size;
@@ -199,14 +206,22 @@ export class RedirectResolver implements LinkEvents {
   }
 
   #outcomeOf(entry: CacheEntry): RedirectOutcome {
-    if (!entry.found || entry.state !== 'active') return NOT_FOUND;
+    if (!entry.found) return NOT_FOUND;
+    if (entry.state !== 'active') {
+      // An expired link may have a fallback; a takedown (disabled, deleted) goes nowhere.
+      return entry.state === 'expired' && entry.smart !== null ? entry.smart.whenSpent : NOT_FOUND;
+    }
     const now = this.#clock.now();
-    if (entry.expiresAt !== null && entry.expiresAt <= now) return NOT_FOUND;
+    if (entry.expiresAt !== null && entry.expiresAt <= now) {
+      return entry.smart === null ? NOT_FOUND : entry.smart.whenSpent;
+    }
     if (this.#blocklist !== undefined && this.#blocklist.blocksUrl(entry.location)) {
       this.stats.blockedRedirects++;
       return NOT_FOUND;
     }
     if (entry.fixedOutcome !== null) return entry.fixedOutcome;
+    // Its answer depends on the visitor or a shared count: the front decides (issue 21).
+    if (entry.smart !== null) return { kind: 'smart', link: entry };
     return {
       kind: 'redirect',
       linkId: entry.linkId,
@@ -227,6 +242,7 @@ function entryOf(link: Link): CacheEntry {
     link.expiresAt,
     link.statusCode,
     link.destination,
+    link.smart,
   );
 }
 

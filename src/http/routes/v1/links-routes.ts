@@ -10,6 +10,7 @@ import { linkQrCode, type QrFormat } from '../../../services/links/link-qr-code.
 import { listLinks, type LinkSortName } from '../../../services/links/list-links.js';
 import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
+import { smartFieldsOf } from '../../../services/links/smart-link-fields.js';
 import { toLinkJson } from '../../link-json.js';
 import { principalOf } from '../../principal-of.js';
 import { rateLimitHeaders } from '../../rate-limit-headers.js';
@@ -24,7 +25,18 @@ import {
   updateLinkBody,
 } from '../../schemas.js';
 
-interface CreateBody {
+/** The smart-link fields (issue 21), checked by the domain's one parser (smart-link-fields.ts). */
+interface SmartBody {
+  rules?: unknown;
+  variants?: unknown;
+  password?: string | null;
+  max_clicks?: number | null;
+  fallback_url?: string | null;
+  forward_query?: boolean;
+  utm?: unknown;
+}
+
+interface CreateBody extends SmartBody {
   destination: string;
   alias?: string | null;
   status_code?: number | null;
@@ -34,7 +46,7 @@ interface CreateBody {
   tags?: string[];
 }
 
-interface UpdateBody {
+interface UpdateBody extends SmartBody {
   destination?: string;
   status_code?: number;
   expires_at?: string | null;
@@ -111,6 +123,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           ttlSeconds: body.ttl_seconds,
           title: body.title,
           tags: body.tags,
+          smart: smartFieldsOf(body),
         },
         { idempotencyKey, client: deps.protection.clientOf(request.raw) },
       );
@@ -230,6 +243,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         expiresAt: body.expires_at,
         title: body.title,
         tags: body.tags,
+        smart: smartFieldsOf(body),
       });
       return json(link);
     },

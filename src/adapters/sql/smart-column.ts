@@ -1,0 +1,14 @@
+import type { SmartOptions } from '../../domain/smart/smart-options.js';
+
+/**
+ * The `smart` column of both SQL stores: a link's SmartOptions as JSON text (issue 21),
+ * NULL for a plain link. Written and read by hop alone, so a read trusts its shape; the
+ * column's text is the JSON of the domain object, so both stores keep the same bytes.
+ */
+export function smartColumnOf(smart: SmartOptions | null): string | null {
+  return smart === null ? null : JSON.stringify(smart);
+}
+
+export function smartFromColumn(text: string | null): SmartOptions | null {
+  return text === null ? null : (JSON.parse(text) as SmartOptions);
+}
