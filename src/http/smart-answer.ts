@@ -20,6 +20,9 @@ import { isNamed } from './click-headers.js';
 import type { PasswordGate } from './password-gate.js';
 import { RequestVisitor, type VisitorSources } from './request-visitor.js';
 
+/** Links this instance saw spent, remembered at most (then forgotten, and asked again). */
+const MAX_REMEMBERED_SPENT = 10_000;
+
 /** How long a visitor keeps the variant first drawn (issue 21: "a visitor keeps it"). */
 const VARIANT_COOKIE_SECONDS = 90 * 24 * 3600;
 
@@ -82,6 +85,14 @@ export interface SmartAnswer {
  */
 export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
   const { gate, allowance, writer, now } = deps;
+  // A budget only grows spent (ADR 0111): once a take fails, every later take of that link
+  // at that limit fails too, so its visits are answered here without a store write. A new
+  // limit is a new key; a version is not needed (the count survives edits).
+  const spent = new Set<string>();
+  const rememberSpent = (key: string) => {
+    if (spent.size >= MAX_REMEMBERED_SPENT) spent.clear();
+    spent.add(key);
+  };
 
   const choose = (
     request: IncomingMessage,
@@ -126,6 +137,11 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
       writer.redirect(request, response, link, status, location, cookies);
       return;
     }
+    const spentKey = `${link.linkId}:${limit}`;
+    if (spent.has(spentKey)) {
+      writer.spent(request, response, smart.whenSpent);
+      return;
+    }
     // HEAD answers like GET and counts nothing: it looks, it does not take (ADR 0111).
     const allowed =
       request.method === 'HEAD'
@@ -133,8 +149,12 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
         : allowance.take(link.linkId, limit);
     allowed.then(
       (ok) => {
-        if (ok) writer.redirect(request, response, link, status, location, cookies);
-        else writer.spent(request, response, smart.whenSpent);
+        if (ok) {
+          writer.redirect(request, response, link, status, location, cookies);
+          return;
+        }
+        rememberSpent(spentKey);
+        writer.spent(request, response, smart.whenSpent);
       },
       () => {
         writer.unavailable(response);
