@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkDestination } from '../../src/domain/destination-policy.js';
 import { HopError } from '../../src/domain/errors.js';
+import { applySmartInput } from '../../src/domain/smart/apply-smart-input.js';
 import {
+  checkUrlByPolicy,
   parseSmartInput,
   readSmartInput,
   type CheckUrl,
@@ -13,14 +14,11 @@ import { NO_SMART_OPTIONS, type SmartOptions } from '../../src/domain/smart/smar
 
 /** Issue 21: smart-link input is checked whole; each problem names its field in brackets. */
 
-const checkUrl: CheckUrl = (url) => {
-  const verdict = checkDestination(url, {
-    maxLength: 2048,
-    ownHosts: ['hop.example'],
-    blockedDomains: new Set(['evil.example']),
-  });
-  return verdict.ok ? { ok: true, url: verdict.destination } : verdict;
-};
+const checkUrl: CheckUrl = checkUrlByPolicy({
+  maxLength: 2048,
+  ownHosts: ['hop.example'],
+  blockedDomains: new Set(['evil.example']),
+});
 
 /** The field paths of every problem `body` has (none: []). */
 function fieldsOf(body: Record<string, unknown>): string[] {
@@ -339,6 +337,30 @@ describe('every problem names its field', () => {
   });
 });
 
+describe('applySmartInput', () => {
+  const current: SmartOptions = {
+    ...NO_SMART_OPTIONS,
+    variants: [
+      { destination: 'https://example.com/a', weight: 1 },
+      { destination: 'https://example.com/b', weight: 1 },
+    ],
+    passwordHash: 'old',
+    maxClicks: 10,
+    forwardQuery: true,
+  };
+
+  test('absent fields stay, present ones replace, null clears', () => {
+    const input = parseSmartInput({ max_clicks: null, rules: [] }, checkUrl);
+    assert.deepEqual(applySmartInput(current, input, undefined), { ...current, maxClicks: null });
+  });
+
+  test('the password hash: undefined keeps it, null removes it, a string replaces it', () => {
+    assert.equal(applySmartInput(current, {}, undefined).passwordHash, 'old');
+    assert.equal(applySmartInput(current, {}, null).passwordHash, null);
+    assert.equal(applySmartInput(current, {}, 'new').passwordHash, 'new');
+  });
+});
+
 describe('RFC 3339', () => {
   test('accepts offsets, fractions and lower-case t/z', () => {
     assert.equal(parseRfc3339('2026-12-24T18:00:00Z'), Date.UTC(2026, 11, 24, 18));
@@ -401,16 +423,7 @@ describe('link JSON', () => {
   };
 
   function optionsOf(json: Record<string, unknown>, passwordHash: string | null): SmartOptions {
-    const input = parseSmartInput(json, checkUrl);
-    return {
-      ...NO_SMART_OPTIONS,
-      rules: input.rules ?? [],
-      variants: input.variants ?? [],
-      maxClicks: input.maxClicks ?? null,
-      fallbackUrl: input.fallbackUrl ?? null,
-      forwardQuery: input.forwardQuery ?? false,
-      passwordHash,
-    };
+    return applySmartInput(NO_SMART_OPTIONS, parseSmartInput(json, checkUrl), passwordHash);
   }
 
   test('status_code only when set, instants as ISO strings, password only as a flag', () => {

@@ -1,3 +1,4 @@
+import { checkDestination, type DestinationPolicyOptions } from '../destination-policy.js';
 import { HopError, type FieldProblem } from '../errors.js';
 import { isRedirectStatus } from '../link.js';
 import {
@@ -43,6 +44,14 @@ export interface SmartInput {
 export type CheckUrl = (
   url: string,
 ) => { readonly ok: true; readonly url: string } | { readonly ok: false; readonly reason: string };
+
+/** The policy of `destination` as a CheckUrl, for rule, variant and fallback URLs alike. */
+export function checkUrlByPolicy(policy: DestinationPolicyOptions): CheckUrl {
+  return (url) => {
+    const verdict = checkDestination(url, policy);
+    return verdict.ok ? { ok: true, url: verdict.destination } : verdict;
+  };
+}
 
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
 export const MAX_UTM_VALUE_LENGTH = 200;
