@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { HopError } from '../../src/domain/errors.js';
 import { applySmartInput } from '../../src/domain/smart/apply-smart-input.js';
 import {
@@ -333,6 +334,50 @@ describe('every problem names its field', () => {
     assert.throws(
       () => parseSmartInput({ max_clicks: 0 }, checkUrl),
       (error: unknown) => error instanceof HopError && error.detail.includes('1 to 1000000000'),
+    );
+  });
+});
+
+describe('any JSON', () => {
+  // Seeded (the unit tier's rule): the fuzz tier would want a budget entry of its own.
+  const json = fc.jsonValue({ maxDepth: 4 });
+  const nearRule = fc.record(
+    {
+      destination: fc.oneof(json, fc.constant('https://example.com/')),
+      status_code: fc.oneof(json, fc.constantFrom(301, 302, 307, 308)),
+      when: fc.oneof(
+        json,
+        fc.dictionary(
+          fc.constantFrom('device', 'os', 'language', 'country', 'query', 'ip', 'after', 'x'),
+          json,
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+
+  test('a list of problems or an input, never a throw', () => {
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            rules: fc.oneof(json, fc.array(nearRule, { maxLength: 4 })),
+            variants: json,
+            max_clicks: json,
+            fallback_url: json,
+            forward_query: json,
+            password: json,
+            utm: json,
+          },
+          { requiredKeys: [] },
+        ),
+        (body) => {
+          const { problems } = readSmartInput(body, checkUrl);
+          for (const problem of problems)
+            assert.ok(problem.field.length > 0 && problem.detail.length > 0);
+        },
+      ),
+      { seed: 21, numRuns: 3_000 },
     );
   });
 });
