@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkDestination } from '../../src/domain/destination-policy.js';
+import fc from 'fast-check';
 import { HopError } from '../../src/domain/errors.js';
+import { applySmartInput } from '../../src/domain/smart/apply-smart-input.js';
 import {
+  checkUrlByPolicy,
   parseSmartInput,
   readSmartInput,
   type CheckUrl,
@@ -13,14 +15,11 @@ import { NO_SMART_OPTIONS, type SmartOptions } from '../../src/domain/smart/smar
 
 /** Issue 21: smart-link input is checked whole; each problem names its field in brackets. */
 
-const checkUrl: CheckUrl = (url) => {
-  const verdict = checkDestination(url, {
-    maxLength: 2048,
-    ownHosts: ['hop.example'],
-    blockedDomains: new Set(['evil.example']),
-  });
-  return verdict.ok ? { ok: true, url: verdict.destination } : verdict;
-};
+const checkUrl: CheckUrl = checkUrlByPolicy({
+  maxLength: 2048,
+  ownHosts: ['hop.example'],
+  blockedDomains: new Set(['evil.example']),
+});
 
 /** The field paths of every problem `body` has (none: []). */
 function fieldsOf(body: Record<string, unknown>): string[] {
@@ -339,6 +338,74 @@ describe('every problem names its field', () => {
   });
 });
 
+describe('any JSON', () => {
+  // Seeded (the unit tier's rule): the fuzz tier would want a budget entry of its own.
+  const json = fc.jsonValue({ maxDepth: 4 });
+  const nearRule = fc.record(
+    {
+      destination: fc.oneof(json, fc.constant('https://example.com/')),
+      status_code: fc.oneof(json, fc.constantFrom(301, 302, 307, 308)),
+      when: fc.oneof(
+        json,
+        fc.dictionary(
+          fc.constantFrom('device', 'os', 'language', 'country', 'query', 'ip', 'after', 'x'),
+          json,
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+
+  test('a list of problems or an input, never a throw', () => {
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            rules: fc.oneof(json, fc.array(nearRule, { maxLength: 4 })),
+            variants: json,
+            max_clicks: json,
+            fallback_url: json,
+            forward_query: json,
+            password: json,
+            utm: json,
+          },
+          { requiredKeys: [] },
+        ),
+        (body) => {
+          const { problems } = readSmartInput(body, checkUrl);
+          for (const problem of problems)
+            assert.ok(problem.field.length > 0 && problem.detail.length > 0);
+        },
+      ),
+      { seed: 21, numRuns: 3_000 },
+    );
+  });
+});
+
+describe('applySmartInput', () => {
+  const current: SmartOptions = {
+    ...NO_SMART_OPTIONS,
+    variants: [
+      { destination: 'https://example.com/a', weight: 1 },
+      { destination: 'https://example.com/b', weight: 1 },
+    ],
+    passwordHash: 'old',
+    maxClicks: 10,
+    forwardQuery: true,
+  };
+
+  test('absent fields stay, present ones replace, null clears', () => {
+    const input = parseSmartInput({ max_clicks: null, rules: [] }, checkUrl);
+    assert.deepEqual(applySmartInput(current, input, undefined), { ...current, maxClicks: null });
+  });
+
+  test('the password hash: undefined keeps it, null removes it, a string replaces it', () => {
+    assert.equal(applySmartInput(current, {}, undefined).passwordHash, 'old');
+    assert.equal(applySmartInput(current, {}, null).passwordHash, null);
+    assert.equal(applySmartInput(current, {}, 'new').passwordHash, 'new');
+  });
+});
+
 describe('RFC 3339', () => {
   test('accepts offsets, fractions and lower-case t/z', () => {
     assert.equal(parseRfc3339('2026-12-24T18:00:00Z'), Date.UTC(2026, 11, 24, 18));
@@ -401,16 +468,7 @@ describe('link JSON', () => {
   };
 
   function optionsOf(json: Record<string, unknown>, passwordHash: string | null): SmartOptions {
-    const input = parseSmartInput(json, checkUrl);
-    return {
-      ...NO_SMART_OPTIONS,
-      rules: input.rules ?? [],
-      variants: input.variants ?? [],
-      maxClicks: input.maxClicks ?? null,
-      fallbackUrl: input.fallbackUrl ?? null,
-      forwardQuery: input.forwardQuery ?? false,
-      passwordHash,
-    };
+    return applySmartInput(NO_SMART_OPTIONS, parseSmartInput(json, checkUrl), passwordHash);
   }
 
   test('status_code only when set, instants as ISO strings, password only as a flag', () => {

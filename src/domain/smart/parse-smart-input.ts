@@ -1,9 +1,9 @@
+import { checkDestination, type DestinationPolicyOptions } from '../destination-policy.js';
 import { HopError, type FieldProblem } from '../errors.js';
 import { isRedirectStatus } from '../link.js';
 import {
   FieldProblems,
   indexPath,
-  isJsonObject,
   keyPath,
   objectOrProblem,
   refuseUnknownKeys,
@@ -20,7 +20,8 @@ import {
   type LinkRule,
   type LinkVariant,
 } from './smart-options.js';
-import { UTM_KEYS, type UtmChanges, type UtmKey } from './utm.js';
+import { parseUtmInput } from './parse-utm-input.js';
+import type { UtmChanges } from './utm.js';
 
 /**
  * The smart-link fields of a create or update body (issue 21), checked and normalised.
@@ -44,12 +45,18 @@ export type CheckUrl = (
   url: string,
 ) => { readonly ok: true; readonly url: string } | { readonly ok: false; readonly reason: string };
 
+/** The policy of `destination` as a CheckUrl, for rule, variant and fallback URLs alike. */
+export function checkUrlByPolicy(policy: DestinationPolicyOptions): CheckUrl {
+  return (url) => {
+    const verdict = checkDestination(url, policy);
+    return verdict.ok ? { ok: true, url: verdict.destination } : verdict;
+  };
+}
+
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
-export const MAX_UTM_VALUE_LENGTH = 200;
 
 const RULE_KEYS = ['destination', 'status_code', 'when'] as const;
 const VARIANT_KEYS = ['destination', 'weight'] as const;
-const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]/u;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -76,7 +83,7 @@ export function readSmartInput(
     else problems.add('forward_query', 'true or false.');
   }
   if (body.password !== undefined) input.password = parsePassword(body.password, problems);
-  if (body.utm !== undefined) input.utm = parseUtm(body.utm, problems);
+  if (body.utm !== undefined) input.utm = parseUtmInput(body.utm, problems);
   return { input, problems: problems.list() };
 }
 
@@ -218,36 +225,6 @@ function parsePassword(value: unknown, problems: FieldProblems): string | null {
     return null;
   }
   return value as string;
-}
-
-function parseUtm(value: unknown, problems: FieldProblems): UtmChanges {
-  if (value === null) return Object.fromEntries(UTM_KEYS.map((key) => [key, null]));
-  if (!isJsonObject(value)) {
-    problems.add('utm', `An object with any of ${UTM_KEYS.join(', ')}.`);
-    return {};
-  }
-  refuseUnknownKeys(value, UTM_KEYS, 'utm', problems);
-  const changes: Partial<Record<UtmKey, string | null>> = {};
-  for (const key of UTM_KEYS) {
-    const item = value[key];
-    if (item === undefined) continue;
-    if (item === null) {
-      changes[key] = null;
-    } else if (
-      typeof item === 'string' &&
-      item.length >= 1 &&
-      item.length <= MAX_UTM_VALUE_LENGTH &&
-      !CONTROL_CHARACTERS.test(item)
-    ) {
-      changes[key] = item;
-    } else {
-      problems.add(
-        keyPath('utm', key),
-        `A string of 1 to ${MAX_UTM_VALUE_LENGTH} characters without control characters (null removes it).`,
-      );
-    }
-  }
-  return changes;
 }
 
 function codePointCount(text: string): number {
