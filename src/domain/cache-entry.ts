@@ -101,7 +101,7 @@ export function cachedLinkOf(
     status,
     location,
     fixedOutcome,
-    smart: smart === null ? null : prepareSmart(smart),
+    smart: smart === null ? null : prepareSmart(linkId, smart),
   };
   return Object.freeze(entry);
 }

@@ -6,16 +6,8 @@ import {
   type RedirectOutcome,
 } from '../domain/redirect-outcome.js';
 import type { RedirectStatus } from '../domain/link.js';
-import { firstMatchingRule } from '../domain/smart/compile-rules.js';
-import { forwardQuery } from '../domain/smart/forward-query.js';
+import { chooseDestination } from '../domain/smart/choose-destination.js';
 import type { PreparedSmart } from '../domain/smart/prepared-smart.js';
-import {
-  cookieValueOf,
-  drawVariant,
-  stickyVariant,
-  variantCookieName,
-  variantCookieValue,
-} from '../domain/smart/variants.js';
 import { isNamed } from './click-headers.js';
 import type { PasswordGate } from './password-gate.js';
 import { RequestVisitor, type VisitorSources } from './request-visitor.js';
@@ -102,32 +94,22 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     passCookie: string | undefined,
   ): void => {
     const options = smart.options;
-    const query = queryOf(request.url ?? '');
-    let status = link.status;
-    let location = link.location;
+    const visitor = new RequestVisitor(request, queryOf(request.url ?? ''), now(), deps);
+    const choice = chooseDestination(
+      smart.compiled,
+      link.location,
+      visitor,
+      () => cookieHeaderOf(request),
+      deps.random,
+    );
+    const location = choice.destination;
+    const status = choice.statusCode ?? link.status;
     const cookies: string[] = passCookie === undefined ? [] : [passCookie];
-    const ruleIndex =
-      smart.rules.length === 0
-        ? -1
-        : firstMatchingRule(smart.rules, new RequestVisitor(request, query, now(), deps));
-    if (ruleIndex >= 0) {
-      const rule = options.rules[ruleIndex];
-      if (rule !== undefined) {
-        location = rule.destination;
-        status = rule.statusCode ?? link.status;
-      }
-    } else if (smart.variants !== null) {
-      const name = variantCookieName(link.linkId);
-      let index = stickyVariant(smart.variants, cookieValueOf(cookieHeaderOf(request), name));
-      if (index < 0) {
-        index = drawVariant(smart.variants, deps.random);
-        cookies.push(
-          `${name}=${variantCookieValue(smart.variants, index)}; Path=/${link.code}; Max-Age=${VARIANT_COOKIE_SECONDS}; HttpOnly; SameSite=Lax`,
-        );
-      }
-      location = options.variants[index]?.destination ?? location;
+    if (choice.variantCookie !== null) {
+      cookies.push(
+        `${smart.compiled.variantCookieName}=${choice.variantCookie}; Path=/${link.code}; Max-Age=${VARIANT_COOKIE_SECONDS}; HttpOnly; SameSite=Lax`,
+      );
     }
-    if (options.forwardQuery && query !== '') location = forwardQuery(location, query);
     if (location !== link.location && deps.blocks(location)) {
       writer.spent(request, response, NOT_FOUND);
       return;

@@ -1,26 +1,22 @@
 import { NOT_FOUND, type RedirectOutcome } from '../redirect-outcome.js';
-import { compileRules, type CompiledRules } from './compile-rules.js';
+import { compileSmartLink, type CompiledSmartLink } from './choose-destination.js';
 import type { SmartOptions } from './smart-options.js';
-import { compileVariants, type VariantDraw } from './variants.js';
 
 /**
  * A smart link's options as a cache entry holds them (issue 21): prepared once per fill
- * (CIDRs parsed, weights summed), so a redirect only reads what it needs.
+ * (rules compiled, variant weights summed), so a redirect only reads what it needs.
  */
 export interface PreparedSmart {
   readonly options: SmartOptions;
-  readonly rules: CompiledRules;
-  /** Null when the link has no variants. */
-  readonly variants: VariantDraw | null;
+  readonly compiled: CompiledSmartLink;
   /** What an expired or click-exhausted visit gets: a 302 to fallback_url, or the 404. */
   readonly whenSpent: RedirectOutcome;
 }
 
-export function prepareSmart(options: SmartOptions): PreparedSmart {
+export function prepareSmart(linkId: string, options: SmartOptions): PreparedSmart {
   return {
     options,
-    rules: compileRules(options.rules),
-    variants: options.variants.length === 0 ? null : compileVariants(options.variants),
+    compiled: compileSmartLink(linkId, options),
     whenSpent:
       options.fallbackUrl === null
         ? NOT_FOUND

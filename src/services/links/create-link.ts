@@ -8,7 +8,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { QuotaReading } from '../../domain/quota.js';
 import type { IdempotencyClaim } from '../../ports/link-repository.js';
 import {
-  applySmartInput,
+  smartOptionsAfter,
   checkSmartFields,
   destinationWithUtm,
   newPasswordHash,
@@ -93,7 +93,7 @@ export async function createLink(
   const smart =
     smartInput === undefined
       ? null
-      : applySmartInput(null, smartInput, await newPasswordHash(smartInput));
+      : smartOptionsAfter(null, smartInput, await newPasswordHash(smartInput));
   const finalDestination = destinationWithUtm(destination, smartInput);
 
   const claim: IdempotencyClaim | undefined =

@@ -1,7 +1,7 @@
-import { checkDestination } from '../../domain/destination-policy.js';
+import { applySmartInput } from '../../domain/smart/apply-smart-input.js';
 import {
+  checkUrlByPolicy,
   parseSmartInput,
-  type CheckUrl,
   type SmartInput,
 } from '../../domain/smart/parse-smart-input.js';
 import { isPlain, NO_SMART_OPTIONS, type SmartOptions } from '../../domain/smart/smart-options.js';
@@ -37,13 +37,9 @@ export function smartFieldsOf(body: SmartFields): SmartFields | undefined {
   return fields;
 }
 
-/** Checked smart fields, ready to be applied to a link (`applySmartInput`). */
+/** Checked smart fields, ready to be applied to a link (`smartOptionsAfter`). */
 export function checkSmartFields(fields: SmartFields, deps: LinkServiceDeps): SmartInput {
-  const checkUrl: CheckUrl = (url) => {
-    const verdict = checkDestination(url, deps.destinationPolicy);
-    return verdict.ok ? { ok: true, url: verdict.destination } : verdict;
-  };
-  return parseSmartInput(fields, checkUrl);
+  return parseSmartInput(fields, checkUrlByPolicy(deps.destinationPolicy));
 }
 
 /** The hash of the write's new password (never stored in clear), or null when it sets none. */
@@ -56,20 +52,16 @@ export async function newPasswordHash(input: SmartInput | undefined): Promise<st
  * password by `passwordHash`, from `newPasswordHash`), and options that ask for nothing
  * make a plain link. Synchronous, so a compare-and-set may run it again.
  */
-export function applySmartInput(
+export function smartOptionsAfter(
   current: SmartOptions | null,
   input: SmartInput,
   passwordHash: string | null,
 ): SmartOptions | null {
-  const base = current ?? NO_SMART_OPTIONS;
-  const next: SmartOptions = {
-    rules: input.rules ?? base.rules,
-    variants: input.variants ?? base.variants,
-    passwordHash: input.password === undefined ? base.passwordHash : passwordHash,
-    maxClicks: input.maxClicks === undefined ? base.maxClicks : input.maxClicks,
-    fallbackUrl: input.fallbackUrl === undefined ? base.fallbackUrl : input.fallbackUrl,
-    forwardQuery: input.forwardQuery ?? base.forwardQuery,
-  };
+  const next = applySmartInput(
+    current ?? NO_SMART_OPTIONS,
+    input,
+    input.password === undefined ? undefined : passwordHash,
+  );
   return isPlain(next) ? null : next;
 }
 

@@ -3,7 +3,7 @@ import type { Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
 import {
-  applySmartInput,
+  smartOptionsAfter,
   checkSmartFields,
   destinationWithUtm,
   newPasswordHash,
@@ -52,7 +52,7 @@ export async function updateLink(
   const smartOf = (current: Link) =>
     smartInput === undefined
       ? current.smart
-      : applySmartInput(current.smart, smartInput, passwordHash);
+      : smartOptionsAfter(current.smart, smartInput, passwordHash);
 
   return replaceLinkWith(deps, principal, id, (current) => {
     // A link the sweeper marked expired becomes active again when given a new future expiry.
