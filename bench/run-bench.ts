@@ -24,6 +24,15 @@
  * - analytics (also accepted as analytics-paired): an analytics-on and an analytics-off hop
  *   paired, with a browser's headers, over BENCH_PAIRS pairs (default 6 here): what counting
  *   clicks costs a redirect, and the on hop's click counters to show every click counted.
+ * - smart: issue 21's five-rule smart link against a plain one, both this checkout's hop at
+ *   its defaults, each on its own copy of the store, driven by hot's paths with a desktop
+ *   Chrome's User-Agent and Accept-Language: in one copy every hot link is a smart link with
+ *   five rules (device, language, country, query, time: bench/support/smart-links.ts), none
+ *   of which the load matches, so all five are evaluated and the link falls through to its
+ *   destination (the worst case); the other copy is left plain. Before each pair's windows
+ *   it checks that a smart link answers 302 to its destination, uncached (private,
+ *   no-store), and `?src=qr` its rule's destination, and fails the run otherwise. Target:
+ *   smart serves ≥ 85% of plain's redirects per second. Not with --against.
  * - scanner: bench/scanner-scenario.ts, visitors' throughput while a scanner floods unknown
  *   codes, in rotated rounds (its rows compare a hop with and without a scanner).
  * - codes, sweep, scale (each alone): bench/codes-bench.ts, bench/sweep-bench.ts,
@@ -71,6 +80,16 @@ import {
 } from './support/report.js';
 import { copyStore, countLinks, prepareSeededStore } from './support/seeded-store.js';
 import {
+  checkAnswers,
+  describeRules,
+  destinationOf,
+  FIVE_RULES,
+  makeLinksSmart,
+  MATCHING_QUERY,
+  RULE_DESTINATION,
+  type ExpectedAnswer,
+} from './support/smart-links.js';
+import {
   BENCH_ROOT as ROOT,
   buildHop,
   ceilingCommand,
@@ -84,6 +103,7 @@ import {
   type Server,
 } from './support/servers.js';
 import { numberFromEnv, readBenchSettings } from './support/settings.js';
+import { stopProcess } from './support/stop-process.js';
 import { makeZipf } from './support/zipf.js';
 import {
   describeScannerScenario,
@@ -93,7 +113,7 @@ import {
 
 const ALONE = { codes: './codes-bench.js', sweep: './sweep-bench.js', scale: './scale-bench.js' };
 const PAIRED = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
-const ALL = [...PAIRED, 'analytics', 'scanner'] as const;
+const ALL = [...PAIRED, 'analytics', 'smart', 'scanner'] as const;
 type PairedScenario = (typeof PAIRED)[number];
 type Scenario = (typeof ALL)[number];
 
@@ -118,14 +138,24 @@ const FIXED_RATE = 10_000;
 const MIXED_CREATES_PER_SECOND = 100;
 const PORTS = [18_580, 18_581] as const;
 const ADMIN_KEY = 'hop_bench_admin_key_0123456789abcdef';
+const DESKTOP_CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 /** analytics: a browser following a link from a news page (a device, a referrer, a country). */
 const COUNTRY_HEADER = 'cf-ipcountry';
 const ANALYTICS_HEADERS: Readonly<Record<string, string>> = {
-  'User-Agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  'User-Agent': DESKTOP_CHROME,
   Referer: 'https://news.example.com/some/path?x=1',
   [COUNTRY_HEADER]: 'DE',
 };
+/** smart: what a browser sends that device and language rules read; no country header. */
+const SMART_HEADERS: Readonly<Record<string, string>> = {
+  'User-Agent': DESKTOP_CHROME,
+  'Accept-Language': 'en-US,en;q=0.9',
+};
+const SMART_LABEL = 'hop, smart links';
+const PLAIN_LABEL = 'hop, plain links';
+/** smart: the least a five-rule smart link serves, of a plain one's req/s (issue 21). */
+const MIN_SMART_SHARE = 0.85;
 /** The longest wait for an analytics-on hop to flush and fold a window's clicks. */
 const DRAIN_TIMEOUT_MS = 30_000;
 /** The pause before the final read of its counters, after it has drained. */
@@ -201,6 +231,7 @@ const sections: string[][] = [];
 const redirectRuns = new Map<PairedScenario, RedirectRun>();
 for (const scenario of scenarios) {
   if (scenario === 'analytics') sections.push(describeAnalytics(await runAnalytics()));
+  else if (scenario === 'smart') sections.push(describeSmart(await runSmart()));
   else if (scenario === 'scanner') sections.push(describeScanner(await runScanner()));
   else {
     const run = await runRedirects(scenario);
@@ -471,15 +502,7 @@ function describeDrivers(): string {
 
 /** analytics: an analytics-on and an analytics-off hop paired, browser headers on both. */
 async function runAnalytics(): Promise<PairedResult<ClickCounters>> {
-  const load = (port: number) => (seconds: number) =>
-    runClosedLoop(driver, {
-      root: ROOT,
-      port,
-      pathsFile: pathFiles.hot,
-      connections: Math.max(1, Math.floor(CONNECTIONS / 2)),
-      seconds,
-      headers: ANALYTICS_HEADERS,
-    });
+  const load = browserLoad(ANALYTICS_HEADERS);
   // HOP_COUNTRY_HEADER on both, so HOP_ANALYTICS is their only difference.
   const side = (analytics: 'on' | 'off', port: number) =>
     hopSide(
@@ -509,9 +532,7 @@ function describeAnalytics(paired: PairedResult<ClickCounters>): string[] {
   const cost = 100 * (1 - ratio);
   const list = (pick: (c: ClickCounters) => number | null) =>
     paired.extras.map((c) => pick(c) ?? 'absent').join(', ');
-  const headers = Object.entries(ANALYTICS_HEADERS)
-    .map(([name, value]) => `\`${name}: ${value}\``)
-    .join(', ');
+  const headers = listHeaders(ANALYTICS_HEADERS);
   return [
     '',
     '### analytics',
@@ -519,23 +540,78 @@ function describeAnalytics(paired: PairedResult<ClickCounters>): string[] {
     `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections and ${headers}`)} Both hops with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store; one HOP_ANALYTICS=on, the other off. The on hop drains its clicks after each window (both idle then).`,
     `On served, of what off served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}. Median: ${percent(ratio, 1, 1)}, so analytics cost ${cost.toFixed(1)}% (target ≤ ${MAX_ANALYTICS_COST}%: ${cost <= MAX_ANALYTICS_COST ? 'met' : 'NOT met'}).`,
     `analytics clicks per pair, from the on hop's /metrics ${SETTLE_MS / 1000} s after it drained: flushed ${list((c) => c.flushed)}; folded ${list((c) => c.folded)}; dropped ${list((c) => c.dropped)}.`,
+    ...twoHopTable('analytics', ['hop, analytics on', 'hop, analytics off'], 'on/off', paired),
+  ];
+}
+
+/**
+ * smart: this checkout's hop twice, at its defaults, with the browser's headers on both
+ * loads; side 0 on a copy whose hot links are five-rule smart links, side 1 on a plain copy.
+ */
+async function runSmart(): Promise<PairedResult<Record<string, number>[]>> {
+  const code = hotCodes[0];
+  if (code === undefined) throw new Error('smart: the seeded store has no links');
+  const destination = destinationOf(store.dataDir, code);
+  const load = browserLoad(SMART_HEADERS);
+  const plainCopy = freshCopy('smart-plain');
+  const smartCopy = async () => {
+    const copy = await freshCopy('smart-rules')();
+    makeLinksSmart(copy, hotCodes, FIVE_RULES);
+    return copy;
+  };
+  const smart = hopSide(SMART_LABEL, current, PORTS[0], smartCopy, {}, load(PORTS[0]));
+  const plain = hopSide(PLAIN_LABEL, current, PORTS[1], plainCopy, {}, load(PORTS[1]));
+  return runPaired({
+    name: 'smart',
+    sides: [
+      checkedSide(smart, [
+        { path: `/${code}`, location: destination, cacheControl: 'private, no-store' },
+        { path: `/${code}?${MATCHING_QUERY}`, location: RULE_DESTINATION },
+      ]),
+      // The plain copy really is plain: the query rule's query changes nothing there.
+      checkedSide(plain, [{ path: `/${code}?${MATCHING_QUERY}`, location: destination }]),
+    ],
+    pairs: PAIRS,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    afterPair: async (servers) =>
+      Promise.all(
+        servers.map(async (server) => redirectOutcomes(await scrapeMetrics(server.port))),
+      ),
+  });
+}
+
+/** `side`, whose server must answer `expected` once started, before any load: else the run fails. */
+function checkedSide(side: PairSide, expected: readonly ExpectedAnswer[]): PairSide {
+  return {
+    ...side,
+    start: async (inGroup) => {
+      const server = await side.start(inGroup);
+      try {
+        await checkAnswers(server.port, SMART_HEADERS, expected);
+      } catch (error) {
+        await stopProcess(server.child);
+        throw new Error(`smart: ${side.label} failed its check`, { cause: error });
+      }
+      return server;
+    },
+  };
+}
+
+function describeSmart(paired: PairedResult<Record<string, number>[]>): string[] {
+  const ratio = median(paired.ratios);
+  const headers = listHeaders(SMART_HEADERS);
+  const outcomes = paired.extras.map((perHop) => perHop.map(describeOutcomes).join(' / '));
+  return [
     '',
-    '| scenario | server (half the core) | req/s | p50 ms | p80 ms | p99 ms | errors | RSS MB | on/off |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-    row(
-      'analytics',
-      'hop, analytics on',
-      paired.windows[0],
-      mean(paired.rssMb[0], (x) => x),
-      percent(ratio, 1, 1),
-    ),
-    row(
-      'analytics',
-      'hop, analytics off',
-      paired.windows[1],
-      mean(paired.rssMb[1], (x) => x),
-      '',
-    ),
+    '### smart',
+    '',
+    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${headers}`)} Both hops this checkout's, at their defaults (no HOP_COUNTRY_HEADER), each on its own copy of the store. In the smart hop's copy every one of the ${hotCodes.length} hot links is a smart link with five rules of one condition each, tried in this order: ${describeRules(FIVE_RULES)}; each sends a visitor it matches to ${RULE_DESTINATION}. None matches the load (a desktop browser asking in English, no query, from 127.0.0.1, before 2030), so every redirect evaluates all five and falls through to the link's destination: the worst case. The plain hop's copy is left as seeded.`,
+    `Checked before each pair's windows: a smart link answered 302 to its destination with \`cache-control: private, no-store\`, and with \`?${MATCHING_QUERY}\` 302 to ${RULE_DESTINATION}; the plain link answered \`?${MATCHING_QUERY}\` with its destination.`,
+    `Smart served, of what plain served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_SMART_SHARE, 1)}: ${ratio >= MIN_SMART_SHARE ? 'met' : 'NOT met'}).`,
+    `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503), smart / plain: ${outcomes.join('; ')}.`,
+    ...twoHopTable('smart', [SMART_LABEL, PLAIN_LABEL], 'smart/plain', paired),
   ];
 }
 
@@ -615,6 +691,43 @@ function describeScanner(result: ScannerScenarioResult): string[] {
       throttle,
     ),
   ];
+}
+
+/** Two hops' rows, means over the windows, side 0's median share of side 1's in its own. */
+function twoHopTable(
+  scenario: string,
+  labels: readonly [string, string],
+  ratioColumn: string,
+  paired: PairedResult<unknown>,
+): string[] {
+  const rss = (side: 0 | 1) => mean(paired.rssMb[side], (x) => x);
+  return [
+    '',
+    `| scenario | server (half the core) | req/s | p50 ms | p80 ms | p99 ms | errors | RSS MB | ${ratioColumn} |`,
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    row(scenario, labels[0], paired.windows[0], rss(0), percent(median(paired.ratios), 1, 1)),
+    row(scenario, labels[1], paired.windows[1], rss(1), ''),
+  ];
+}
+
+/** Headers as a report names them: `Name: value`, in code. */
+function listHeaders(headers: Readonly<Record<string, string>>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `\`${name}: ${value}\``)
+    .join(', ');
+}
+
+/** hot's paths, closed loop, half the connections, with a browser's `headers`. */
+function browserLoad(headers: Readonly<Record<string, string>>) {
+  return (port: number) => (seconds: number) =>
+    runClosedLoop(driver, {
+      root: ROOT,
+      port,
+      pathsFile: pathFiles.hot,
+      connections: Math.max(1, Math.floor(CONNECTIONS / 2)),
+      seconds,
+      headers,
+    });
 }
 
 /** The outcomes that occurred, and throttled always, since that is the one to rule out. */
