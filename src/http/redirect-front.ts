@@ -4,7 +4,7 @@ import type { RedirectResolver } from '../services/redirect/redirect-resolver.js
 import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClickRecorder } from './app-deps.js';
-import type { ClientOf } from './client-address.js';
+import type { ClientAddressOf, ClientOf } from './client-address.js';
 import { readClickHeaders } from './click-headers.js';
 import { missPageFor, type PreparedPage } from './pages/visitor-pages.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problems.js';
@@ -68,6 +68,8 @@ export interface RedirectFrontDeps {
   readonly observe: RedirectObserver;
   readonly clicks: ClickRecorder | null;
   readonly countryHeader: string | undefined;
+  /** The client's address, looked up for the click's country when `countryHeader` is unset. */
+  readonly clickAddressOf: ClientAddressOf;
   /** Code scanners; null when HOP_SCANNER_THRESHOLD is 0. */
   readonly scanners: ScannerThrottle | null;
   readonly clientOf: ClientOf;
@@ -100,7 +102,8 @@ export interface RedirectFront {
  * looked up on a miss.
  */
 export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
-  const { resolver, observe, clicks, countryHeader, scanners, clientOf, shedder } = deps;
+  const { resolver, observe, clicks, countryHeader, clickAddressOf, scanners, clientOf, shedder } =
+    deps;
   const send = (
     request: IncomingMessage,
     response: ServerResponse,
@@ -116,7 +119,16 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       if (clicks !== null && request.method === 'GET') {
         const headers = readClickHeaders(request.rawHeaders, countryHeader);
         if (!headers.prefetch) {
-          clicks(outcome.linkId, outcome.code, headers.userAgent, headers.referer, headers.country);
+          // Issue 21: without an edge's country header, the address is passed on and placed
+          // at the flush, off the redirect (ADR 0109); reading it is all the redirect adds.
+          clicks(
+            outcome.linkId,
+            outcome.code,
+            headers.userAgent,
+            headers.referer,
+            headers.country,
+            countryHeader === undefined ? clickAddressOf(request) : undefined,
+          );
         }
       }
       response.writeHead(outcome.status, {

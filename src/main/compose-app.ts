@@ -1,6 +1,7 @@
 import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { Config } from '../config/config.js';
 import type { AppDeps, ConsoleDeps, ProtectionDeps } from '../http/app-deps.js';
+import { makeClientAddressOf } from '../http/client-address.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../ports/clock.js';
@@ -36,6 +37,7 @@ export function composeAppDeps(
     analytics: { links: store.links, clicks: store.clicks, clock },
     clicks: clicks?.record ?? null,
     countryHeader: config.countryHeader,
+    clickAddressOf: makeClientAddressOf(config.trustProxy, { keepMapped: true }),
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
     rootRedirect: config.rootRedirect,

@@ -19,6 +19,9 @@ export function events(count: number, from = 0, overrides: Partial<ClickEvent> =
     country: index % 2 === 0 ? 'DE' : 'FR',
     device: 'mobile' as const,
     referrer: '',
+    browser: 'safari' as const,
+    os: 'ios' as const,
+    city: '',
     ...overrides,
   }));
 }

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { openMmdbGeoLookup, placeOf } from '../../src/adapters/geoip/mmdb-geo-lookup.js';
+import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { openGeoDatabase } from '../../src/main/geo-database.js';
+import { tempDataDir } from '../support/temp-data.js';
+
+/** Issue 21: a click's country from its address, in the CC0 database bundled with hop. */
+describe('built-in geolocation', () => {
+  const geo = openGeoDatabase(undefined);
+
+  test('well-known public addresses are placed in their countries', () => {
+    const countries = Object.fromEntries(
+      [
+        '8.8.8.8',
+        '193.99.144.80',
+        '81.2.69.160',
+        '133.242.0.1',
+        '2001:4860:4860::8888',
+        '::ffff:8.8.8.8',
+      ].map((address) => [address, geo.lookup(address)?.country]),
+    );
+    assert.deepEqual(countries, {
+      '8.8.8.8': 'US',
+      '193.99.144.80': 'DE',
+      '81.2.69.160': 'GB',
+      '133.242.0.1': 'JP',
+      '2001:4860:4860::8888': 'US',
+      '::ffff:8.8.8.8': 'US',
+    });
+  });
+
+  test('the bundled database names countries only', () => {
+    assert.equal(geo.hasCities, false);
+    assert.deepEqual(geo.lookup('8.8.8.8'), { country: 'US', city: null });
+  });
+
+  test('loopback, private, unknown and non-addresses are nowhere', () => {
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '10.0.0.1',
+      '192.168.1.1',
+      '',
+      'nonsense',
+      '::ffff:',
+    ]) {
+      assert.equal(geo.lookup(address), null, address);
+    }
+  });
+
+  test('City databases: country and English city name; a country-only one: no city', () => {
+    const city = {
+      country: { iso_code: 'DE' },
+      registered_country: { iso_code: 'DE' },
+      city: { names: { en: 'Hanover', de: 'Hannover' } },
+    };
+    assert.deepEqual(placeOf(city, true), { country: 'DE', city: 'Hanover' });
+    assert.deepEqual(placeOf(city, false), { country: 'DE', city: null });
+    assert.deepEqual(placeOf({ registered_country: { iso_code: 'fr' } }, true), {
+      country: 'FR',
+      city: null,
+    });
+    assert.deepEqual(placeOf({ country_code: 'JP' }, false), { country: 'JP', city: null });
+    assert.equal(placeOf({ country_code: 'Nowhere' }, false), null);
+    assert.equal(placeOf({}, true), null);
+  });
+
+  test('HOP_GEOIP_DB is a file, read at start: a missing or bad one stops it with one line', (t) => {
+    const dir = tempDataDir(t);
+    const config = loadConfig({ HOP_DATA_DIR: dir, HOP_GEOIP_DB: join(dir, 'missing.mmdb') });
+    assert.equal(config.geoipDatabase, join(dir, 'missing.mmdb'));
+    assert.equal(loadConfig({ HOP_DATA_DIR: dir }).geoipDatabase, undefined);
+    const fails = (file: string) => {
+      try {
+        openGeoDatabase(file);
+      } catch (error) {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 1);
+        return error.problems[0] ?? '';
+      }
+      return assert.fail(`${file} opened`);
+    };
+    assert.match(
+      fails(join(dir, 'missing.mmdb')),
+      /^HOP_GEOIP_DB=".*missing\.mmdb" cannot be read/,
+    );
+    const junk = join(dir, 'junk.mmdb');
+    writeFileSync(junk, 'not a database');
+    assert.match(fails(junk), /^HOP_GEOIP_DB=".*junk\.mmdb" cannot be read as a \.mmdb database/);
+  });
+
+  test('a file is opened as it is named, the bundled one included', () => {
+    const again = openMmdbGeoLookup(
+      join(
+        import.meta.dirname,
+        '../../node_modules/@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb',
+      ),
+    );
+    assert.equal(again.lookup('81.2.69.160')?.country, 'GB');
+  });
+});
