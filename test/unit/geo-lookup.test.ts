@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openMmdbGeoLookup, placeOf } from '../../src/adapters/geoip/mmdb-geo-lookup.js';
+import { publicAddressOf } from '../../src/adapters/geoip/public-address.js';
 import { ConfigError, loadConfig } from '../../src/config/load-config.js';
 import { openGeoDatabase } from '../../src/main/geo-database.js';
 import { tempDataDir } from '../support/temp-data.js';
@@ -48,6 +49,54 @@ describe('built-in geolocation', () => {
       '::ffff:',
     ]) {
       assert.equal(geo.lookup(address), null, address);
+    }
+  });
+
+  test('only public unicast addresses are looked up; IPv4-mapped ones as IPv4', () => {
+    const kept = {
+      '8.8.8.8': '8.8.8.8',
+      '::ffff:8.8.8.8': '8.8.8.8',
+      '255.255.255.254': null,
+      '2001:4860:4860::8888': '2001:4860:4860::8888',
+      '2a00:1450:4001:82b::200e': '2a00:1450:4001:82b::200e',
+      '100.63.255.1': '100.63.255.1',
+      '172.32.0.1': '172.32.0.1',
+    };
+    for (const [address, expected] of Object.entries(kept)) {
+      assert.equal(publicAddressOf(address), expected, address);
+    }
+    for (const address of [
+      '0.1.2.3',
+      '10.1.2.3',
+      '100.64.0.1',
+      '127.0.0.1',
+      '169.254.1.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.0.2.1',
+      '192.168.1.1',
+      '198.18.0.1',
+      '198.51.100.7',
+      '203.0.113.7',
+      '224.0.0.1',
+      '::ffff:10.0.0.1',
+      '::',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      'ff02::1',
+      '2001:db8::1',
+      '256.1.1.1',
+      '1.2.3',
+      '1.2.3.4.5',
+      '1..2.3',
+      '1.2.3.4 ',
+      '1234.1.1.1',
+      '',
+      'nonsense',
+      'x:y',
+    ]) {
+      assert.equal(publicAddressOf(address), null, address);
     }
   });
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import ipaddr from 'ipaddr.js';
 import { Reader, type Response } from 'maxmind';
 import type { GeoLookup, GeoPlace } from '../../ports/geo-lookup.js';
+import { publicAddressOf } from './public-address.js';
 
 /**
  * The CC0 IP-to-country database that ships with hop (`@ip-location-db/…`, built from the
@@ -37,7 +37,12 @@ export function openMmdbGeoLookup(file: string): GeoLookup {
     lookup(address: string): GeoPlace | null {
       const publicAddress = publicAddressOf(address);
       if (publicAddress === null) return null;
-      const record = reader.get(publicAddress) as MmdbRecord | null;
+      let record: MmdbRecord | null;
+      try {
+        record = reader.get(publicAddress) as MmdbRecord | null;
+      } catch {
+        return null; // not an address after all: maxmind's parser throws
+      }
       if (record === null || typeof record !== 'object') return null;
       let place = places.get(record);
       if (place === undefined) {
@@ -67,18 +72,6 @@ export function placeOf(record: MmdbRecord, hasCities: boolean): GeoPlace | null
   if (!COUNTRY.test(country)) return null;
   const name = hasCities ? record.city?.names?.en : undefined;
   return { country, city: typeof name === 'string' && name !== '' ? name : null };
-}
-
-/**
- * The address to look up, IPv4-mapped IPv6 as IPv4 (the databases file those under IPv4),
- * or null for anything but a public unicast address: the whois-based data places some
- * private ranges in the country of whoever registered them (192.168.1.1 came out AU), and
- * a private, loopback or reserved address says nothing of where a person is.
- */
-function publicAddressOf(address: string): string | null {
-  if (!ipaddr.isValid(address)) return null;
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast' ? parsed.toString() : null;
 }
 
 /**
