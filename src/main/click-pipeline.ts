@@ -15,7 +15,7 @@ import type { ClickSource } from '../ports/click-source.js';
 import type { ClickSink } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
 import { startAggregatorThread, type AggregatorThread } from './aggregator-thread.js';
-import { openGeoDatabase } from './geo-database.js';
+import { openGeoDatabase, openGeoDatabaseWhenUsed } from './geo-database.js';
 import type { Clock } from '../ports/clock.js';
 
 /** The in-process aggregator's pause when it finds nothing to fold. */
@@ -92,8 +92,13 @@ export async function composeClickPipeline(
   const clicksPerSend =
     config.natsServers === undefined ? config.clickBufferSize : config.clickBatchSize;
   // Without an edge's country header, clicks are placed by their address, looked up at
-  // each flush in a database read into memory now (issue 21, ADR 0109).
-  const geo = config.countryHeader === undefined ? openGeoDatabase(config.geoipDatabase) : null;
+  // each flush in a database read into memory at start (issue 21, ADR 0109).
+  const geo =
+    config.countryHeader !== undefined
+      ? null
+      : serving
+        ? openGeoDatabase(config.geoipDatabase)
+        : openGeoDatabaseWhenUsed(config.geoipDatabase);
   const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(geo), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
   const aggregator =

@@ -19,3 +19,19 @@ export function openGeoDatabase(file: string | undefined): GeoLookup {
     ]);
   }
 }
+
+/**
+ * The database opened at the first lookup, not now: for a runtime that is not serving (the
+ * CLI, which counts no clicks, and tests), so a command does not read 7.8 MB it never uses
+ * (50–95 ms here). `hop serve` opens it at start, where a bad file must stop it.
+ */
+export function openGeoDatabaseWhenUsed(file: string | undefined): GeoLookup {
+  let opened: GeoLookup | null = null;
+  const geo = () => (opened ??= openGeoDatabase(file));
+  return {
+    get hasCities() {
+      return geo().hasCities;
+    },
+    lookup: (address) => geo().lookup(address),
+  };
+}

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { openMmdbGeoLookup, placeOf } from '../../src/adapters/geoip/mmdb-geo-lookup.js';
 import { publicAddressOf } from '../../src/adapters/geoip/public-address.js';
 import { ConfigError, loadConfig } from '../../src/config/load-config.js';
-import { openGeoDatabase } from '../../src/main/geo-database.js';
+import { openGeoDatabase, openGeoDatabaseWhenUsed } from '../../src/main/geo-database.js';
 import { tempDataDir } from '../support/temp-data.js';
 
 /** Issue 21: a click's country from its address, in the CC0 database bundled with hop. */
@@ -139,6 +139,13 @@ describe('built-in geolocation', () => {
     const junk = join(dir, 'junk.mmdb');
     writeFileSync(junk, 'not a database');
     assert.match(fails(junk), /^HOP_GEOIP_DB=".*junk\.mmdb" cannot be read as a \.mmdb database/);
+  });
+
+  test('outside hop serve, the database is read at its first lookup', (t) => {
+    const missing = join(tempDataDir(t), 'missing.mmdb');
+    const later = openGeoDatabaseWhenUsed(missing);
+    assert.throws(() => later.lookup('8.8.8.8'), ConfigError);
+    assert.equal(openGeoDatabaseWhenUsed(undefined).lookup('133.242.0.1')?.country, 'JP');
   });
 
   test('a file is opened as it is named, the bundled one included', () => {
