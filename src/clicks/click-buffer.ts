@@ -1,5 +1,12 @@
 import type { ClickBatch } from '../domain/click-batch.js';
-import type { DeviceClass } from '../domain/click-event.js';
+import {
+  NO_CITY,
+  UNKNOWN_COUNTRY,
+  type AgentClass,
+  type BrowserClass,
+  type DeviceClass,
+  type OsClass,
+} from '../domain/click-event.js';
 import type { ClickDimensions } from './click-dimensions.js';
 
 /** The columns `peek` fills: a batch's, owned by the buffer. */
@@ -10,6 +17,9 @@ interface OutgoingColumns {
   devices: DeviceClass[];
   referrers: string[];
   countries: string[];
+  browsers: BrowserClass[];
+  oses: OsClass[];
+  cities: string[];
 }
 
 /**
@@ -20,6 +30,11 @@ interface OutgoingColumns {
  * value never seen before is kept raw and parsed by the flusher. A full buffer drops the
  * click and counts it; nothing ever waits. Each accepted click gets this process's next
  * sequence number: with the instance id, its event id.
+ *
+ * A click pushed with its client's address instead of a country (no HOP_COUNTRY_HEADER)
+ * keeps that address in memory until its flush, which looks it up (country, city) and
+ * forgets it before anything is summed or sent: no address reaches a queue, JetStream or
+ * a database (issue 21, ADR 0109).
  */
 export class ClickBuffer {
   readonly capacity: number;
@@ -27,13 +42,17 @@ export class ClickBuffer {
   readonly #linkIds: string[];
   readonly #codes: string[];
   readonly #at: Float64Array;
-  readonly #devices: (DeviceClass | undefined)[];
+  readonly #agents: (AgentClass | undefined)[];
   readonly #referrers: (string | undefined)[];
   readonly #countries: (string | undefined)[];
   /** The raw values, only where the canonical one was not known yet. */
   readonly #rawAgents: (string | undefined)[];
   readonly #rawReferers: (string | undefined)[];
   readonly #rawCountries: (string | undefined)[];
+  /** The client's address, to be placed by the flusher; only without a country header. */
+  readonly #addresses: (string | undefined)[];
+  /** Cities of placed addresses (a failed send peeks them again). */
+  readonly #cities: (string | undefined)[];
   #out: OutgoingColumns | null = null;
   #head = 0;
   #size = 0;
@@ -54,12 +73,14 @@ export class ClickBuffer {
     this.#linkIds = column('');
     this.#codes = column('');
     this.#at = new Float64Array(capacity);
-    this.#devices = column<DeviceClass | undefined>(undefined);
+    this.#agents = column<AgentClass | undefined>(undefined);
     this.#referrers = column<string | undefined>(undefined);
     this.#countries = column<string | undefined>(undefined);
     this.#rawAgents = column<string | undefined>(undefined);
     this.#rawReferers = column<string | undefined>(undefined);
     this.#rawCountries = column<string | undefined>(undefined);
+    this.#addresses = column<string | undefined>(undefined);
+    this.#cities = column<string | undefined>(undefined);
     this.#outgoing(Math.min(largestPeek, capacity));
   }
 
@@ -67,7 +88,10 @@ export class ClickBuffer {
     return this.#size;
   }
 
-  /** Adds a click; false (and counted) when the buffer is full. */
+  /**
+   * Adds a click; false (and counted) when the buffer is full. `address`: the client's,
+   * when its country is to be looked up (then `country` is ignored).
+   */
   push(
     linkId: string,
     code: string,
@@ -75,6 +99,7 @@ export class ClickBuffer {
     userAgent: string | undefined,
     referer: string | undefined,
     country: string | undefined,
+    address?: string,
   ): boolean {
     if (this.#size === this.capacity) {
       this.dropped++;
@@ -86,15 +111,23 @@ export class ClickBuffer {
     this.#linkIds[slot] = linkId;
     this.#codes[slot] = code;
     this.#at[slot] = at;
-    const device = dimensions.knownDevice(userAgent);
-    this.#devices[slot] = device;
-    this.#rawAgents[slot] = device === undefined ? userAgent : undefined;
+    const agent = dimensions.knownAgent(userAgent);
+    this.#agents[slot] = agent;
+    this.#rawAgents[slot] = agent === undefined ? userAgent : undefined;
     const referrer = dimensions.knownReferrer(referer);
     this.#referrers[slot] = referrer;
     this.#rawReferers[slot] = referrer === undefined ? referer : undefined;
-    const countryCode = dimensions.knownCountry(country);
-    this.#countries[slot] = countryCode;
-    this.#rawCountries[slot] = countryCode === undefined ? country : undefined;
+    if (address === undefined) {
+      const countryCode = dimensions.knownCountry(country);
+      this.#countries[slot] = countryCode;
+      this.#rawCountries[slot] = countryCode === undefined ? country : undefined;
+    } else {
+      this.#countries[slot] = undefined;
+      this.#rawCountries[slot] = undefined;
+      this.#addresses[slot] = undefined;
+    }
+    this.#addresses[slot] = address;
+    this.#cities[slot] = undefined;
     this.#size++;
     return true;
   }
@@ -118,9 +151,28 @@ export class ClickBuffer {
       out.linkIds[index] = this.#linkIds[slot] ?? '';
       out.codes[index] = this.#codes[slot] ?? '';
       out.at[index] = this.#at[slot] ?? 0;
-      out.devices[index] = this.#devices[slot] ?? dimensions.device(this.#rawAgents[slot]);
+      const agent = this.#agents[slot] ?? dimensions.agent(this.#rawAgents[slot]);
+      out.devices[index] = agent.device;
+      out.browsers[index] = agent.browser;
+      out.oses[index] = agent.os;
       out.referrers[index] = this.#referrers[slot] ?? dimensions.referrer(this.#rawReferers[slot]);
-      out.countries[index] = this.#countries[slot] ?? dimensions.country(this.#rawCountries[slot]);
+      const address = this.#addresses[slot];
+      if (address === undefined) {
+        out.countries[index] =
+          this.#countries[slot] ?? dimensions.country(this.#rawCountries[slot]);
+        out.cities[index] = this.#cities[slot] ?? NO_CITY;
+      } else {
+        // Looked up here, at the flush, not on the redirect, and let go of at once: should
+        // the send fail, the next peek finds the place, not the address.
+        const place = dimensions.place(address);
+        const country = place?.country ?? UNKNOWN_COUNTRY;
+        const city = place?.city ?? NO_CITY;
+        out.countries[index] = country;
+        out.cities[index] = city;
+        this.#countries[slot] = country;
+        this.#cities[slot] = city;
+        this.#addresses[slot] = undefined;
+      }
     }
     return { instance, firstSeq: this.#headSeq, size, ...out };
   }
@@ -135,6 +187,9 @@ export class ClickBuffer {
         codes: column(''),
         at: new Float64Array(length),
         devices: column<DeviceClass>('other'),
+        browsers: column<BrowserClass>('other'),
+        oses: column<OsClass>('other'),
+        cities: column(''),
         referrers: column(''),
         countries: column(''),
       };
@@ -152,6 +207,7 @@ export class ClickBuffer {
       this.#rawAgents[slot] = undefined;
       this.#rawReferers[slot] = undefined;
       this.#rawCountries[slot] = undefined;
+      this.#addresses[slot] = undefined;
     }
     this.#head = (this.#head + removed) % this.capacity;
     this.#size -= removed;

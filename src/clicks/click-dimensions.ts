@@ -5,8 +5,12 @@ import {
   NO_REFERRER,
   referrerHostOf,
   UNKNOWN_COUNTRY,
+  type AgentClass,
+  type BrowserClass,
   type DeviceClass,
+  type OsClass,
 } from '../domain/click-event.js';
+import type { GeoLookup, GeoPlace } from '../ports/geo-lookup.js';
 import { BoundedMemo } from './bounded-memo.js';
 
 /** Distinct user agents, referrers and country values remembered each. */
@@ -18,18 +22,27 @@ const MAX_AGENT_LENGTH = 512;
  * Raw header values → the bounded dimensions of SPEC §6. The redirect only asks whether an
  * answer is known (a map lookup) and keeps the canonical value, so a buffered click holds
  * no string of its request; a value seen for the first time is parsed by the flusher.
+ * A client's address is never remembered here: the flusher looks it up in `geo` and lets
+ * go of it (ADR 0109).
  */
 export class ClickDimensions {
-  readonly #devices = new BoundedMemo(classifyDevice, MAX_REMEMBERED);
+  readonly #agents = new BoundedMemo(classifyAgent, MAX_REMEMBERED);
   readonly #referrers = new BoundedMemo(referrerHostOf, MAX_REMEMBERED);
   readonly #countries = new BoundedMemo(boundCountry, MAX_REMEMBERED);
+  readonly #geo: GeoLookup | null;
 
-  knownDevice(userAgent: string | undefined): DeviceClass | undefined {
-    return userAgent === undefined ? 'other' : this.#devices.known(userAgent);
+  /** `geo`: where clicks without a country header are placed; null: they are ZZ. */
+  constructor(geo: GeoLookup | null = null) {
+    this.#geo = geo;
   }
 
-  device(userAgent: string | undefined): DeviceClass {
-    return userAgent === undefined ? 'other' : this.#devices.resolve(userAgent);
+  knownAgent(userAgent: string | undefined): AgentClass | undefined {
+    return userAgent === undefined ? OTHER_AGENT : this.#agents.known(userAgent);
+  }
+
+  /** Device, browser and os of a user agent: one parse per distinct user agent. */
+  agent(userAgent: string | undefined): AgentClass {
+    return userAgent === undefined ? OTHER_AGENT : this.#agents.resolve(userAgent);
   }
 
   knownReferrer(referer: string | undefined): string | undefined {
@@ -47,17 +60,67 @@ export class ClickDimensions {
   country(raw: string | undefined): string {
     return raw === undefined ? UNKNOWN_COUNTRY : this.#countries.resolve(raw);
   }
+
+  /** Where a client's address is; null without a database, or when it cannot say. */
+  place(address: string): GeoPlace | null {
+    return this.#geo === null ? null : this.#geo.lookup(address);
+  }
 }
 
+/**
+ * One shared object per combination, so a buffered click holds a canonical answer and
+ * ClickSums compares them by identity.
+ */
+const agentClasses = new Map<string, AgentClass>();
+
+function agentClass(device: DeviceClass, browser: BrowserClass, os: OsClass): AgentClass {
+  const key = `${device} ${browser} ${os}`;
+  let known = agentClasses.get(key);
+  if (known === undefined) {
+    known = Object.freeze({ device, browser, os });
+    agentClasses.set(key, known);
+  }
+  return known;
+}
+
+const OTHER_AGENT = agentClass('other', 'other', 'other');
+const BOT_AGENT = agentClass('bot', 'other', 'other');
+
+/** Bowser's browser names → the names link rules use (issue 21). */
+const BROWSER_NAMES: ReadonlyMap<string, BrowserClass> = new Map([
+  ['Chrome', 'chrome'],
+  ['Chromium', 'chrome'],
+  ['Firefox', 'firefox'],
+  ['Safari', 'safari'],
+  ['Microsoft Edge', 'edge'],
+  ['Opera', 'opera'],
+  ['Samsung Internet for Android', 'samsung'],
+]);
+
+/** Bowser's os names → the names link rules use. */
+const OS_NAMES: ReadonlyMap<string, OsClass> = new Map([
+  ['iOS', 'ios'],
+  ['Android', 'android'],
+  ['Windows', 'windows'],
+  ['macOS', 'macos'],
+  ['Linux', 'linux'],
+  ['Chrome OS', 'chromeos'],
+]);
+
 /** isbot for crawlers, then bowser (both maintained; ~30 µs a parse here). */
-function classifyDevice(userAgent: string): DeviceClass {
-  if (userAgent === '' || userAgent.length > MAX_AGENT_LENGTH) return 'other';
+function classifyAgent(userAgent: string): AgentClass {
+  if (userAgent === '' || userAgent.length > MAX_AGENT_LENGTH) return OTHER_AGENT;
   try {
-    if (isbot(userAgent)) return 'bot';
-    const type = Bowser.parse(userAgent).platform.type;
-    return type === 'desktop' || type === 'mobile' || type === 'tablet' ? type : 'other';
+    if (isbot(userAgent)) return BOT_AGENT;
+    const parsed = Bowser.parse(userAgent);
+    const type = parsed.platform.type;
+    return agentClass(
+      type === 'desktop' || type === 'mobile' || type === 'tablet' ? type : 'other',
+      BROWSER_NAMES.get(parsed.browser.name ?? '') ?? 'other',
+      OS_NAMES.get(parsed.os.name ?? '') ?? 'other',
+    );
   } catch {
     // A parser's bug on a hostile user agent must not cost the batch: it is just `other`.
-    return 'other';
+    return OTHER_AGENT;
   }
 }

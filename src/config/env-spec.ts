@@ -429,8 +429,15 @@ export const ENV_SPEC = [
     name: 'HOP_COUNTRY_HEADER',
     key: 'countryHeader',
     default: undefined,
-    doc: "Request header a trusted edge puts the client's country in, e.g. cf-ipcountry (unset: every click counts as ZZ).",
+    doc: "Request header a trusted edge puts the client's country in, e.g. cf-ipcountry (unset: the client's address is looked up in HOP_GEOIP_DB).",
     parse: parseHeaderName,
+  },
+  {
+    name: 'HOP_GEOIP_DB',
+    key: 'geoipDatabase',
+    default: undefined,
+    doc: "IP database a click's country is looked up in when HOP_COUNTRY_HEADER is unset: a GeoLite2 or DB-IP City .mmdb file, which adds cities (unset: the CC0 country database bundled with hop).",
+    parse: parseNonEmpty,
   },
   {
     name: 'HOP_CLICK_BUFFER',

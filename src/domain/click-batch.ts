@@ -1,4 +1,4 @@
-import type { ClickEvent, DeviceClass } from './click-event.js';
+import type { BrowserClass, ClickEvent, DeviceClass, OsClass } from './click-event.js';
 
 /**
  * Clicks as the flusher sends them: one instance's run of sequence numbers
@@ -17,6 +17,9 @@ export interface ClickBatch {
   readonly countries: readonly string[];
   readonly devices: readonly DeviceClass[];
   readonly referrers: readonly string[];
+  readonly browsers: readonly BrowserClass[];
+  readonly oses: readonly OsClass[];
+  readonly cities: readonly string[];
 }
 
 /** The `index`th click of a batch as one event (JetStream carries one per message). */
@@ -30,5 +33,8 @@ export function eventOf(batch: ClickBatch, index: number): ClickEvent {
     country: batch.countries[index] ?? '',
     device: batch.devices[index] ?? 'other',
     referrer: batch.referrers[index] ?? '',
+    browser: batch.browsers[index] ?? 'other',
+    os: batch.oses[index] ?? 'other',
+    city: batch.cities[index] ?? '',
   };
 }

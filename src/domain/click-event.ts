@@ -1,3 +1,5 @@
+import { BROWSERS, OPERATING_SYSTEMS } from './smart/smart-options.js';
+
 /** SPEC §6: the device classes a click is counted under. */
 export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet', 'bot', 'other'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
@@ -7,6 +9,27 @@ export type DeviceClass = (typeof DEVICE_CLASSES)[number];
  * (`bot_clicks`), never in a link's `clicks` or the dashboard's totals (ADR 0094).
  */
 export const BOT_DEVICE = 'bot' satisfies DeviceClass;
+
+/**
+ * Issue 21: browsers and operating systems, by the names link rules use, and `other` for
+ * the rest (bots included).
+ */
+export const BROWSER_CLASSES = [...BROWSERS, 'other'] as const;
+export type BrowserClass = (typeof BROWSER_CLASSES)[number];
+export const OS_CLASSES = [...OPERATING_SYSTEMS, 'other'] as const;
+export type OsClass = (typeof OS_CLASSES)[number];
+
+/** What one user agent is counted as: parsed once, shared by every click it makes. */
+export interface AgentClass {
+  readonly device: DeviceClass;
+  readonly browser: BrowserClass;
+  readonly os: OsClass;
+}
+
+/** A click with no city: a country-only database, or an address it cannot place. */
+export const NO_CITY = '';
+/** Cities past the per-link, per-hour bound (ADR 0109). */
+export const OTHER_CITY = 'other';
 
 /** Country of a click we could not place (ISO 3166 user-assigned code). */
 export const UNKNOWN_COUNTRY = 'ZZ';
@@ -31,6 +54,10 @@ export interface ClickEvent {
   readonly country: string;
   readonly device: DeviceClass;
   readonly referrer: string;
+  readonly browser: BrowserClass;
+  readonly os: OsClass;
+  /** '' when not known (NO_CITY). */
+  readonly city: string;
 }
 
 /** `<instance>.<seq>`: the id a click travels under (JetStream message id). */

@@ -1,16 +1,49 @@
-import { BOT_DEVICE, NO_REFERRER, OTHER_REFERRER, type DeviceClass } from './click-event.js';
+import {
+  BOT_DEVICE,
+  NO_CITY,
+  NO_REFERRER,
+  OTHER_CITY,
+  OTHER_REFERRER,
+  type BrowserClass,
+  type DeviceClass,
+  type OsClass,
+} from './click-event.js';
 import type { ClickTally } from './click-tally.js';
 import { insertRange, overlaps, type SeqIntervals } from './seq-intervals.js';
 
 export const HOUR_MS = 3_600_000;
 
-/** One row of `click_hourly`: SPEC §4. `hour` is the epoch millisecond the hour starts. */
+/** Clicks of one link, hour and value of every dimension, as tallies carry them. */
 export interface ClickBucket {
   readonly linkId: string;
+  /** The epoch millisecond the hour starts. */
   readonly hour: number;
   readonly country: string;
   readonly device: DeviceClass;
   readonly referrer: string;
+  readonly browser: BrowserClass;
+  readonly os: OsClass;
+  /** NO_CITY ('') when not known. */
+  readonly city: string;
+  readonly clicks: number;
+}
+
+/** One row of `click_hourly` (SPEC §4): a bucket without the facets. */
+export type HourlyBucket = Omit<ClickBucket, 'browser' | 'os' | 'city'>;
+
+/**
+ * Issue 21's further dimensions, each counted on its own in `click_hourly_facets` (ADR
+ * 0109): not in `click_hourly`'s key, whose rows would multiply by every combination.
+ */
+export const CLICK_FACETS = ['browser', 'os', 'city'] as const;
+export type ClickFacet = (typeof CLICK_FACETS)[number];
+
+/** One row of `click_hourly_facets`: people's clicks of a link, hour and facet value. */
+export interface FacetBucket {
+  readonly linkId: string;
+  readonly hour: number;
+  readonly facet: ClickFacet;
+  readonly value: string;
   readonly clicks: number;
 }
 
@@ -28,11 +61,15 @@ export interface FoldState {
   readonly seen: ReadonlyMap<string, SeqIntervals>;
   /** Per link and hour (`linkHourKey`), the referrer hosts that already have a row. */
   readonly referrers: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per link and hour (`linkHourKey`), the cities that already have a row. */
+  readonly cities?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** What a fold writes: added to the counts, never replacing them. */
 export interface FoldPlan {
-  readonly buckets: readonly ClickBucket[];
+  readonly buckets: readonly HourlyBucket[];
+  /** People's clicks per browser, os and city (bots are in no dimension: ADR 0094). */
+  readonly facets: readonly FacetBucket[];
   /** Clicks added per link, for its all-time totals. */
   readonly totals: ReadonlyMap<string, ClickCounts>;
   /** The new folded set of every instance this fold counted clicks of. */
@@ -48,7 +85,7 @@ export interface FoldPlan {
  * People's clicks per hour over all links of a fold's buckets: what `click_hour_totals`
  * adds, the dashboard's totals; bots' are left out (ADR 0094).
  */
-export function clicksPerHour(buckets: readonly ClickBucket[]): Map<number, number> {
+export function clicksPerHour(buckets: readonly HourlyBucket[]): Map<number, number> {
   const perHour = new Map<number, number>();
   for (const { hour, device, clicks } of buckets) {
     if (device !== BOT_DEVICE) perHour.set(hour, (perHour.get(hour) ?? 0) + clicks);
@@ -69,7 +106,8 @@ export function hourOf(atMs: number): number {
  * tally any of whose event ids is already in `state.seen`, or in an earlier tally of this
  * fold, is skipped whole (a tally is one flushed batch or one event, so it is either all
  * new or all seen). Referrer hosts are bounded: a link keeps at most `maxReferrers` hosts
- * an hour; further hosts count as `other`, so no input can create unbounded rows.
+ * an hour; further hosts count as `other`, so no input can create unbounded rows. Cities
+ * are bounded alike, by the same number (ADR 0109).
  */
 export function planFold(
   tallies: readonly ClickTally[],
@@ -107,55 +145,73 @@ export function planFold(
         bucket.referrer === NO_REFERRER || bucket.referrer === OTHER_REFERRER
           ? bucket.referrer
           : link.boundReferrer(bucket.hour, bucket.referrer, state, maxReferrers);
-      link.add(bucket, referrer);
+      const city =
+        bucket.city === NO_CITY || bucket.city === OTHER_CITY
+          ? bucket.city
+          : link.boundCity(bucket.hour, bucket.city, state, maxReferrers);
+      link.add(bucket, referrer, city);
     }
     counted += size;
     if (newestAt === null || tally.newestAt > newestAt) newestAt = tally.newestAt;
   }
 
-  const buckets: ClickBucket[] = [];
+  const buckets: HourlyBucket[] = [];
+  const facets: FacetBucket[] = [];
   const totals = new Map<string, ClickCounts>();
   for (const link of links.values()) {
     for (const bucket of link.buckets) buckets.push(bucket);
+    for (const facet of link.facets.values()) facets.push(facet);
     totals.set(link.linkId, { clicks: link.total, botClicks: link.botTotal });
   }
   const changed = new Map<string, SeqIntervals>();
   for (const [instance, intervals] of seen) {
     if (intervals.length > 0 && counted > 0) changed.set(instance, intervals);
   }
-  return { buckets, totals, seen: changed, counted, duplicates, newestAt };
+  return { buckets, facets, totals, seen: changed, counted, duplicates, newestAt };
 }
 
-type MutableBucket = { -readonly [K in keyof ClickBucket]: ClickBucket[K] };
+type MutableBucket = { -readonly [K in keyof HourlyBucket]: HourlyBucket[K] };
+type MutableFacet = { -readonly [K in keyof FacetBucket]: FacetBucket[K] };
 
 /** Buckets this fold adds to one link, found without building a key per bucket. */
 class LinkFold {
   readonly linkId: string;
   readonly buckets: MutableBucket[] = [];
+  /** By `hour \n facet \n value`. */
+  readonly facets = new Map<string, MutableFacet>();
   /** People's clicks and bots', apart (ADR 0094). */
   total = 0;
   botTotal = 0;
   /** Past a handful of buckets, a keyed index (a link clicked from many places). */
   #index: Map<string, MutableBucket> | null = null;
-  /** Per hour: referrer hosts stored before this fold, and those it added. */
-  readonly #hosts = new Map<
-    number,
-    { stored: ReadonlySet<string> | undefined; added: Set<string> }
-  >();
+  readonly #hosts = new ValuesPerHour(OTHER_REFERRER);
+  readonly #cities = new ValuesPerHour(OTHER_CITY);
 
   constructor(linkId: string) {
     this.linkId = linkId;
   }
 
-  add(bucket: ClickBucket, referrer: string): void {
+  add(bucket: ClickBucket, referrer: string, city: string): void {
     if (bucket.device === BOT_DEVICE) this.botTotal += bucket.clicks;
-    else this.total += bucket.clicks;
+    else {
+      this.total += bucket.clicks;
+      this.#addFacet(bucket.hour, 'browser', bucket.browser, bucket.clicks);
+      this.#addFacet(bucket.hour, 'os', bucket.os, bucket.clicks);
+      if (city !== NO_CITY) this.#addFacet(bucket.hour, 'city', city, bucket.clicks);
+    }
     const found = this.#find(bucket, referrer);
     if (found !== undefined) {
       found.clicks += bucket.clicks;
       return;
     }
-    const fresh: MutableBucket = { ...bucket, referrer };
+    const fresh: MutableBucket = {
+      linkId: bucket.linkId,
+      hour: bucket.hour,
+      country: bucket.country,
+      device: bucket.device,
+      referrer,
+      clicks: bucket.clicks,
+    };
     this.buckets.push(fresh);
     if (this.#index !== null) this.#index.set(keyOf(fresh), fresh);
     else if (this.buckets.length > 8) {
@@ -165,20 +221,23 @@ class LinkFold {
 
   /** The host, or `other` once this link has `maxReferrers` hosts in that hour. */
   boundReferrer(hour: number, host: string, state: FoldState, maxReferrers: number): string {
-    let hosts = this.#hosts.get(hour);
-    if (hosts === undefined) {
-      hosts = { stored: state.referrers.get(linkHourKey(this.linkId, hour)), added: new Set() };
-      this.#hosts.set(hour, hosts);
-    }
-    if (hosts.stored?.has(host) === true || hosts.added.has(host)) return host;
-    // `other` may already hold a row; it does not count against the bound.
-    const stored =
-      hosts.stored === undefined
-        ? 0
-        : hosts.stored.size - (hosts.stored.has(OTHER_REFERRER) ? 1 : 0);
-    if (stored + hosts.added.size >= maxReferrers) return OTHER_REFERRER;
-    hosts.added.add(host);
-    return host;
+    return this.#hosts.bound(hour, host, maxReferrers, () =>
+      state.referrers.get(linkHourKey(this.linkId, hour)),
+    );
+  }
+
+  /** The city, or `other` once this link has `maxCities` cities in that hour. */
+  boundCity(hour: number, city: string, state: FoldState, maxCities: number): string {
+    return this.#cities.bound(hour, city, maxCities, () =>
+      state.cities?.get(linkHourKey(this.linkId, hour)),
+    );
+  }
+
+  #addFacet(hour: number, facet: ClickFacet, value: string, clicks: number): void {
+    const key = `${hour}\n${facet}\n${value}`;
+    const known = this.facets.get(key);
+    if (known !== undefined) known.clicks += clicks;
+    else this.facets.set(key, { linkId: this.linkId, hour, facet, value, clicks });
   }
 
   #find(bucket: ClickBucket, referrer: string): MutableBucket | undefined {
@@ -197,6 +256,43 @@ class LinkFold {
   }
 }
 
-function keyOf(bucket: Omit<ClickBucket, 'clicks' | 'linkId'>): string {
+/**
+ * One link's values of a bounded dimension per hour: those stored before this fold, and
+ * those it added. Past the bound, a new value is `other` (which does not count against it).
+ */
+class ValuesPerHour {
+  readonly #other: string;
+  readonly #hours = new Map<
+    number,
+    { stored: ReadonlySet<string> | undefined; added: Set<string> }
+  >();
+
+  constructor(other: string) {
+    this.#other = other;
+  }
+
+  bound(
+    hour: number,
+    value: string,
+    max: number,
+    storedOf: () => ReadonlySet<string> | undefined,
+  ): string {
+    let values = this.#hours.get(hour);
+    if (values === undefined) {
+      values = { stored: storedOf(), added: new Set() };
+      this.#hours.set(hour, values);
+    }
+    if (values.stored?.has(value) === true || values.added.has(value)) return value;
+    const stored =
+      values.stored === undefined
+        ? 0
+        : values.stored.size - (values.stored.has(this.#other) ? 1 : 0);
+    if (stored + values.added.size >= max) return this.#other;
+    values.added.add(value);
+    return value;
+  }
+}
+
+function keyOf(bucket: Pick<ClickBucket, 'hour' | 'country' | 'device' | 'referrer'>): string {
   return `${bucket.hour}\n${bucket.country}\n${bucket.device}\n${bucket.referrer}`;
 }

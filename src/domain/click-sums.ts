@@ -1,5 +1,5 @@
 import type { ClickBatch } from './click-batch.js';
-import type { DeviceClass } from './click-event.js';
+import type { BrowserClass, DeviceClass, OsClass } from './click-event.js';
 import { hourOf } from './click-fold.js';
 
 /** Link ids remembered between batches; past this, the dictionary starts afresh. */
@@ -14,11 +14,15 @@ export type BucketVisitor = (
   country: string,
   device: DeviceClass,
   referrer: string,
+  browser: BrowserClass,
+  os: OsClass,
+  city: string,
   clicks: number,
 ) => void;
 
 /**
- * A batch's clicks summed per bucket (link, hour, country, device, referrer), in memory
+ * A batch's clicks summed per bucket (link, hour, country, device, referrer, browser, os,
+ * city), in memory
  * that is kept from one batch to the next: typed arrays and reused columns instead of an
  * object and an array per bucket, and a dictionary of link ids instead of a map made per
  * batch. `hop serve`'s event loop sums a flush every second; what that allocated each time
@@ -42,6 +46,9 @@ export class ClickSums {
   readonly #bucketCountry: string[];
   readonly #bucketDevice: DeviceClass[];
   readonly #bucketReferrer: string[];
+  readonly #bucketBrowser: BrowserClass[];
+  readonly #bucketOs: OsClass[];
+  readonly #bucketCity: string[];
 
   /** `initialBuckets`: room made at once, for buckets and for links. */
   constructor(initialBuckets = INITIAL_BUCKETS) {
@@ -54,6 +61,9 @@ export class ClickSums {
     this.#bucketCountry = new Array<string>(initialBuckets).fill('');
     this.#bucketDevice = new Array<DeviceClass>(initialBuckets).fill('other');
     this.#bucketReferrer = new Array<string>(initialBuckets).fill('');
+    this.#bucketBrowser = new Array<BrowserClass>(initialBuckets).fill('other');
+    this.#bucketOs = new Array<OsClass>(initialBuckets).fill('other');
+    this.#bucketCity = new Array<string>(initialBuckets).fill('');
   }
 
   /** Time of the batch's oldest and newest click. */
@@ -74,13 +84,7 @@ export class ClickSums {
       const at = batch.at[index] ?? 0;
       if (at < this.oldestAt) this.oldestAt = at;
       if (at > this.newestAt) this.newestAt = at;
-      this.#count(
-        batch.linkIds[index] ?? '',
-        hourOf(at),
-        batch.countries[index] ?? '',
-        batch.devices[index] ?? 'other',
-        batch.referrers[index] ?? '',
-      );
+      this.#count(batch, index, hourOf(at));
     }
   }
 
@@ -93,12 +97,23 @@ export class ClickSums {
         this.#bucketCountry[bucket] ?? '',
         this.#bucketDevice[bucket] ?? 'other',
         this.#bucketReferrer[bucket] ?? '',
+        this.#bucketBrowser[bucket] ?? 'other',
+        this.#bucketOs[bucket] ?? 'other',
+        this.#bucketCity[bucket] ?? '',
         this.#bucketClicks[bucket] ?? 0,
       );
     }
   }
 
-  #count(linkId: string, hour: number, country: string, device: DeviceClass, referrer: string) {
+  /** Counts the batch's `index`th click in its bucket. */
+  #count(batch: ClickBatch, index: number, hour: number) {
+    const linkId = batch.linkIds[index] ?? '';
+    const country = batch.countries[index] ?? '';
+    const device = batch.devices[index] ?? 'other';
+    const referrer = batch.referrers[index] ?? '';
+    const browser = batch.browsers[index] ?? 'other';
+    const os = batch.oses[index] ?? 'other';
+    const city = batch.cities[index] ?? '';
     let link = this.#linkIndex.get(linkId);
     if (link === undefined) {
       link = this.#linkIds.length;
@@ -118,7 +133,10 @@ export class ClickSums {
           this.#bucketHour[bucket] === hour &&
           this.#bucketCountry[bucket] === country &&
           this.#bucketDevice[bucket] === device &&
-          this.#bucketReferrer[bucket] === referrer
+          this.#bucketReferrer[bucket] === referrer &&
+          this.#bucketBrowser[bucket] === browser &&
+          this.#bucketOs[bucket] === os &&
+          this.#bucketCity[bucket] === city
         ) {
           this.#bucketClicks[bucket] = (this.#bucketClicks[bucket] ?? 0) + 1;
           return;
@@ -134,6 +152,9 @@ export class ClickSums {
     this.#bucketCountry[bucket] = country;
     this.#bucketDevice[bucket] = device;
     this.#bucketReferrer[bucket] = referrer;
+    this.#bucketBrowser[bucket] = browser;
+    this.#bucketOs[bucket] = os;
+    this.#bucketCity[bucket] = city;
     this.#bucketClicks[bucket] = 1;
     this.#bucketNext[bucket] = -1;
     if (previous >= 0) {

@@ -10,7 +10,7 @@ import type { ConsoleSessionDeps } from '../services/console/console-sessions.js
 import type { DashboardDeps } from '../services/console/dashboard.js';
 import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
-import type { ClientOf } from './client-address.js';
+import type { ClientAddressOf, ClientOf } from './client-address.js';
 import type { SmartAnswerDeps } from './smart-answer.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
@@ -46,6 +46,11 @@ export interface AppDeps {
   readonly clicks: ClickRecorder | null;
   /** Lower-case name of the trusted header carrying the client's country. */
   readonly countryHeader: string | undefined;
+  /**
+   * The client's whole address, for a click's country when `countryHeader` is unset
+   * (issue 21); the socket's string as it is (IPv4-mapped kept: ADR 0109).
+   */
+  readonly clickAddressOf: ClientAddressOf;
   /** Resolves when the store answers (readiness). */
   readonly pingStore: () => Promise<void>;
   readonly publicUrl: string;
@@ -94,4 +99,6 @@ export type ClickRecorder = (
   userAgent: string | undefined,
   referer: string | undefined,
   country: string | undefined,
+  /** The client's address, when its country is to be looked up (no country header). */
+  address: string | undefined,
 ) => void;

@@ -43,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     clicks: deps.clicks,
     countryHeader: deps.countryHeader,
+    clickAddressOf: deps.clickAddressOf,
     scanners: deps.protection.scanners,
     clientOf: deps.protection.clientOf,
     shedder,

@@ -19,11 +19,44 @@ export function makeClientOf(trustedProxies: readonly string[]): ClientOf {
   return (request) => clientSubject(proxyAddr(request, trust));
 }
 
+/** A request's client's whole address (issue 21: geolocation and `ip` rules). */
+export type ClientAddressOf = (request: IncomingMessage) => string;
+
+/**
+ * The client's whole address, found as `makeClientOf` finds it (the socket's peer, or
+ * through HOP_TRUST_PROXY's proxies) but not cut to a /64: where a person is and whether
+ * a rule's CIDR holds need all of it. IPv4-mapped IPv6 (`::ffff:192.0.2.1`, what a server
+ * listening on `::` sees of IPv4 clients) is given as IPv4, unless `keepMapped`: a click
+ * keeps the socket's own string, made once per connection, and the flusher's lookup
+ * unmaps it (ADR 0109), so the redirect copies nothing. '' when the socket has closed.
+ */
+export function makeClientAddressOf(
+  trustedProxies: readonly string[],
+  options: { readonly keepMapped?: boolean } = {},
+): ClientAddressOf {
+  const unmap = options.keepMapped !== true;
+  if (trustedProxies.length === 0) {
+    return unmap
+      ? (request) => unmapped(request.socket.remoteAddress ?? '')
+      : (request) => request.socket.remoteAddress ?? '';
+  }
+  const trust = proxyAddr.compile([...trustedProxies]);
+  return unmap
+    ? (request) => unmapped(proxyAddr(request, trust))
+    : (request) => proxyAddr(request, trust);
+}
+
+/** `::ffff:192.0.2.1` → `192.0.2.1`; anything else as it is. */
+export function unmapped(address: string): string {
+  return address.startsWith('::ffff:') && ipaddr.IPv4.isValidFourPartDecimal(address.slice(7))
+    ? address.slice(7)
+    : address;
+}
+
 /** `::ffff:192.0.2.1` → `192.0.2.1`; `2001:db8:1:2:…` → `2001:db8:1:2::/64`. */
 export function clientSubject(address: string): string {
-  if (address.startsWith('::ffff:') && ipaddr.IPv4.isValidFourPartDecimal(address.slice(7))) {
-    return address.slice(7);
-  }
+  const plain = unmapped(address);
+  if (plain !== address) return plain;
   if (!address.includes(':') || !ipaddr.IPv6.isValid(address)) return address;
   const parts = ipaddr.IPv6.parse(address).parts;
   return `${parts

@@ -4,7 +4,7 @@ import type { RedirectResolver } from '../services/redirect/redirect-resolver.js
 import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClickRecorder } from './app-deps.js';
-import type { ClientOf } from './client-address.js';
+import type { ClientAddressOf, ClientOf } from './client-address.js';
 import { isReservedAlias } from '../domain/alias-rules.js';
 import { readClickHeaders } from './click-headers.js';
 import { readPasswordForm } from './read-password-form.js';
@@ -76,6 +76,8 @@ export interface RedirectFrontDeps {
   readonly observe: RedirectObserver;
   readonly clicks: ClickRecorder | null;
   readonly countryHeader: string | undefined;
+  /** The client's address, looked up for the click's country when `countryHeader` is unset. */
+  readonly clickAddressOf: ClientAddressOf;
   /** Code scanners; null when HOP_SCANNER_THRESHOLD is 0. */
   readonly scanners: ScannerThrottle | null;
   readonly clientOf: ClientOf;
@@ -124,14 +126,24 @@ const FALLBACK_CACHE_CONTROL = 'no-store';
  * looked up on a miss.
  */
 export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
-  const { resolver, observe, clicks, countryHeader, scanners, clientOf, shedder } = deps;
+  const { resolver, observe, clicks, countryHeader, clickAddressOf, scanners, clientOf, shedder } =
+    deps;
 
   const countClick = (request: IncomingMessage, linkId: string, code: string) => {
     // SPEC §3: HEAD and prefetches are not clicks.
     if (clicks !== null && request.method === 'GET') {
       const headers = readClickHeaders(request.rawHeaders, countryHeader);
       if (!headers.prefetch) {
-        clicks(linkId, code, headers.userAgent, headers.referer, headers.country);
+        // Issue 21: without an edge's country header, the address is passed on and placed
+        // at the flush, off the redirect (ADR 0109); reading it is all the redirect adds.
+        clicks(
+          linkId,
+          code,
+          headers.userAgent,
+          headers.referer,
+          headers.country,
+          countryHeader === undefined ? clickAddressOf(request) : undefined,
+        );
       }
     }
   };

@@ -15,6 +15,7 @@ import type { ClickSource } from '../ports/click-source.js';
 import type { ClickSink } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
 import { startAggregatorThread, type AggregatorThread } from './aggregator-thread.js';
+import type { GeoLookup } from '../ports/geo-lookup.js';
 import type { Clock } from '../ports/clock.js';
 
 /** The in-process aggregator's pause when it finds nothing to fold. */
@@ -80,6 +81,7 @@ export async function composeClickPipeline(
   clock: Clock,
   logger: Logger,
   serving: boolean,
+  geo: GeoLookup | null,
 ): Promise<ClickPipeline> {
   const instance = newInstanceId();
   const queue = config.natsServers === undefined ? stores.embeddedQueue : null;
@@ -90,7 +92,9 @@ export async function composeClickPipeline(
   // carries events: HOP_CLICK_BATCH per send.
   const clicksPerSend =
     config.natsServers === undefined ? config.clickBufferSize : config.clickBatchSize;
-  const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(), clicksPerSend);
+  // Without an edge's country header (geo is then null), clicks are placed by their
+  // address, looked up at each flush (issue 21, ADR 0109).
+  const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(geo), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
   const aggregator =
     queue !== null && !serving ? makeAggregator(queue, stores.clicks, clock, config, logger) : null;
@@ -135,8 +139,8 @@ export async function composeClickPipeline(
     buffer,
     flusher,
     aggregator,
-    record: (linkId, code, userAgent, referer, country) => {
-      buffer.push(linkId, code, clock.now(), userAgent, referer, country);
+    record: (linkId, code, userAgent, referer, country, address) => {
+      buffer.push(linkId, code, clock.now(), userAgent, referer, country, address);
     },
     counters: () => ({
       bufferDepth: buffer.size,

@@ -4,7 +4,9 @@ import type { AppDeps, ConsoleDeps, ProtectionDeps, SmartLinkDeps } from '../htt
 import { makeLinkPassCookies, type LinkPassCookies } from '../http/link-pass-cookie.js';
 import { makePasswordGate } from '../http/password-gate.js';
 import type { PasswordTries } from '../services/protection/password-tries.js';
+import { makeClientAddressOf } from '../http/client-address.js';
 import type { Logger } from '../observability/logger.js';
+import type { GeoLookup } from '../ports/geo-lookup.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
@@ -29,10 +31,13 @@ export function composeAppDeps(
     readonly console: ConsoleDeps;
     readonly protection: ProtectionDeps;
     readonly passwordTries: PasswordTries;
+    /** The IP database (ADR 0109); null when an edge's header gives countries. */
+    readonly geo: GeoLookup | null;
   },
 ): { appDeps: AppDeps; close: () => Promise<void> } {
   const { services, resolver, clicks, metrics, console, protection } = parts;
   const now = () => clock.now();
+  const geo = parts.geo;
   const secureCookies = config.publicUrl.startsWith('https:');
   // Pass cookies are keyed by the console's secret, resolved on the first password given
   // (a CLI command never resolves it, so it never writes the secret's file).
@@ -55,8 +60,8 @@ export function composeAppDeps(
     blocks: (url) => resolver.blocks(url),
     random: Math.random,
     countryHeader: config.countryHeader,
-    countryOfAddress: null,
-    clientAddressOf: (request) => request.socket.remoteAddress,
+    countryOfAddress: geo === null ? null : (address) => geo.lookup(address)?.country,
+    clientAddressOf: makeClientAddressOf(config.trustProxy),
   };
   const qrRenderer = new QrcodeRenderer();
   const appDeps: AppDeps = {
@@ -66,6 +71,7 @@ export function composeAppDeps(
     analytics: { links: store.links, clicks: store.clicks, clock },
     clicks: clicks?.record ?? null,
     countryHeader: config.countryHeader,
+    clickAddressOf: makeClientAddressOf(config.trustProxy, { keepMapped: true }),
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
     rootRedirect: config.rootRedirect,

@@ -17,6 +17,7 @@ import { composeCaches } from './compose-caches.js';
 import { composeCodes, type CodeParts } from './compose-codes.js';
 import { composeConsole } from './compose-console.js';
 import { composeMetrics } from './compose-metrics.js';
+import { openGeoDatabase, openGeoDatabaseWhenUsed } from './geo-database.js';
 import { composePasswordTries } from './compose-password-tries.js';
 import { composeProtection } from './compose-protection.js';
 import { composeCreateLimiter } from './compose-rate-limits.js';
@@ -80,6 +81,14 @@ export async function composeRuntime(
     void store.close();
     throw error;
   }
+  // Without an edge's country header, visitors are placed by their address in a database
+  // read into memory (issue 21, ADR 0109): clicks at each flush, rules when they ask.
+  const geo =
+    config.countryHeader !== undefined
+      ? null
+      : serving
+        ? openGeoDatabase(config.geoipDatabase)
+        : openGeoDatabaseWhenUsed(config.geoipDatabase);
   // 2. Clicks (SPEC §6): a buffer, a sink, and where they are folded.
   const clicks = config.analytics
     ? await composeClickPipeline(
@@ -91,6 +100,7 @@ export async function composeRuntime(
         clock,
         logger,
         serving,
+        geo,
       )
     : null;
   // 3. Background jobs, the blocklist's reload first.
@@ -142,6 +152,7 @@ export async function composeRuntime(
     console: consoleDeps,
     protection: protection.deps,
     passwordTries: passwordTries.tries,
+    geo,
   });
   return {
     config,

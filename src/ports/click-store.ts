@@ -31,6 +31,11 @@ export interface ClickSummary {
   readonly countries: readonly DimensionCount[];
   readonly devices: readonly DimensionCount[];
   readonly referrers: readonly DimensionCount[];
+  /** Issue 21's facets (`click_hourly_facets`): browser and os names, cities (ADR 0109). */
+  readonly browsers: readonly DimensionCount[];
+  readonly oses: readonly DimensionCount[];
+  /** Empty unless a City database places clicks (HOP_GEOIP_DB). */
+  readonly cities: readonly DimensionCount[];
 }
 
 /** The links with the most clicks over a window, as last ranked. */
@@ -45,7 +50,8 @@ export interface BusiestLinks {
 export interface ClickStore {
   /**
    * Adds tallies to the hourly buckets in one transaction, skipping those whose event ids
-   * were folded before, with at most `maxReferrers` referrer hosts per link and hour.
+   * were folded before, with at most `maxReferrers` referrer hosts (and as many cities)
+   * per link and hour.
    */
   fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult>;
   summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary>;

@@ -1,9 +1,14 @@
 import {
+  BROWSER_CLASSES,
   DEVICE_CLASSES,
   isInstanceId,
   isSeq,
+  NO_CITY,
+  OS_CLASSES,
+  type BrowserClass,
   type ClickEvent,
   type DeviceClass,
+  type OsClass,
 } from '../domain/click-event.js';
 import type { ClickBucket } from '../domain/click-fold.js';
 import type { ClickTally } from '../domain/click-tally.js';
@@ -11,7 +16,9 @@ import type { ClickTally } from '../domain/click-tally.js';
 /**
  * Click events on the wire (one JetStream message each), and tallies as the embedded queue
  * held them before the wire format (`click-tally-wire.ts`): JSON with short keys. Only
- * read now, so that rows an earlier hop queued still fold.
+ * read now, so that rows an earlier hop queued still fold. Issue 21 added an event's
+ * browser (`b`), os (`o`) and city (`y`): events an earlier hop published have none, and
+ * count as `other`, `other` and no city.
  */
 interface EventJson {
   i: string;
@@ -22,6 +29,9 @@ interface EventJson {
   n: string;
   d: string;
   r: string;
+  b: string;
+  o: string;
+  y: string;
 }
 
 export function encodeEvent(event: ClickEvent): string {
@@ -34,6 +44,9 @@ export function encodeEvent(event: ClickEvent): string {
     n: event.country,
     d: event.device,
     r: event.referrer,
+    b: event.browser,
+    o: event.os,
+    y: event.city,
   };
   return JSON.stringify(json);
 }
@@ -88,7 +101,17 @@ export function decodeTally(text: string): ClickTally | null {
       return null;
     }
     clicks += count;
-    buckets.push({ linkId, hour, country, device: device as DeviceClass, referrer, clicks: count });
+    buckets.push({
+      linkId,
+      hour,
+      country,
+      device: device as DeviceClass,
+      referrer,
+      browser: 'other',
+      os: 'other',
+      city: NO_CITY,
+      clicks: count,
+    });
   }
   // Every id of the run is one of the clicks counted: no more, no fewer.
   if (clicks !== t - f + 1) return null;
@@ -104,10 +127,12 @@ function parseOrNull(text: string): unknown {
 }
 
 const DEVICES: ReadonlySet<string> = new Set(DEVICE_CLASSES);
+const BROWSERS: ReadonlySet<string> = new Set(BROWSER_CLASSES);
+const OSES: ReadonlySet<string> = new Set(OS_CLASSES);
 
 function eventFromJson(json: unknown): ClickEvent | null {
   if (typeof json !== 'object' || json === null) return null;
-  const { i, s, l, c, a, n, d, r } = json as Partial<Record<keyof EventJson, unknown>>;
+  const { i, s, l, c, a, n, d, r, b, o, y } = json as Partial<Record<keyof EventJson, unknown>>;
   if (
     typeof i !== 'string' ||
     !isInstanceId(i) ||
@@ -120,7 +145,10 @@ function eventFromJson(json: unknown): ClickEvent | null {
     typeof n !== 'string' ||
     typeof d !== 'string' ||
     !DEVICES.has(d) ||
-    typeof r !== 'string'
+    typeof r !== 'string' ||
+    (b !== undefined && (typeof b !== 'string' || !BROWSERS.has(b))) ||
+    (o !== undefined && (typeof o !== 'string' || !OSES.has(o))) ||
+    (y !== undefined && typeof y !== 'string')
   ) {
     return null;
   }
@@ -133,5 +161,8 @@ function eventFromJson(json: unknown): ClickEvent | null {
     country: n,
     device: d as DeviceClass,
     referrer: r,
+    browser: (b ?? 'other') as BrowserClass,
+    os: (o ?? 'other') as OsClass,
+    city: y ?? NO_CITY,
   };
 }

@@ -1,4 +1,11 @@
-import { DEVICE_CLASSES, isInstanceId, isSeq } from '../domain/click-event.js';
+import {
+  BROWSER_CLASSES,
+  DEVICE_CLASSES,
+  isInstanceId,
+  isSeq,
+  NO_CITY,
+  OS_CLASSES,
+} from '../domain/click-event.js';
 import type { BucketVisitor } from '../domain/click-sums.js';
 import type { ClickBucket } from '../domain/click-fold.js';
 import type { ClickTally } from '../domain/click-tally.js';
@@ -10,13 +17,17 @@ import type { ClickTally } from '../domain/click-tally.js';
  * as the flush, and the arrays it is made from more). Layout, little-endian: version
  * (u8); instance; fromSeq, toSeq, oldestAt, newestAt (f64 each); bucket count (u32); per
  * bucket: link id, hour (f64), country (a word), device (u8, its index in DEVICE_CLASSES),
- * referrer (a word), clicks (u32). A string is its length in bytes (u16), then its UTF-8. A
+ * referrer (a word), browser and os (u8 each, their index in BROWSER_CLASSES and
+ * OS_CLASSES), city (a word), clicks (u32). A string is its length in bytes (u16), then its UTF-8. A
  * word is a string said once per tally: where it first comes, NEW_WORD (u32) and the
  * string; after that, its number (u32), counting from 0 in the order they came. Countries
  * and referrers repeat across a tally's buckets: each is written and decoded once, and the
- * decoded buckets share one string for it.
+ * decoded buckets share one string for it. Version 2 (before issue 21) had no browser, os
+ * or city: it still decodes, as `other`, `other` and no city, so a queue written by an
+ * earlier hop folds after an upgrade.
  */
-const VERSION = 2;
+const VERSION = 3;
+const VERSION_WITHOUT_FACETS = 2;
 const NEW_WORD = 0xffffffff;
 /** UTF-8 takes at most 3 bytes per UTF-16 code unit: 21,845 units fit a u16 length. */
 const MAX_STRING_LENGTH = Math.floor(0xffff / 3);
@@ -24,9 +35,11 @@ const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
 const INITIAL_BYTES = 64 * 1024;
 
-const DEVICE_INDEX: ReadonlyMap<string, number> = new Map(
-  DEVICE_CLASSES.map((device, index) => [device, index]),
-);
+const indexOf = (names: readonly string[]): ReadonlyMap<string, number> =>
+  new Map(names.map((name, index) => [name, index]));
+const DEVICE_INDEX = indexOf(DEVICE_CLASSES);
+const BROWSER_INDEX = indexOf(BROWSER_CLASSES);
+const OS_INDEX = indexOf(OS_CLASSES);
 
 export class TallyWireWriter {
   readonly #words = new Map<string, number>();
@@ -53,13 +66,27 @@ export class TallyWireWriter {
   }
 
   /** Writes one bucket (a function of its own, to hand to `ClickSums.forEachBucket`). */
-  readonly bucket: BucketVisitor = (linkId, hour, country, device, referrer, clicks) => {
+  readonly bucket: BucketVisitor = (
+    linkId,
+    hour,
+    country,
+    device,
+    referrer,
+    browser,
+    os,
+    city,
+    clicks,
+  ) => {
     this.#string(linkId);
     this.#float(hour);
     this.#word(country);
     this.#reserve(1);
     this.#bytes[this.#at++] = DEVICE_INDEX.get(device) ?? DEVICE_CLASSES.indexOf('other');
     this.#word(referrer);
+    this.#reserve(2);
+    this.#bytes[this.#at++] = BROWSER_INDEX.get(browser) ?? BROWSER_CLASSES.indexOf('other');
+    this.#bytes[this.#at++] = OS_INDEX.get(os) ?? OS_CLASSES.indexOf('other');
+    this.#word(city);
     this.#uint32(clicks);
     this.#buckets++;
   };
@@ -163,7 +190,9 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     return view.getUint8(at++);
   };
   try {
-    if (uint8() !== VERSION) return null;
+    const version = uint8();
+    if (version !== VERSION && version !== VERSION_WITHOUT_FACETS) return null;
+    const facets = version === VERSION;
     const instance = string();
     const fromSeq = float();
     const toSeq = float();
@@ -181,10 +210,31 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
       const country = word();
       const device = DEVICE_CLASSES[uint8()];
       const referrer = word();
+      const browser = facets ? BROWSER_CLASSES[uint8()] : 'other';
+      const os = facets ? OS_CLASSES[uint8()] : 'other';
+      const city = facets ? word() : NO_CITY;
       const bucketClicks = uint32();
-      if (device === undefined || bucketClicks === 0 || !Number.isFinite(hour)) return null;
+      if (
+        device === undefined ||
+        browser === undefined ||
+        os === undefined ||
+        bucketClicks === 0 ||
+        !Number.isFinite(hour)
+      ) {
+        return null;
+      }
       clicks += bucketClicks;
-      buckets.push({ linkId, hour, country, device, referrer, clicks: bucketClicks });
+      buckets.push({
+        linkId,
+        hour,
+        country,
+        device,
+        referrer,
+        browser,
+        os,
+        city,
+        clicks: bucketClicks,
+      });
     }
     // Every id of the run is one of the clicks counted, and nothing follows.
     if (clicks !== toSeq - fromSeq + 1 || at !== view.byteLength) return null;

@@ -19,6 +19,9 @@ export function events(count: number, from = 0, overrides: Partial<ClickEvent> =
     country: index % 2 === 0 ? 'DE' : 'FR',
     device: 'mobile' as const,
     referrer: '',
+    browser: 'safari' as const,
+    os: 'ios' as const,
+    city: '',
     ...overrides,
   }));
 }
@@ -176,6 +179,50 @@ export function runClickStoreContract(
       const summary = await store.clicks.summarize('link-a', HOUR, HOUR + HOUR_MS);
       assert.equal(summary.referrers.length, 16, '15 hosts and other');
       assert.deepEqual(summary.referrers[0], { value: 'other', clicks: 25 });
+    });
+
+    test('browser, os and city (issue 21): people only, cities bounded across folds', async (t) => {
+      const clicks = await openClicks(t);
+      const fold = (batch: ClickEvent[]) => clicks.fold([tallyOfBatch(batchOf(batch))], 3);
+      await fold([
+        ...events(3, 0, { city: 'Berlin' }),
+        ...events(2, 3, { browser: 'chrome', os: 'android', city: 'Hamburg' }),
+        ...events(4, 5, { device: 'bot', browser: 'other', os: 'other', city: 'Bremen' }),
+        ...events(1, 9, { at: HOUR + HOUR_MS, browser: 'edge', os: 'windows' }),
+      ]);
+      // Two more cities in the first hour: one fits the bound of 3, the other is `other`.
+      await fold([
+        ...events(1, 10, { city: 'Munich' }),
+        ...events(2, 11, { city: 'Cologne' }),
+        ...events(1, 13, { city: 'Berlin' }),
+      ]);
+      const summary = await clicks.summarize('link-a', HOUR, HOUR + 2 * HOUR_MS);
+      assert.deepEqual(summary.browsers, [
+        { value: 'safari', clicks: 7 },
+        { value: 'chrome', clicks: 2 },
+        { value: 'edge', clicks: 1 },
+      ]);
+      assert.deepEqual(summary.oses, [
+        { value: 'ios', clicks: 7 },
+        { value: 'android', clicks: 2 },
+        { value: 'windows', clicks: 1 },
+      ]);
+      assert.deepEqual(summary.cities, [
+        { value: 'Berlin', clicks: 4 },
+        { value: 'Hamburg', clicks: 2 },
+        { value: 'other', clicks: 2 },
+        { value: 'Munich', clicks: 1 },
+      ]);
+      const secondHour = await clicks.summarize('link-a', HOUR + HOUR_MS, HOUR + 2 * HOUR_MS);
+      assert.deepEqual(secondHour.browsers, [{ value: 'edge', clicks: 1 }]);
+      assert.deepEqual(secondHour.cities, []);
+      // The facets leave click_hourly's counts as they were.
+      assert.deepEqual(summary.hours, [
+        { hour: HOUR, clicks: 9, botClicks: 4 },
+        { hour: HOUR + HOUR_MS, clicks: 1, botClicks: 0 },
+      ]);
+      const none = await clicks.summarize('link-b', HOUR, HOUR + 2 * HOUR_MS);
+      assert.deepEqual([none.browsers, none.oses, none.cities], [[], [], []]);
     });
   });
 }

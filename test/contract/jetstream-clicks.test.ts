@@ -28,6 +28,9 @@ function events(count: number): ClickEvent[] {
     country: 'DE',
     device: 'desktop' as const,
     referrer: '',
+    browser: 'chrome' as const,
+    os: 'windows' as const,
+    city: '',
   }));
 }
 

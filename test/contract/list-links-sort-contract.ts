@@ -30,6 +30,9 @@ async function giveClicks(store: Store, clicks: ReadonlyMap<string, number>): Pr
       country: 'DE',
       device: 'desktop' as const,
       referrer: '',
+      browser: 'chrome' as const,
+      os: 'windows' as const,
+      city: '',
       clicks: n,
     }));
   const tally = {

@@ -28,7 +28,8 @@ test("click migration 0004 splits bots' clicks out of an older clicks.db's total
   });
   applyMigrations(db, migrationsBefore(t, CLICK_MIGRATIONS, 4));
   db.exec(CLICKS_BEFORE_BOTS_APART);
-  assert.deepEqual(applyMigrations(db, CLICK_MIGRATIONS), [4]);
+  // Up to 0004 only: later ones (0005, issue 21's facets) are their own.
+  assert.deepEqual(applyMigrations(db, migrationsBefore(t, CLICK_MIGRATIONS, 5)), [4]);
   assertBotsSplitOut(
     db.prepare<[], { link_id: string; clicks: number; bot_clicks: number }>(READ_TOTALS).all(),
     db.prepare<[], { hour: number; clicks: number }>(READ_HOUR_TOTALS).all(),

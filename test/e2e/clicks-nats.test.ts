@@ -110,6 +110,9 @@ describe('click counting, scaled out (hop serve → JetStream → hop worker)', 
       country: 'ZZ',
       device: 'other' as const,
       referrer: '',
+      browser: 'other' as const,
+      os: 'other' as const,
+      city: '',
     }));
     // Published 500 at a time: 5,000 acks in flight at once can outlast the publish timeout
     // while other test files keep the machine busy (a flusher sends a failed batch again;

@@ -20,5 +20,8 @@ export function batchOf(events: readonly ClickEvent[]): ClickBatch {
     countries: events.map((event) => event.country),
     devices: events.map((event) => event.device),
     referrers: events.map((event) => event.referrer),
+    browsers: events.map((event) => event.browser),
+    oses: events.map((event) => event.os),
+    cities: events.map((event) => event.city),
   };
 }

@@ -21,6 +21,9 @@ export function tallyOfBatch(batch: ClickBatch): ClickTally {
       country: batch.countries[index] ?? '',
       device: batch.devices[index] ?? 'other',
       referrer: batch.referrers[index] ?? '',
+      browser: batch.browsers[index] ?? 'other',
+      os: batch.oses[index] ?? 'other',
+      city: batch.cities[index] ?? '',
     };
     const key = JSON.stringify(bucket);
     const known = byKey.get(key);

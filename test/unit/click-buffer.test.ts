@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ClickBuffer } from '../../src/clicks/click-buffer.js';
 import { ClickDimensions } from '../../src/clicks/click-dimensions.js';
+import { openGeoDatabase } from '../../src/main/geo-database.js';
 
 const DESKTOP =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -73,5 +74,20 @@ describe('ClickBuffer', () => {
     assert.equal(third.linkIds[29], 'z29');
     assert.equal(third.devices[29], 'desktop');
     assert.equal(third.countries[29], 'FR');
+  });
+
+  test('an address is placed at the flush, then forgotten; a header country needs none', () => {
+    const buffer = new ClickBuffer(8, new ClickDimensions(openGeoDatabase(undefined)));
+    buffer.push('l', 'c', 0, DESKTOP, undefined, undefined, '193.99.144.80');
+    buffer.push('l', 'c', 0, DESKTOP, undefined, undefined, '::ffff:133.242.0.1');
+    buffer.push('l', 'c', 0, DESKTOP, undefined, undefined, '127.0.0.1');
+    buffer.push('l', 'c', 0, DESKTOP, undefined, 'fr');
+    const first = buffer.peek(8, 'inst');
+    assert.deepEqual(first.countries.slice(0, 4), ['DE', 'JP', 'ZZ', 'FR']);
+    assert.deepEqual(first.cities.slice(0, 4), ['', '', '', '']);
+    assert.deepEqual(first.browsers.slice(0, 4), ['chrome', 'chrome', 'chrome', 'chrome']);
+    assert.deepEqual(first.oses.slice(0, 4), ['windows', 'windows', 'windows', 'windows']);
+    // A send that failed peeks again: the places are kept, the addresses are not.
+    assert.deepEqual(buffer.peek(8, 'inst').countries.slice(0, 4), ['DE', 'JP', 'ZZ', 'FR']);
   });
 });

@@ -19,6 +19,9 @@ function event(seq: number, overrides: Partial<ClickEvent> = {}): ClickEvent {
     country: 'DE',
     device: 'desktop',
     referrer: 'news.example.com',
+    browser: 'firefox',
+    os: 'linux',
+    city: '',
     ...overrides,
   };
 }
@@ -176,5 +179,43 @@ describe('planFold', () => {
     ]);
     assert.equal(byReferrer.get('other'), 7);
     assert.equal(plan.counted, 10);
+  });
+
+  test('browser, os and city are counted apart, people only; cities bounded like referrers', () => {
+    const events = [
+      ...Array.from({ length: 6 }, (_, seq) => event(seq, { city: `City ${seq}` })),
+      event(6, { browser: 'chrome', os: 'android', city: 'City 0' }),
+      event(7, { device: 'bot', browser: 'other', os: 'other', city: 'City 9' }),
+      event(8, { city: '' }),
+    ];
+    const stored = new Map([[linkHourKey('link-1', HOUR), new Set(['City 5'])]]);
+    const plan = planFold(
+      [tallyOfBatch(batchOf(events))],
+      { seen: new Map(), referrers: new Map(), cities: stored },
+      3,
+    );
+    const facets = Object.fromEntries(
+      plan.facets.map((f) => [`${f.facet}:${f.value}`, f.clicks] as const),
+    );
+    // City 5 was stored; City 0 and City 1 fit under the bound of 3; the bot is in none.
+    assert.deepEqual(facets, {
+      'browser:firefox': 7,
+      'browser:chrome': 1,
+      'os:linux': 7,
+      'os:android': 1,
+      'city:City 0': 2,
+      'city:City 1': 1,
+      'city:other': 3,
+      'city:City 5': 1,
+    });
+    assert.ok(plan.facets.every((f) => f.linkId === 'link-1' && f.hour === HOUR));
+    // click_hourly's rows are unchanged by the facets: one per country, device, referrer.
+    assert.deepEqual(
+      plan.buckets.map((b) => [b.device, b.clicks]),
+      [
+        ['desktop', 8],
+        ['bot', 1],
+      ],
+    );
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, test } from 'node:test';
-import { clientSubject, makeClientOf } from '../../src/http/client-address.js';
+import { clientSubject, makeClientAddressOf, makeClientOf } from '../../src/http/client-address.js';
 import { parseTrustedProxies, ParseError } from '../../src/config/parsers.js';
 
 function requestFrom(peer: string, forwardedFor?: string): IncomingMessage {
@@ -38,6 +38,21 @@ describe('who the client is', () => {
     assert.equal(clientSubject('::1'), '0:0:0:0::/64');
     assert.equal(clientSubject('192.0.2.1'), '192.0.2.1');
     assert.equal(clientSubject(''), '');
+  });
+
+  test('the whole address (issue 21: geolocation, ip rules): no /64, IPv4-mapped unmapped', () => {
+    const addressOf = makeClientAddressOf([]);
+    assert.equal(addressOf(requestFrom('2001:db8:1:2:3:4:5:6')), '2001:db8:1:2:3:4:5:6');
+    assert.equal(addressOf(requestFrom('::ffff:192.0.2.1')), '192.0.2.1');
+    assert.equal(addressOf(requestFrom('203.0.113.7', '198.51.100.1')), '203.0.113.7');
+    const proxied = makeClientAddressOf(['10.0.0.0/8']);
+    assert.equal(proxied(requestFrom('10.0.0.2', '1.2.3.4, 2001:db8::9')), '2001:db8::9');
+    assert.equal(proxied(requestFrom('::ffff:10.0.0.2', '::ffff:198.51.100.1')), '198.51.100.1');
+    // A click keeps the socket's own string; its lookup unmaps it at the flush (ADR 0109).
+    const kept = makeClientAddressOf([], { keepMapped: true });
+    assert.equal(kept(requestFrom('::ffff:192.0.2.1')), '::ffff:192.0.2.1');
+    const keptProxied = makeClientAddressOf(['10.0.0.0/8'], { keepMapped: true });
+    assert.equal(keptProxied(requestFrom('10.0.0.2', '198.51.100.1')), '198.51.100.1');
   });
 
   test('HOP_TRUST_PROXY accepts addresses, CIDRs and range names, nothing else', () => {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FlushTally } from '../../src/wire/flush-tally.js';
-import type { ClickEvent, DeviceClass } from '../../src/domain/click-event.js';
+import {
+  BROWSER_CLASSES,
+  OS_CLASSES,
+  type ClickEvent,
+  type DeviceClass,
+} from '../../src/domain/click-event.js';
 import type { ClickBucket } from '../../src/domain/click-fold.js';
 import { decodeTallyWire, TallyWireWriter } from '../../src/wire/click-tally-wire.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
@@ -23,6 +28,9 @@ function clicks(firstSeq: number, count: number, links: number, prefix = 'link')
       country: seq % 2 === 0 ? 'DE' : 'FR',
       device: DEVICES[seq % DEVICES.length] ?? 'other',
       referrer: seq % 7 === 0 ? '' : seq % 5 === 0 ? 'bücher.example' : 'news.example.com',
+      browser: BROWSER_CLASSES[seq % BROWSER_CLASSES.length] ?? 'other',
+      os: OS_CLASSES[seq % OS_CLASSES.length] ?? 'other',
+      city: seq % 3 === 0 ? '' : seq % 4 === 0 ? 'München' : 'Berlin',
     };
   });
 }
@@ -68,8 +76,8 @@ describe('flush tally', () => {
   test('bytes that are not a tally decode to null, never throw', () => {
     const writer = new TallyWireWriter();
     writer.begin('inst-a', 10, 12, HOUR, HOUR + 5);
-    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 2);
-    writer.bucket('link-2', HOUR, 'ZZ', 'bot', '', 1);
+    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 'safari', 'ios', 'Berlin', 2);
+    writer.bucket('link-2', HOUR, 'ZZ', 'bot', '', 'other', 'other', '', 1);
     const good = writer.finish();
     const decoded = decodeTallyWire(good);
     assert.ok(decoded !== null);
@@ -80,9 +88,22 @@ describe('flush tally', () => {
         country: 'DE',
         device: 'mobile',
         referrer: 'news.example.com',
+        browser: 'safari',
+        os: 'ios',
+        city: 'Berlin',
         clicks: 2,
       },
-      { linkId: 'link-2', hour: HOUR, country: 'ZZ', device: 'bot', referrer: '', clicks: 1 },
+      {
+        linkId: 'link-2',
+        hour: HOUR,
+        country: 'ZZ',
+        device: 'bot',
+        referrer: '',
+        browser: 'other',
+        os: 'other',
+        city: '',
+        clicks: 1,
+      },
     ]);
     const bytes = new Uint8Array(good);
     const altered = (change: (copy: Uint8Array) => void) => {
@@ -116,9 +137,9 @@ describe('flush tally', () => {
   test('a country or referrer is written once per tally, then referred to by number', () => {
     const writer = new TallyWireWriter();
     writer.begin('inst-a', 0, 2, HOUR, HOUR);
-    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 1);
-    writer.bucket('link-2', HOUR, 'DE', 'desktop', 'news.example.com', 1);
-    writer.bucket('link-3', HOUR, 'FR', 'desktop', 'news.example.com', 1);
+    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 'safari', 'ios', '', 1);
+    writer.bucket('link-2', HOUR, 'DE', 'desktop', 'news.example.com', 'edge', 'windows', '', 1);
+    writer.bucket('link-3', HOUR, 'FR', 'desktop', 'news.example.com', 'edge', 'windows', '', 1);
     const bytes = writer.finish();
     const text = Buffer.from(bytes).toString('latin1');
     assert.equal(text.split('news.example.com').length - 1, 1, 'the referrer once');
@@ -136,5 +157,49 @@ describe('flush tally', () => {
     assert.equal(view.getUint32(secondCountryAt, true), 0, 'the first word, DE');
     view.setUint32(secondCountryAt, 7, true);
     assert.equal(decodeTallyWire(bytes), null);
+  });
+
+  test('a tally an earlier hop queued (version 2: no browser, os, city) still decodes', () => {
+    // Version 2, written by hand: instance, run, times, one bucket.
+    const parts: number[] = [2];
+    const string = (text: string) => {
+      const bytes = Buffer.from(text, 'utf8');
+      parts.push(bytes.length & 0xff, bytes.length >> 8, ...bytes);
+    };
+    const float = (value: number) => {
+      parts.push(...new Uint8Array(new Float64Array([value]).buffer));
+    };
+    const uint32 = (value: number) => {
+      parts.push(...new Uint8Array(new Uint32Array([value]).buffer));
+    };
+    string('inst-a');
+    float(0);
+    float(1);
+    float(HOUR);
+    float(HOUR);
+    uint32(1);
+    string('link-1');
+    float(HOUR);
+    uint32(0xffffffff);
+    string('DE');
+    parts.push(1); // mobile
+    uint32(0xffffffff);
+    string('');
+    uint32(2);
+    const decoded = decodeTallyWire(new Uint8Array(parts));
+    assert.ok(decoded !== null);
+    assert.deepEqual(decoded.buckets, [
+      {
+        linkId: 'link-1',
+        hour: HOUR,
+        country: 'DE',
+        device: 'mobile',
+        referrer: '',
+        browser: 'other',
+        os: 'other',
+        city: '',
+        clicks: 2,
+      },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
+import { NO_CITY, NO_REFERRER, OTHER_CITY, OTHER_REFERRER } from '../../domain/click-event.js';
 import {
+  CLICK_FACETS,
   clicksPerHour,
   linkHourKey,
   NO_CLICKS,
@@ -39,13 +40,18 @@ export class PgClickStore implements ClickStore {
 
   async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
     const instances = new Set<string>();
-    // Only hours whose clicks name a referrer host need the hosts already stored.
+    // Only hours whose clicks name a referrer host need the hosts already stored; only
+    // those that name a city, the cities.
     const linkHours = new Map<string, [string, number]>();
+    const cityHours = new Map<string, [string, number]>();
     for (const tally of tallies) {
       instances.add(tally.instance);
-      for (const { linkId, hour, referrer } of tally.buckets) {
+      for (const { linkId, hour, referrer, city } of tally.buckets) {
         if (referrer !== NO_REFERRER && referrer !== OTHER_REFERRER) {
           linkHours.set(linkHourKey(linkId, hour), [linkId, hour]);
+        }
+        if (city !== NO_CITY && city !== OTHER_CITY) {
+          cityHours.set(linkHourKey(linkId, hour), [linkId, hour]);
         }
       }
     }
@@ -58,30 +64,39 @@ export class PgClickStore implements ClickStore {
           [[...instances]],
         );
         for (const row of seenRows.rows) seen.set(row.instance, row.intervals);
-        const referrers = new Map<string, Set<string>>();
-        if (linkHours.size > 0) {
-          const pairs = [...linkHours.values()];
-          const hostRows = await client.query<{
-            link_id: string;
-            hour: number;
-            referrer_host: string;
-          }>(
-            `SELECT DISTINCT h.link_id, h.hour, h.referrer_host
-             FROM unnest($1::text[], $2::bigint[]) AS p(link_id, hour)
-             JOIN click_hourly AS h ON h.link_id = p.link_id AND h.hour = p.hour`,
-            [pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1])],
-          );
-          for (const row of hostRows.rows) {
+        const stored = async (sql: string, pairs: Map<string, [string, number]>) => {
+          const values = new Map<string, Set<string>>();
+          if (pairs.size === 0) return values;
+          const listed = [...pairs.values()];
+          const rows = await client.query<{ link_id: string; hour: number; value: string }>(sql, [
+            listed.map((pair) => pair[0]),
+            listed.map((pair) => pair[1]),
+          ]);
+          for (const row of rows.rows) {
             const key = linkHourKey(row.link_id, row.hour);
-            let hosts = referrers.get(key);
-            if (hosts === undefined) {
-              hosts = new Set();
-              referrers.set(key, hosts);
+            let known = values.get(key);
+            if (known === undefined) {
+              known = new Set();
+              values.set(key, known);
             }
-            hosts.add(row.referrer_host);
+            known.add(row.value);
           }
-        }
-        const plan = planFold(tallies, { seen, referrers }, maxReferrers);
+          return values;
+        };
+        const referrers = await stored(
+          `SELECT DISTINCT h.link_id, h.hour, h.referrer_host AS value
+           FROM unnest($1::text[], $2::bigint[]) AS p(link_id, hour)
+           JOIN click_hourly AS h ON h.link_id = p.link_id AND h.hour = p.hour`,
+          linkHours,
+        );
+        const cities = await stored(
+          `SELECT f.link_id, f.hour, f.value
+           FROM unnest($1::text[], $2::bigint[]) AS p(link_id, hour)
+           JOIN click_hourly_facets AS f
+             ON f.link_id = p.link_id AND f.hour = p.hour AND f.facet = 'city'`,
+          cityHours,
+        );
+        const plan = planFold(tallies, { seen, referrers, cities }, maxReferrers);
         if (plan.buckets.length > 0) {
           const b = plan.buckets;
           await client.query(
@@ -118,6 +133,22 @@ export class PgClickStore implements ClickStore {
             [perHour.map((x) => x[0]), perHour.map((x) => x[1])],
           );
         }
+        if (plan.facets.length > 0) {
+          const f = plan.facets;
+          await client.query(
+            `INSERT INTO click_hourly_facets (link_id, hour, facet, value, clicks)
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[])
+             ON CONFLICT (link_id, hour, facet, value)
+             DO UPDATE SET clicks = click_hourly_facets.clicks + excluded.clicks`,
+            [
+              f.map((x) => x.linkId),
+              f.map((x) => x.hour),
+              f.map((x) => x.facet),
+              f.map((x) => x.value),
+              f.map((x) => x.clicks),
+            ],
+          );
+        }
         const now = Date.now();
         if (plan.seen.size > 0) {
           const seenNow = [...plan.seen];
@@ -152,7 +183,8 @@ export class PgClickStore implements ClickStore {
         clicks: number;
         bot_clicks: number;
       }>(
-        `WITH h AS (SELECT * FROM click_hourly WHERE link_id = $1 AND hour >= $2 AND hour < $3)
+        `WITH h AS (SELECT * FROM click_hourly WHERE link_id = $1 AND hour >= $2 AND hour < $3),
+           f AS (SELECT * FROM click_hourly_facets WHERE link_id = $1 AND hour >= $2 AND hour < $3)
          SELECT 'hour' AS kind, hour::text AS value,
            coalesce(sum(clicks) FILTER (WHERE ${PEOPLE_CLICKS}), 0)::bigint AS clicks,
            coalesce(sum(clicks) FILTER (WHERE NOT ${PEOPLE_CLICKS}), 0)::bigint AS bot_clicks
@@ -160,18 +192,21 @@ export class PgClickStore implements ClickStore {
          ${DIMENSIONS.map(
            (d) =>
              `UNION ALL SELECT '${d}', ${d}, sum(clicks)::bigint, 0 FROM h WHERE ${PEOPLE_CLICKS} GROUP BY ${d}`,
-         ).join('\n')}`,
+         ).join('\n')}
+         UNION ALL SELECT facet, value, sum(clicks)::bigint, 0 FROM f GROUP BY facet, value`,
         [linkId, fromHour, toHour],
       );
       const hours: { hour: number; clicks: number; botClicks: number }[] = [];
-      const byDimension = new Map<string, DimensionCount[]>(DIMENSIONS.map((d) => [d, []]));
+      const byDimension = new Map<string, DimensionCount[]>(
+        [...DIMENSIONS, ...CLICK_FACETS].map((d) => [d, []]),
+      );
       for (const row of rows) {
         if (row.kind === 'hour') {
           hours.push({ hour: Number(row.value), clicks: row.clicks, botClicks: row.bot_clicks });
         } else byDimension.get(row.kind)?.push({ value: row.value, clicks: row.clicks });
       }
       hours.sort((a, b) => a.hour - b.hour);
-      const ranked = (d: (typeof DIMENSIONS)[number]) =>
+      const ranked = (d: (typeof DIMENSIONS)[number] | (typeof CLICK_FACETS)[number]) =>
         (byDimension.get(d) ?? []).sort((a, b) =>
           b.clicks !== a.clicks ? b.clicks - a.clicks : a.value < b.value ? -1 : 1,
         );
@@ -180,6 +215,9 @@ export class PgClickStore implements ClickStore {
         countries: ranked('country'),
         devices: ranked('device_class'),
         referrers: ranked('referrer_host'),
+        browsers: ranked('browser'),
+        oses: ranked('os'),
+        cities: ranked('city'),
       };
     });
   }

@@ -1,5 +1,5 @@
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
-import { smartColumnOf, smartFromColumn } from '../sql/smart-column.js';
+import { smartFromColumn } from '../sql/smart-column.js';
 
 /** A row of `links` as pg reads it: booleans as booleans, tags as a jsonb array. */
 export interface LinkRow {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { NO_REFERRER, OTHER_REFERRER } from '../../domain/click-event.js';
+import { NO_CITY, NO_REFERRER, OTHER_CITY, OTHER_REFERRER } from '../../domain/click-event.js';
 import {
   clicksPerHour,
   linkHourKey,
@@ -33,6 +33,8 @@ export class SqliteClickStore implements ClickStore {
   readonly #db: Database.Database;
   readonly #seen: Database.Statement<[string], string>;
   readonly #referrers: Database.Statement<[string], [string, number, string]>;
+  readonly #cities: Database.Statement<[string], [string, number, string]>;
+  readonly #addFacets: Database.Statement<[string]>;
   readonly #addBuckets: Database.Statement<[string]>;
   readonly #addTotals: Database.Statement<[string]>;
   readonly #saveSeen: Database.Statement<[string, string, number]>;
@@ -43,6 +45,7 @@ export class SqliteClickStore implements ClickStore {
   readonly #byCountry: Database.Statement<[string, number, number], Summed>;
   readonly #byDevice: Database.Statement<[string, number, number], Summed>;
   readonly #byReferrer: Database.Statement<[string, number, number], Summed>;
+  readonly #byFacet: Database.Statement<[string, number, number, string], Summed>;
   readonly #totals: Database.Statement<[string], [string, number, number]>;
   readonly #addHourTotals: Database.Statement<[string]>;
   readonly #clicksBetween: Database.Statement<[number, number], number | null>;
@@ -68,6 +71,20 @@ export class SqliteClickStore implements ClickStore {
          JOIN click_hourly AS h ON h.link_id = j.value ->> 0 AND h.hour = j.value ->> 1`,
       )
       .raw();
+    this.#cities = db
+      .prepare<[string], [string, number, string]>(
+        `SELECT f.link_id, f.hour, f.value
+         FROM json_each(?) AS j
+         JOIN click_hourly_facets AS f
+           ON f.link_id = j.value ->> 0 AND f.hour = j.value ->> 1 AND f.facet = 'city'`,
+      )
+      .raw();
+    this.#addFacets = db.prepare(
+      `INSERT INTO click_hourly_facets (link_id, hour, facet, value, clicks)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4
+       FROM json_each(?) WHERE true
+       ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks`,
+    );
     this.#addBuckets = db.prepare(
       `INSERT INTO click_hourly (link_id, hour, country, device_class, referrer_host, clicks)
        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
@@ -111,6 +128,14 @@ export class SqliteClickStore implements ClickStore {
     this.#byCountry = byDimension('country');
     this.#byDevice = byDimension('device_class');
     this.#byReferrer = byDimension('referrer_host');
+    // Only people's clicks are in the facets (ADR 0094, 0109).
+    this.#byFacet = db
+      .prepare<[string, number, number, string], Summed>(
+        `SELECT value, sum(clicks) AS total FROM click_hourly_facets
+         WHERE link_id = ? AND hour >= ? AND hour < ? AND facet = ?
+         GROUP BY value ORDER BY total DESC, value`,
+      )
+      .raw();
     this.#totals = db
       .prepare<[string], [string, number, number]>(
         `SELECT link_id, clicks, bot_clicks FROM click_totals
@@ -153,13 +178,18 @@ export class SqliteClickStore implements ClickStore {
   async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
     return guardSqlite('fold clicks', () => {
       const instances = new Set<string>();
-      // Only hours whose clicks name a referrer host need the hosts already stored.
+      // Only hours whose clicks name a referrer host need the hosts already stored; only
+      // those that name a city, the cities.
       const linkHours = new Map<string, [string, number]>();
+      const cityHours = new Map<string, [string, number]>();
       for (const tally of tallies) {
         instances.add(tally.instance);
-        for (const { linkId, hour, referrer } of tally.buckets) {
+        for (const { linkId, hour, referrer, city } of tally.buckets) {
           if (referrer !== NO_REFERRER && referrer !== OTHER_REFERRER) {
             linkHours.set(linkHourKey(linkId, hour), [linkId, hour]);
+          }
+          if (city !== NO_CITY && city !== OTHER_CITY) {
+            cityHours.set(linkHourKey(linkId, hour), [linkId, hour]);
           }
         }
       }
@@ -171,21 +201,26 @@ export class SqliteClickStore implements ClickStore {
             const stored = this.#seen.get(instance);
             if (stored !== undefined) seen.set(instance, JSON.parse(stored) as SeqIntervals);
           }
-          const referrers = new Map<string, Set<string>>();
-          if (linkHours.size > 0) {
-            for (const [linkId, hour, host] of this.#referrers.all(
-              JSON.stringify([...linkHours.values()]),
-            )) {
+          const stored = (
+            query: Database.Statement<[string], [string, number, string]>,
+            pairs: Map<string, [string, number]>,
+          ) => {
+            const values = new Map<string, Set<string>>();
+            if (pairs.size === 0) return values;
+            for (const [linkId, hour, value] of query.all(JSON.stringify([...pairs.values()]))) {
               const key = linkHourKey(linkId, hour);
-              let hosts = referrers.get(key);
-              if (hosts === undefined) {
-                hosts = new Set();
-                referrers.set(key, hosts);
+              let known = values.get(key);
+              if (known === undefined) {
+                known = new Set();
+                values.set(key, known);
               }
-              hosts.add(host);
+              known.add(value);
             }
-          }
-          const plan = planFold(tallies, { seen, referrers }, maxReferrers);
+            return values;
+          };
+          const referrers = stored(this.#referrers, linkHours);
+          const cities = stored(this.#cities, cityHours);
+          const plan = planFold(tallies, { seen, referrers, cities }, maxReferrers);
           if (plan.buckets.length > 0) {
             this.#addBuckets.run(
               JSON.stringify(
@@ -210,6 +245,13 @@ export class SqliteClickStore implements ClickStore {
             );
             this.#addHourTotals.run(JSON.stringify([...clicksPerHour(plan.buckets)]));
           }
+          if (plan.facets.length > 0) {
+            this.#addFacets.run(
+              JSON.stringify(
+                plan.facets.map((f) => [f.linkId, f.hour, f.facet, f.value, f.clicks]),
+              ),
+            );
+          }
           const now = Date.now();
           for (const [instance, intervals] of plan.seen) {
             this.#saveSeen.run(instance, JSON.stringify(intervals), now);
@@ -233,6 +275,9 @@ export class SqliteClickStore implements ClickStore {
         countries: counts(this.#byCountry.all(linkId, fromHour, toHour)),
         devices: counts(this.#byDevice.all(linkId, fromHour, toHour)),
         referrers: counts(this.#byReferrer.all(linkId, fromHour, toHour)),
+        browsers: counts(this.#byFacet.all(linkId, fromHour, toHour, 'browser')),
+        oses: counts(this.#byFacet.all(linkId, fromHour, toHour, 'os')),
+        cities: counts(this.#byFacet.all(linkId, fromHour, toHour, 'city')),
       }))();
     });
   }

@@ -45,6 +45,11 @@ export interface LinkAnalytics {
   readonly byCountry: readonly DimensionCount[];
   readonly byDevice: readonly DimensionCount[];
   readonly byReferrer: readonly DimensionCount[];
+  /** Issue 21: browsers and operating systems by the names link rules use, and `other`. */
+  readonly byBrowser: readonly DimensionCount[];
+  readonly byOs: readonly DimensionCount[];
+  /** Empty unless HOP_GEOIP_DB is a City database; bounded per link and hour (ADR 0109). */
+  readonly byCity: readonly DimensionCount[];
   /** Time of the newest click folded into the aggregates (any link's); null before any. */
   readonly freshness: number | null;
 }
@@ -92,6 +97,9 @@ export async function getLinkAnalytics(
     byCountry: summary.countries,
     byDevice: summary.devices,
     byReferrer: summary.referrers,
+    byBrowser: summary.browsers,
+    byOs: summary.oses,
+    byCity: summary.cities,
     freshness,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { BROWSER_CLASSES, OS_CLASSES } from '../../../domain/click-event.js';
 import {
   ANALYTICS_BUCKETS,
   getLinkAnalytics,
@@ -31,7 +32,8 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
     '/v1/links/:id/analytics',
     {
       schema: {
-        summary: "A link's clicks over time and by country, device and referrer",
+        summary:
+          "A link's clicks over time and by country, device, referrer, browser, operating system and city",
         tags: ['analytics'],
         security: [{ apiKey: [] }],
         params: linkIdParams,
@@ -69,6 +71,9 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
               'by_country',
               'by_device',
               'by_referrer',
+              'by_browser',
+              'by_os',
+              'by_city',
               'freshness',
             ],
             properties: {
@@ -103,6 +108,19 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
                 ...counts('referrer'),
                 description:
                   'Clicks per referrer host, most first; "" is no referrer, "other" the rest.',
+              },
+              by_browser: {
+                ...counts('browser'),
+                description: `Clicks per browser, most first: ${BROWSER_CLASSES.join(', ')}.`,
+              },
+              by_os: {
+                ...counts('os'),
+                description: `Clicks per operating system, most first: ${OS_CLASSES.join(', ')}.`,
+              },
+              by_city: {
+                ...counts('city'),
+                description:
+                  'Clicks per city (English name), most first; "other" past the bound per link and hour. Empty unless HOP_GEOIP_DB is a City database.',
               },
               freshness: {
                 type: ['string', 'null'],
@@ -141,6 +159,9 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
         by_country: named('country', analytics.byCountry),
         by_device: named('device', analytics.byDevice),
         by_referrer: named('referrer', analytics.byReferrer),
+        by_browser: named('browser', analytics.byBrowser),
+        by_os: named('os', analytics.byOs),
+        by_city: named('city', analytics.byCity),
         freshness: analytics.freshness === null ? null : iso(analytics.freshness),
       };
     },
