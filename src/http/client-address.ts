@@ -12,11 +12,21 @@ export type ClientOf = (request: IncomingMessage) => string;
  * through). IPv6 clients are counted by their /64, the block one host usually gets.
  */
 export function makeClientOf(trustedProxies: readonly string[]): ClientOf {
-  if (trustedProxies.length === 0) {
-    return (request) => clientSubject(request.socket.remoteAddress ?? '');
-  }
+  const addressOf = makeClientAddressOf(trustedProxies);
+  return (request) => clientSubject(addressOf(request) ?? '');
+}
+
+/**
+ * The client's full address (not its /64), found as `makeClientOf` finds it: what a smart
+ * link's `ip` rules match (issue 21), so that behind HOP_TRUST_PROXY's proxies they see
+ * the visitor, not the proxy.
+ */
+export function makeClientAddressOf(
+  trustedProxies: readonly string[],
+): (request: IncomingMessage) => string | undefined {
+  if (trustedProxies.length === 0) return (request) => request.socket.remoteAddress;
   const trust = proxyAddr.compile([...trustedProxies]);
-  return (request) => clientSubject(proxyAddr(request, trust));
+  return (request) => proxyAddr(request, trust);
 }
 
 /** `::ffff:192.0.2.1` → `192.0.2.1`; `2001:db8:1:2:…` → `2001:db8:1:2::/64`. */

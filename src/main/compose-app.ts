@@ -1,6 +1,7 @@
 import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { Config } from '../config/config.js';
 import type { AppDeps, ConsoleDeps, ProtectionDeps, SmartLinkDeps } from '../http/app-deps.js';
+import { makeClientAddressOf } from '../http/client-address.js';
 import { makeLinkPassCookies, type LinkPassCookies } from '../http/link-pass-cookie.js';
 import { makePasswordGate } from '../http/password-gate.js';
 import type { PasswordTries } from '../services/protection/password-tries.js';
@@ -56,7 +57,7 @@ export function composeAppDeps(
     random: Math.random,
     countryHeader: config.countryHeader,
     countryOfAddress: null,
-    clientAddressOf: (request) => request.socket.remoteAddress,
+    clientAddressOf: makeClientAddressOf(config.trustProxy),
   };
   const qrRenderer = new QrcodeRenderer();
   const appDeps: AppDeps = {
