@@ -127,8 +127,9 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   const { resolver, observe, clicks, countryHeader, scanners, clientOf, shedder } = deps;
 
   const countClick = (request: IncomingMessage, linkId: string, code: string) => {
-    // SPEC §3: HEAD and prefetches are not clicks.
-    if (clicks !== null && request.method === 'GET') {
+    // SPEC §3: HEAD and prefetches are not clicks. A password form's POST (the only other
+    // method here) answered by the redirect is one: it is the visit (issue 21).
+    if (clicks !== null && request.method !== 'HEAD') {
       const headers = readClickHeaders(request.rawHeaders, countryHeader);
       if (!headers.prefetch) {
         clicks(linkId, code, headers.userAgent, headers.referer, headers.country);
