@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLink } from '../support/create-link.js';
-import {
-  dropSchema,
-  POSTGRES_URL,
-  uniqueSchema,
-  whenPostgres,
-} from '../support/require-postgres.js';
+import { startPostgresPair } from '../support/postgres-pair.js';
+import { whenPostgres } from '../support/require-postgres.js';
 import { settleClicks } from '../support/settle-clicks.js';
 import { visit } from '../support/smart-visits.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -151,23 +147,11 @@ describe('max_clicks and fallbacks on one instance (SQLite)', () => {
 await whenPostgres('max_clicks across two instances on PostgreSQL (needs PostgreSQL)', () => {
   describe('max_clicks across two instances on one PostgreSQL schema', () => {
     test('50 visits split between two instances: exactly 10 served in all', async (t) => {
-      const schema = uniqueSchema();
       // Takes of one link wait on one row lock, one after another (ADR 0111): 50 at once
       // outlast the redirect's 30 ms default statement timeout on a busy machine (503s,
       // never a wrong count). The store timeout is not what is tested here: 2 s, as
       // test-server.ts gives every PostgreSQL run.
-      const env = {
-        HOP_DATABASE_URL: POSTGRES_URL,
-        HOP_DATABASE_SCHEMA: schema,
-        HOP_STORE_TIMEOUT: '2s',
-      };
-      const a = await startTestServer(env);
-      const b = await startTestServer(env);
-      t.after(async () => {
-        await a.close();
-        await b.close();
-        await dropSchema(schema);
-      });
+      const { a, b } = await startPostgresPair(t, { HOP_STORE_TIMEOUT: '2s' });
       const limited = await createLink(a, { destination: DESTINATION, max_clicks: 10 });
       // B reads the link from the store: it made none of it.
       assert.equal((await visit(b, limited.code, {}, 'HEAD')).status, 302);
