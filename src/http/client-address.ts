@@ -12,11 +12,8 @@ export type ClientOf = (request: IncomingMessage) => string;
  * through). IPv6 clients are counted by their /64, the block one host usually gets.
  */
 export function makeClientOf(trustedProxies: readonly string[]): ClientOf {
-  if (trustedProxies.length === 0) {
-    return (request) => clientSubject(request.socket.remoteAddress ?? '');
-  }
-  const trust = proxyAddr.compile([...trustedProxies]);
-  return (request) => clientSubject(proxyAddr(request, trust));
+  const addressOf = makeClientAddressOf(trustedProxies, { keepMapped: true });
+  return (request) => clientSubject(addressOf(request));
 }
 
 /** A request's client's whole address (issue 21: geolocation and `ip` rules). */

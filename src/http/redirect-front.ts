@@ -130,8 +130,9 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     deps;
 
   const countClick = (request: IncomingMessage, linkId: string, code: string) => {
-    // SPEC §3: HEAD and prefetches are not clicks.
-    if (clicks !== null && request.method === 'GET') {
+    // SPEC §3: HEAD and prefetches are not clicks. A password form's POST (the only other
+    // method here) answered by the redirect is one: it is the visit (issue 21).
+    if (clicks !== null && request.method !== 'HEAD') {
       const headers = readClickHeaders(request.rawHeaders, countryHeader);
       if (!headers.prefetch) {
         // Issue 21: without an edge's country header, the address is passed on and placed

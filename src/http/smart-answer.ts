@@ -20,7 +20,7 @@ const VARIANT_COOKIE_SECONDS = 90 * 24 * 3600;
 
 /** What the front does with a smart link's chosen answer: count it and write it. */
 export interface SmartWriter {
-  /** A redirect to `location`, counted as a click of `link` (GET only), with these cookies. */
+  /** A redirect to `location`, counted as a click of `link` (not for HEAD), with these cookies. */
   redirect(
     request: IncomingMessage,
     response: ServerResponse,

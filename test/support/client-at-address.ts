@@ -2,7 +2,9 @@ import { Agent, request } from 'node:http';
 
 export interface ClientAtAddress {
   /** GET `path`; resolves with the status and the headers that matter here. */
-  get(path: string): Promise<{ status: number; retryAfter: string | undefined }>;
+  get(
+    path: string,
+  ): Promise<{ status: number; retryAfter: string | undefined; location: string | undefined }>;
   close(): void;
 }
 
@@ -22,7 +24,8 @@ export function clientAtAddress(baseUrl: string, localAddress: string): ClientAt
             res.resume();
             res.on('end', () => {
               const retryAfter = res.headers['retry-after'];
-              resolve({ status: res.statusCode ?? 0, retryAfter });
+              const location = res.headers.location;
+              resolve({ status: res.statusCode ?? 0, retryAfter, location });
             });
           },
         );
