@@ -10,10 +10,26 @@ export interface FormErrors {
 
 export const NO_ERRORS: FormErrors = { byField: new Map(), general: '' };
 
+// One step of a field path: a name, `.name`, `[2]` or `["odd key"]` (ADR 0108's bracket paths).
+const PATH_STEP = /^[^.[]+|\.[^.[]+|\[(?:\d+|"(?:[^"\\]|\\.)*")\]/g;
+
+/**
+ * A field path and each shorter path it lies under, longest first:
+ * `rules[2].when.country[0]`, `rules[2].when.country`, `rules[2].when`, `rules[2]`, `rules`.
+ */
+export function pathPrefixes(path: string): string[] {
+  const steps = path.match(PATH_STEP) ?? [];
+  if (steps.join('') !== path) return [path, path.split('.')[0] ?? path];
+  const prefixes: string[] = [];
+  for (let end = steps.length; end > 0; end--) prefixes.push(steps.slice(0, end).join(''));
+  return prefixes;
+}
+
 /**
  * Files the problem's per-field errors (`errors[]`, src/http/problems.ts) under the form's
- * fields: `tags.2` is the tags field's. The detail goes on top only when no field shows it,
- * so each message is said once.
+ * fields, each under the longest of the form's field paths it lies under: `tags.2` is the
+ * tags field's, `rules[2].when.country[0]` the country field of the third rule (issue 21).
+ * The detail goes on top only when no field shows it, so each message is said once.
  */
 export function formErrors(error: unknown, fields: readonly string[]): FormErrors {
   if (!(error instanceof ApiError)) {
@@ -22,8 +38,8 @@ export function formErrors(error: unknown, fields: readonly string[]): FormError
   const byField = new Map<string, string>();
   const elsewhere: string[] = [];
   for (const problem of error.fields) {
-    const name = problem.field.split('.')[0] ?? problem.field;
-    if (fields.includes(name) && !byField.has(name)) byField.set(name, problem.detail);
+    const name = pathPrefixes(problem.field).find((prefix) => fields.includes(prefix));
+    if (name !== undefined && !byField.has(name)) byField.set(name, problem.detail);
     else elsewhere.push(`${problem.field}: ${problem.detail}`);
   }
   if (byField.size === 0) return { byField, general: error.message };
@@ -38,4 +54,22 @@ export function FieldError({ id, message }: { id: string; message: string | unde
       {message}
     </p>
   );
+}
+
+/**
+ * An input's id and, when the API refused it, what ties it to its error: `path` is the
+ * API's field path (`rules[0].when.country`), the id that path under `prefix`.
+ */
+export function fieldIdentity(prefix: string, path: string, errors: FormErrors) {
+  const id = `${prefix}-${path.replace(/[^A-Za-z0-9_]+/g, '-').replace(/-$/, '')}`;
+  const message = errors.byField.get(path);
+  return {
+    id,
+    message,
+    errorId: `${id}-error`,
+    invalid: {
+      'aria-invalid': message === undefined ? undefined : true,
+      'aria-describedby': message === undefined ? undefined : `${id}-error`,
+    },
+  } as const;
 }
