@@ -68,13 +68,13 @@ whenChromium('smart links in the console', () => {
       await first.getByLabel('Countries').fill('DE, at');
       await first.getByLabel('Query parameters').fill('ref=mail\npromo');
       // Berlin's midnight on New Year's Day is 23:00 UTC the day before.
-      await first.getByLabel('From').fill('2026-01-01T00:00');
+      await first.getByLabel('Starts').fill('2026-01-01T00:00');
       const second = rule(page, 2);
       await second.getByLabel('Rule 2 destination').fill('https://example.com/apps');
       await choose(second, 'Operating system', ['ios', 'android']);
       await second.getByLabel('Languages').fill('de, fr');
       await second.getByLabel('IP addresses').fill('203.0.113.0/24, 2001:db8::/32');
-      await second.getByLabel('Until').fill('2030-06-01T12:00');
+      await second.getByLabel('Ends').fill('2030-06-01T12:00');
 
       await page.getByRole('button', { name: 'Add variant' }).click();
       await page.getByRole('button', { name: 'Add variant' }).click();
@@ -86,7 +86,7 @@ whenChromium('smart links in the console', () => {
       await page.getByLabel('Password (optional)').fill('open sesame');
       await page.getByLabel('Click limit (empty: none)').fill('10');
       await page.getByLabel('Fallback URL (optional)').fill('https://example.com/over');
-      await page.getByLabel("Forward the visitor's query string").check();
+      await page.getByLabel('Forward the query string').check();
       await page.getByLabel('UTM source').fill('newsletter');
       await page.getByLabel('UTM campaign').fill('spring');
       await page
@@ -148,7 +148,7 @@ whenChromium('smart links in the console', () => {
       // The edit form shows them too, never the password.
       assert.equal(await page.getByLabel('New password (empty: keep it)').inputValue(), '');
       assert.equal(await rule(page, 1).getByLabel('Countries').inputValue(), 'DE, AT');
-      assert.equal(await rule(page, 1).getByLabel('From').inputValue(), '2026-01-01T00:00');
+      assert.equal(await rule(page, 1).getByLabel('Starts').inputValue(), '2026-01-01T00:00');
       assert.equal(await page.getByLabel('UTM source').inputValue(), 'newsletter');
       await page
         .locator('section[aria-labelledby="details"]')

@@ -1,4 +1,5 @@
 import { ApiError } from '../api.js';
+import { pathPrefixes } from '../field-paths.js';
 
 /** An API refusal split between a form's fields and what belongs to none of them. */
 export interface FormErrors {
@@ -9,21 +10,6 @@ export interface FormErrors {
 }
 
 export const NO_ERRORS: FormErrors = { byField: new Map(), general: '' };
-
-// One step of a field path: a name, `.name`, `[2]` or `["odd key"]` (ADR 0108's bracket paths).
-const PATH_STEP = /^[^.[]+|\.[^.[]+|\[(?:\d+|"(?:[^"\\]|\\.)*")\]/g;
-
-/**
- * A field path and each shorter path it lies under, longest first:
- * `rules[2].when.country[0]`, `rules[2].when.country`, `rules[2].when`, `rules[2]`, `rules`.
- */
-export function pathPrefixes(path: string): string[] {
-  const steps = path.match(PATH_STEP) ?? [];
-  if (steps.join('') !== path) return [path, path.split('.')[0] ?? path];
-  const prefixes: string[] = [];
-  for (let end = steps.length; end > 0; end--) prefixes.push(steps.slice(0, end).join(''));
-  return prefixes;
-}
 
 /**
  * Files the problem's per-field errors (`errors[]`, src/http/problems.ts) under the form's

@@ -25,9 +25,11 @@ const LIST_LABELS = {
   country: ['Countries', 'Comma-separated ISO codes: DE, AT, CH.'],
   ip: ['IP addresses', 'Comma-separated addresses or CIDRs: 203.0.113.0/24, 2001:db8::/32.'],
 } as const;
+// Labels say none of the words the other forms' labels use ("To", "From", "Destination"
+// alone): a test finds a field by a part of its label.
 const INSTANT_LABELS = {
-  after: ['From', 'Your local time; the rule holds from then on.'],
-  before: ['Until', 'Your local time; the rule holds before then.'],
+  after: ['Starts', 'Your local time; the rule holds from then on.'],
+  before: ['Ends', 'Your local time; the rule holds until then.'],
 } as const;
 
 const STATUS_CHOICES = [

@@ -116,9 +116,18 @@ function ForwardingFields(props: { prefix: string; link: Link | undefined; error
     <fieldset class="smart-group">
       <legend>Forwarding and UTM</legend>
       <label class="inline">
-        <input type="checkbox" name="forward_query" defaultChecked={link?.forward_query === true} />{' '}
-        Forward the visitor&apos;s query string
+        <input
+          type="checkbox"
+          name="forward_query"
+          aria-describedby={`${prefix}-forward-hint`}
+          defaultChecked={link?.forward_query === true}
+        />{' '}
+        Forward the query string
       </label>
+      <small id={`${prefix}-forward-hint`}>
+        The query of each visit is added to the destination (the destination&apos;s own parameters
+        win).
+      </small>
       <small>UTM parameters are written into the destination; empty removes one.</small>
       <GroupError prefix={prefix} path="utm" errors={errors} />
       <div class="utm-grid">

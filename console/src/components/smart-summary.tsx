@@ -48,8 +48,12 @@ export function SmartDetails({ link }: { link: Link }) {
   const variantShares = shares(link.variants.map((variant) => variant.weight));
   return (
     <>
-      <dt>Smart link</dt>
-      <dd data-testid="smart-summary">{summary === '' ? 'no' : summary}</dd>
+      {summary !== '' && (
+        <>
+          <dt>Smart link</dt>
+          <dd data-testid="smart-summary">{summary}</dd>
+        </>
+      )}
       {link.rules.length > 0 && (
         <>
           <dt>Rules</dt>
