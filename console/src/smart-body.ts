@@ -90,12 +90,19 @@ function readRule(form: FormData, key: string): Rule {
   return status === '' ? rule : { ...rule, status_code: Number(status) };
 }
 
+/**
+ * A whole number typed as text; anything else is sent as typed (empty as null), so the API
+ * says under the field what it must be. (A number input would give '' for "1O" and a
+ * typo would clear the value.)
+ */
+function wholeNumber(text: string): number | string | null {
+  return /^\d+$/.test(text) ? Number(text) : text === '' ? null : text;
+}
+
 function readVariant(form: FormData, key: string): Variant {
-  const weight = formText(form, rowField('variant', key, 'weight'));
   return {
     destination: formText(form, rowField('variant', key, 'destination')),
-    // An empty weight is sent as null: the API says what a weight must be, under it.
-    weight: (weight === '' ? null : Number(weight)) as number,
+    weight: wholeNumber(formText(form, rowField('variant', key, 'weight'))) as number,
   };
 }
 
@@ -134,8 +141,7 @@ export function smartFieldsBody(form: FormData, link?: Link): Record<string, unk
       : typeof typed === 'string' && typed !== ''
         ? typed
         : undefined;
-  const limit = formText(form, 'max_clicks');
-  const maxClicks = limit === '' ? null : Number(limit);
+  const maxClicks = wholeNumber(formText(form, 'max_clicks'));
   const fallback = formText(form, 'fallback_url');
   const fallbackUrl = fallback === '' ? null : fallback;
   const forwardQuery = form.get('forward_query') !== null;

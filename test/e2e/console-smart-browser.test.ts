@@ -253,6 +253,12 @@ whenChromium('smart links in the console', () => {
       await rule(page, 1).getByLabel('Countries').fill('AT, Austria');
       await page.getByRole('button', { name: 'Save changes' }).click();
       await assertFieldErrorOnce(page, 'edit-rules-0-when-country', /ISO 3166-1 alpha-2/);
+      // A click limit that is not a whole number is sent as typed, and refused under it.
+      await rule(page, 1).getByLabel('Countries').fill('AT');
+      await page.getByLabel('Click limit (empty: none)').fill('ten');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await assertFieldErrorOnce(page, 'edit-max_clicks', /whole number/);
+      assert.equal((await linkJson(link.id))['max_clicks'], null);
       await page.context().close();
     });
 
@@ -286,6 +292,10 @@ whenChromium('smart links in the console', () => {
       await page.goto(`${h.hop.url}/admin#/links/${link.id}`);
       await page.getByTestId('smart-summary').waitFor();
       assert.ok((await overflow(page)) <= 0, 'the link page fits');
+      // The visitor's password page fits a phone too.
+      await page.goto(link.short_url);
+      await page.getByRole('heading', { name: 'Password required' }).waitFor();
+      assert.ok((await overflow(page)) <= 0, 'the password page fits');
       await page.context().close();
     });
   });

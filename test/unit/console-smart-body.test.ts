@@ -125,6 +125,19 @@ describe('console smart fields: the JSON a form asks for (issue 21)', () => {
     });
   });
 
+  test('a count that is not a whole number is sent as typed, for the API to refuse', () => {
+    assert.deepEqual(
+      smartFieldsBody(editForm({ max_clicks: 'ten', 'variant-0-weight': '1.5' }), LINK),
+      {
+        variants: [
+          { destination: 'https://example.com/a', weight: '1.5' },
+          { destination: 'https://example.com/b', weight: 3 },
+        ],
+        max_clicks: 'ten',
+      },
+    );
+  });
+
   test('a new link asks only for what was given', () => {
     const empty = new FormData();
     for (const name of ['password', 'max_clicks', 'fallback_url', 'utm_source']) {

@@ -80,8 +80,7 @@ function AccessFields(props: { prefix: string; link: Link | undefined; errors: F
         input={(attributes) => (
           <input
             {...attributes}
-            type="number"
-            min={1}
+            inputMode="numeric"
             name="max_clicks"
             defaultValue={
               link?.max_clicks === null || link === undefined ? '' : String(link.max_clicks)

@@ -85,9 +85,7 @@ export function VariantsEditor(props: {
               input={(attributes) => (
                 <input
                   {...attributes}
-                  type="number"
-                  min={1}
-                  max={100}
+                  inputMode="numeric"
                   name={rowField('variant', row.key, 'weight')}
                   defaultValue={row.initial === undefined ? '' : String(row.initial.weight)}
                   onInput={(event) => {
