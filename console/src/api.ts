@@ -25,6 +25,45 @@ export interface Link {
   readonly expires_at: string | null;
   readonly version: number;
   readonly clicks: number;
+  /** Smart-link settings (issue 21); the password itself never leaves the server. */
+  readonly rules: readonly Rule[];
+  readonly variants: readonly Variant[];
+  readonly password_protected: boolean;
+  readonly max_clicks: number | null;
+  readonly fallback_url: string | null;
+  readonly forward_query: boolean;
+  /** The destination's utm_* parameters, read back from it. */
+  readonly utm: Partial<Readonly<Record<UtmKey, string>>>;
+}
+
+export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+export type UtmKey = (typeof UTM_KEYS)[number];
+
+/** A rule's conditions as the API writes them (src/domain/smart/smart-options-json.ts). */
+export interface RuleConditions {
+  readonly device?: readonly string[];
+  readonly os?: readonly string[];
+  readonly browser?: readonly string[];
+  readonly language?: readonly string[];
+  readonly country?: readonly string[];
+  /** Parameter name → the value it must have, or true for present with any value. */
+  readonly query?: Readonly<Record<string, string | true>>;
+  readonly ip?: readonly string[];
+  /** RFC 3339 instants. */
+  readonly after?: string;
+  readonly before?: string;
+}
+
+export interface Rule {
+  readonly destination: string;
+  /** Absent: the link's own status code. */
+  readonly status_code?: number;
+  readonly when: RuleConditions;
+}
+
+export interface Variant {
+  readonly destination: string;
+  readonly weight: number;
 }
 
 export interface LinkPage {

@@ -29,3 +29,11 @@ export function ms(value: number | null): string {
 export function countryName(code: string): string {
   return code === 'ZZ' ? 'Unknown' : code;
 }
+
+/** An instant as a datetime-local value, in the browser's time zone, to the minute. */
+export function localDateTime(iso: string | null): string {
+  if (iso === null) return '';
+  const at = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}

@@ -1,4 +1,5 @@
 import { ApiError } from '../api.js';
+import { pathPrefixes } from '../field-paths.js';
 
 /** An API refusal split between a form's fields and what belongs to none of them. */
 export interface FormErrors {
@@ -12,8 +13,9 @@ export const NO_ERRORS: FormErrors = { byField: new Map(), general: '' };
 
 /**
  * Files the problem's per-field errors (`errors[]`, src/http/problems.ts) under the form's
- * fields: `tags.2` is the tags field's. The detail goes on top only when no field shows it,
- * so each message is said once.
+ * fields, each under the longest of the form's field paths it lies under: `tags.2` is the
+ * tags field's, `rules[2].when.country[0]` the country field of the third rule (issue 21).
+ * The detail goes on top only when no field shows it, so each message is said once.
  */
 export function formErrors(error: unknown, fields: readonly string[]): FormErrors {
   if (!(error instanceof ApiError)) {
@@ -22,8 +24,8 @@ export function formErrors(error: unknown, fields: readonly string[]): FormError
   const byField = new Map<string, string>();
   const elsewhere: string[] = [];
   for (const problem of error.fields) {
-    const name = problem.field.split('.')[0] ?? problem.field;
-    if (fields.includes(name) && !byField.has(name)) byField.set(name, problem.detail);
+    const name = pathPrefixes(problem.field).find((prefix) => fields.includes(prefix));
+    if (name !== undefined && !byField.has(name)) byField.set(name, problem.detail);
     else elsewhere.push(`${problem.field}: ${problem.detail}`);
   }
   if (byField.size === 0) return { byField, general: error.message };
@@ -38,4 +40,22 @@ export function FieldError({ id, message }: { id: string; message: string | unde
       {message}
     </p>
   );
+}
+
+/**
+ * An input's id and, when the API refused it, what ties it to its error: `path` is the
+ * API's field path (`rules[0].when.country`), the id that path under `prefix`.
+ */
+export function fieldIdentity(prefix: string, path: string, errors: FormErrors) {
+  const id = `${prefix}-${path.replace(/[^A-Za-z0-9_]+/g, '-').replace(/-$/, '')}`;
+  const message = errors.byField.get(path);
+  return {
+    id,
+    message,
+    errorId: `${id}-error`,
+    invalid: {
+      'aria-invalid': message === undefined ? undefined : true,
+      'aria-describedby': message === undefined ? undefined : `${id}-error`,
+    },
+  } as const;
 }

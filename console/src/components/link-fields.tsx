@@ -1,5 +1,6 @@
 import type { Link } from '../api.js';
 import { formText } from '../form-text.js';
+import { localDateTime } from '../format.js';
 import { FieldError, type FormErrors } from './field-errors.js';
 
 /** The fields the API lets a link's owner set: those of a create and of a PATCH. */
@@ -11,14 +12,6 @@ const STATUSES = [
   ['307', '307 Temporary redirect'],
   ['308', '308 Permanent redirect'],
 ] as const;
-
-/** An instant as a datetime-local value, in the browser's time zone, to the minute. */
-export function localDateTime(iso: string | null): string {
-  if (iso === null) return '';
-  const at = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
-}
 
 /**
  * Destination, title, tags, expiry and redirect status, each with the API's rule under it

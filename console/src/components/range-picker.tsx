@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formText } from '../form-text.js';
-import { localDateTime } from './link-fields.js';
+import { localDateTime } from '../format.js';
 
 /**
  * The chart's range: `default` asks for none, so the API's own default answers (the last

@@ -3,13 +3,16 @@ import { api } from '../api.js';
 import { FieldError, formErrors, NO_ERRORS, type FormErrors } from '../components/field-errors.js';
 import { LINK_FIELDS, LinkFields, linkFieldsBody } from '../components/link-fields.js';
 import { Alert } from '../components/alert.js';
+import { SmartFields } from '../components/smart-fields.js';
 import { formText } from '../form-text.js';
 import { go } from '../router.js';
+import { smartErrorFields, smartFieldsBody } from '../smart-body.js';
 
 const FIELDS = [...LINK_FIELDS, 'alias'];
 
 /**
- * A new link: destination, and optionally an alias, an expiry, a status, a title, tags.
+ * A new link: destination, and optionally an alias, an expiry, a status, a title, tags,
+ * and the smart settings (issue 21).
  * The API checks every field (noValidate: no browser bubble), and its rule shows under
  * the field it is about.
  */
@@ -19,7 +22,7 @@ export function CreateLink() {
   const submit = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const body = linkFieldsBody(form);
+    const body = { ...linkFieldsBody(form), ...smartFieldsBody(form) };
     if (formText(form, 'alias') !== '') body['alias'] = formText(form, 'alias');
     setBusy(true);
     setErrors(NO_ERRORS);
@@ -29,7 +32,7 @@ export function CreateLink() {
       },
       (e: unknown) => {
         setBusy(false);
-        setErrors(formErrors(e, FIELDS));
+        setErrors(formErrors(e, [...FIELDS, ...smartErrorFields(form)]));
       },
     );
   };
@@ -48,6 +51,7 @@ export function CreateLink() {
         />
         <small id="alias-hint">Leave empty for a generated code. An alias is never reused.</small>
         <FieldError id="new-alias-error" message={aliasError} />
+        <SmartFields prefix="new" errors={errors} />
         <button type="submit" disabled={busy}>
           Create link
         </button>

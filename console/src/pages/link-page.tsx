@@ -6,10 +6,13 @@ import { Breakdown } from '../components/breakdown.js';
 import { ClicksChart } from '../components/clicks-chart.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../components/field-errors.js';
 import { LINK_FIELDS, LinkFields, linkFieldsBody } from '../components/link-fields.js';
+import { SmartDetails } from '../components/smart-summary.js';
+import { SmartFields } from '../components/smart-fields.js';
 import { RangePicker, rangeQuery, type ChartRange } from '../components/range-picker.js';
 import { useLoad } from '../components/use-load.js';
 import { count, countryName, dateTime } from '../format.js';
 import { go } from '../router.js';
+import { smartErrorFields, smartFieldsBody } from '../smart-body.js';
 
 /** One link: what it is, its clicks over time and by dimension, its QR code, its actions. */
 export function LinkPage({ id }: { id: string }) {
@@ -163,6 +166,7 @@ function Details({ link }: { link: Link }) {
       <dd>{dateTime(link.created_at)}</dd>
       <dt>Expires</dt>
       <dd>{link.expires_at === null ? 'never' : dateTime(link.expires_at)}</dd>
+      <SmartDetails link={link} />
     </dl>
   );
 }
@@ -262,7 +266,7 @@ function Actions({ link, onChanged }: { link: Link; onChanged: (link: Link) => v
 }
 
 /**
- * Every field the API lets a PATCH change. noValidate: the API's rules, not the browser's
+ * Every field the API lets a PATCH change, the smart settings among them (issue 21). noValidate: the API's rules, not the browser's
  * bubble, say what is wrong, each under its field (and only there).
  */
 function EditLink({ link, onChanged }: { link: Link; onChanged: (link: Link) => void }) {
@@ -273,7 +277,8 @@ function EditLink({ link, onChanged }: { link: Link; onChanged: (link: Link) => 
     event.preventDefault();
     setMessage('');
     setErrors(NO_ERRORS);
-    const body = linkFieldsBody(new FormData(event.currentTarget as HTMLFormElement), link);
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const body = { ...linkFieldsBody(form, link), ...smartFieldsBody(form, link) };
     if (Object.keys(body).length === 0) {
       setMessage('Nothing changed.');
       return;
@@ -283,7 +288,7 @@ function EditLink({ link, onChanged }: { link: Link; onChanged: (link: Link) => 
         onChanged(changed);
       },
       (e: unknown) => {
-        setErrors(formErrors(e, LINK_FIELDS));
+        setErrors(formErrors(e, [...LINK_FIELDS, ...smartErrorFields(form)]));
       },
     );
   };
@@ -291,6 +296,7 @@ function EditLink({ link, onChanged }: { link: Link; onChanged: (link: Link) => 
     <form class="edit" onSubmit={save} noValidate aria-labelledby="edit-heading">
       <h3 id="edit-heading">Edit</h3>
       <LinkFields prefix="edit" link={link} errors={errors} />
+      <SmartFields prefix="edit" link={link} errors={errors} />
       <button type="submit">Save changes</button>
       <Alert message={errors.general} />
       <p role="status" class="message">
