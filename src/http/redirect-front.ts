@@ -98,17 +98,6 @@ export interface RedirectFront {
    * or a refusal (429, 503). Returns false, having written nothing, for a reserved word.
    */
   readonly answer: (request: IncomingMessage, response: ServerResponse, code: string) => boolean;
-  /**
-   * A POST of a password link's form to `/{code}` (issue 21), its password read from the
-   * body: the redirect on the right password, else the gate's refusal; any other code,
-   * or a link without a password, answers the one 404.
-   */
-  readonly answerPasswordForm: (
-    request: IncomingMessage,
-    response: ServerResponse,
-    code: string,
-    password: string | null,
-  ) => void;
 }
 
 /** A fallback (issue 21): never kept, never counted. */
@@ -308,21 +297,26 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     if (!posted) return answer(request, response, code);
     // A password link's form (issue 21). Our own routes' names are Fastify's, body unread.
     if (isReservedAlias(code)) return false;
-    readPasswordForm(request, response, (password) => {
-      answerPasswordForm(request, response, code, password);
-    });
+    answerPost(request, response, code);
     return true;
   };
 
-  const answerPasswordForm = (
-    request: IncomingMessage,
-    response: ServerResponse,
-    code: string,
-    password: string | null,
-  ): void => {
+  /**
+   * A POST to `/{code}`: a password link's form (issue 21), its body read only once the
+   * code is known to be one; any other code answers the one 404 (an expired link with a
+   * fallback: its 302), its body left unread.
+   */
+  const answerPost = (request: IncomingMessage, response: ServerResponse, code: string): void => {
     const answerWith = (outcome: RedirectOutcome) => {
-      if (outcome.kind === 'smart') smart.answerForm(request, response, outcome.link, password);
-      else if (outcome.kind === 'fallback') sendFallback(response, outcome.location);
+      if (outcome.kind === 'smart' && outcome.link.smart?.options.passwordHash != null) {
+        const link = outcome.link;
+        readPasswordForm(request, response, (password) => {
+          smart.answerForm(request, response, link, password);
+        });
+        return;
+      }
+      request.resume();
+      if (outcome.kind === 'fallback') sendFallback(response, outcome.location);
       else sendMiss(request, response);
     };
     const outcome = resolver.resolve(code);
@@ -340,5 +334,5 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     );
   };
 
-  return { handle, answer, answerPasswordForm };
+  return { handle, answer };
 }
