@@ -80,6 +80,10 @@ export interface Analytics {
   readonly by_country: readonly { readonly country: string; readonly clicks: number }[];
   readonly by_device: readonly { readonly device: string; readonly clicks: number }[];
   readonly by_referrer: readonly { readonly referrer: string; readonly clicks: number }[];
+  readonly by_browser: readonly { readonly browser: string; readonly clicks: number }[];
+  readonly by_os: readonly { readonly os: string; readonly clicks: number }[];
+  /** Empty unless HOP_GEOIP_DB names a city database. */
+  readonly by_city: readonly { readonly city: string; readonly clicks: number }[];
   readonly freshness: string | null;
 }
 

@@ -101,6 +101,20 @@ export function LinkPage({ id }: { id: string }) {
                 rows={analytics.by_device.map((r) => ({ name: r.device, clicks: r.clicks }))}
               />
               <Breakdown
+                caption="By browser"
+                rows={analytics.by_browser.map((r) => ({ name: r.browser, clicks: r.clicks }))}
+              />
+              <Breakdown
+                caption="By operating system"
+                rows={analytics.by_os.map((r) => ({ name: r.os, clicks: r.clicks }))}
+              />
+              {analytics.by_city.length > 0 && (
+                <Breakdown
+                  caption="By city"
+                  rows={analytics.by_city.map((r) => ({ name: r.city, clicks: r.clicks }))}
+                />
+              )}
+              <Breakdown
                 caption="By referrer"
                 rows={analytics.by_referrer.map((r) => ({
                   name: r.referrer === '' ? '(none)' : r.referrer,
