@@ -130,6 +130,29 @@ await whenPostgres('smart links scaled out (needs PostgreSQL and Redis)', () => 
       );
     });
 
+    test("B sends A's expired link to its fallback; a disable on A makes it B's 404", async (t) => {
+      if (!(await requireRedis(t))) return;
+      const { a, b } = await startScaledOut(t);
+      const HOUR = 3_600_000;
+      const link = await createLink(a, {
+        destination: 'https://example.com/soon-gone',
+        expires_at: new Date(a.clock.now() + HOUR).toISOString(),
+        fallback_url: 'https://example.com/fallback',
+      });
+      assert.equal(await landing(b, link.code), '302 https://example.com/soon-gone');
+      a.clock.advance(2 * HOUR);
+      b.clock.advance(2 * HOUR);
+      const expired = await visit(b, link.code);
+      assert.equal(expired.headers.get('location'), 'https://example.com/fallback');
+      assert.equal(expired.headers.get('cache-control'), 'no-store');
+      const disabled = await a.request('POST', `/v1/links/${link.id}/disable`);
+      assert.equal(disabled.status, 200, disabled.text);
+      await eventually(
+        async () => (await landing(b, link.code)) === '404',
+        'the disable reaching B',
+      );
+    });
+
     test('max_clicks holds across the pair, fallback included', async (t) => {
       if (!(await requireRedis(t))) return;
       const { a, b } = await startScaledOut(t);
