@@ -192,7 +192,6 @@ describe('hostile and malformed input gets a 4xx problem, never a 500', () => {
     for (const [method, path] of [
       ['GET', '/v1/nothing'],
       ['PUT', '/v1/links'],
-      ['POST', '/somecode'],
       ['DELETE', '/somecode'],
       ['GET', '/v1/links/01ARZ3NDEKTSV4RRFFQ69G5FAV/nothing'],
     ] as const) {
@@ -202,6 +201,20 @@ describe('hostile and malformed input gets a 4xx problem, never a 500', () => {
       assert.equal(response.status, 404, `${method} ${path}`);
       assert.match(response.contentType, /problem\+json/);
     }
+    // POST /{code} is a password link's form (issue 21): any other body is a 415 for every
+    // code alike, and a form for an unknown code the one 404.
+    const notAForm = await rawRequest(server.url, 'POST', '/somecode', {}, '{}');
+    assert.equal(notAForm.status, 415);
+    assert.match(notAForm.contentType, /problem\+json/);
+    const form = await rawRequest(
+      server.url,
+      'POST',
+      '/somecode',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'password=guess',
+    );
+    assert.equal(form.status, 404);
+    assert.match(form.contentType, /problem\+json/);
   });
 
   test('hostile headers are 4xx or ignored', async () => {
