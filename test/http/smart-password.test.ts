@@ -221,4 +221,15 @@ describe('password links on hop', () => {
     assert.equal((await postForm(smartNoPassword.code, 'password=whatever')).status, 404);
     assert.equal((await postForm('NoSuchCode', 'password=whatever')).status, 404);
   });
+
+  test("a password link's POST that is no form is a 415 problem, a form over 4 KiB a 413", async () => {
+    const link = await passwordLink();
+    const json = await server.request('POST', `/${link.code}`, {
+      key: null,
+      body: { password: PASSWORD },
+    });
+    assertProblem(json, 415, 'unsupported-media-type');
+    const huge = await postForm(link.code, `password=${'x'.repeat(5000)}`);
+    assertProblem(huge, 413, 'payload-too-large');
+  });
 });

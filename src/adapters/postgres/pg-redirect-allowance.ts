@@ -26,7 +26,7 @@ const FORGET = forgetRedirectsSql('$1');
 export class PgRedirectAllowance implements RedirectAllowance {
   readonly #pool: pg.Pool;
 
-  /** `pool`: the primary (never a replica), with the redirect's short statement timeout. */
+  /** `pool`: the primary (never a replica), with the statement timeout of writes. */
   constructor(pool: pg.Pool) {
     this.#pool = pool;
   }
