@@ -124,8 +124,11 @@ const utm = nullable({
 
 /** The smart-link fields of a create or a PATCH (issue 21); null removes one in a PATCH. */
 const smartFields = {
-  rules,
-  variants,
+  rules: nullable({ ...rules, description: `${rules.description} null or [] removes them.` }),
+  variants: nullable({
+    ...variants,
+    description: `${variants.description} null or [] removes them.`,
+  }),
   password: nullable({
     type: 'string',
     description: `${MIN_PASSWORD_LENGTH}–${MAX_PASSWORD_LENGTH} characters; write-only (null removes it).`,
