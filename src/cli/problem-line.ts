@@ -10,5 +10,5 @@ export function problemLine(error: HopError): string {
   const [only] = unsaid;
   if (only === undefined) return error.detail;
   if (unsaid.length === 1 && only.detail === error.detail) return `${only.field}: ${only.detail}`;
-  return `${error.detail} ${unsaid.map(({ field, detail }) => `${field}: ${detail}`).join('; ')}`;
+  return [error.detail, ...unsaid.map(({ field, detail }) => `${field}: ${detail}`)].join(' ');
 }
