@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SMART_FIELD_NAMES } from '../../src/services/links/smart-link-fields.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -66,15 +67,7 @@ describe('health, readiness and docs', () => {
     const createBody = spec.paths['/v1/links'].post.requestBody.content['application/json'].schema;
     const patchBody =
       spec.paths['/v1/links/{id}'].patch.requestBody.content['application/json'].schema;
-    for (const field of [
-      'rules',
-      'variants',
-      'password',
-      'max_clicks',
-      'fallback_url',
-      'forward_query',
-      'utm',
-    ]) {
+    for (const field of SMART_FIELD_NAMES) {
       assert.ok(createBody.properties[field]?.description, `create documents ${field}`);
       assert.ok(patchBody.properties[field], `PATCH documents ${field}`);
     }
