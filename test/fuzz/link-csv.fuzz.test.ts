@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
-import { LinkCsvError, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
+import { LinkCsvError, MAX_ROW_BYTES, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
 import { operator } from '../../src/cli/operator.js';
 import { checkDestination } from '../../src/domain/destination-policy.js';
 import { isHopError } from '../../src/domain/errors.js';
@@ -326,9 +326,15 @@ const anyFiles = fc
       weight: 2,
     },
     {
-      // Past the 64 KiB read chunk and the 64 KiB row bound.
+      // Past the 64 KiB read chunk, and around the row bound.
       arbitrary: fc
-        .tuple(fc.integer({ min: 60_000, max: 70_000 }), fc.boolean())
+        .tuple(
+          fc.oneof(
+            fc.integer({ min: 60_000, max: 70_000 }),
+            fc.integer({ min: MAX_ROW_BYTES - 5_000, max: MAX_ROW_BYTES + 5_000 }),
+          ),
+          fc.boolean(),
+        )
         .map(([length, quoted]) => {
           const cell = quoted ? `"${'x'.repeat(length)}` : 'x'.repeat(length);
           return Buffer.from(
