@@ -1,4 +1,7 @@
-/** The fields of a link's JSON (SPEC §3), sorted: the API and the CLI's --json write these. */
+/**
+ * The fields of a link's JSON (SPEC §3, and issue 21's smart-link fields), sorted: the API
+ * and the CLI's --json write these.
+ */
 export const LINK_JSON_KEYS = [
   'bot_clicks',
   'clicks',
@@ -7,13 +10,20 @@ export const LINK_JSON_KEYS = [
   'custom',
   'destination',
   'expires_at',
+  'fallback_url',
+  'forward_query',
   'id',
+  'max_clicks',
   'owner',
+  'password_protected',
+  'rules',
   'short_url',
   'state',
   'status_code',
   'tags',
   'title',
   'updated_at',
+  'utm',
+  'variants',
   'version',
 ] as const;
