@@ -98,6 +98,16 @@ export interface RedirectFront {
    * or a refusal (429, 503). Returns false, having written nothing, for a reserved word.
    */
   readonly answer: (request: IncomingMessage, response: ServerResponse, code: string) => boolean;
+  /**
+   * A password link's form whose body Fastify already read (an absolute-form target the
+   * router sent to POST /:code): answered as the front answers a form it reads itself.
+   */
+  readonly answerPasswordForm: (
+    request: IncomingMessage,
+    response: ServerResponse,
+    code: string,
+    password: string | null,
+  ) => void;
 }
 
 /** A fallback (issue 21): never kept, never counted. */
@@ -297,7 +307,9 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     if (!posted) return answer(request, response, code);
     // A password link's form (issue 21). Our own routes' names are Fastify's, body unread.
     if (isReservedAlias(code)) return false;
-    answerPost(request, response, code);
+    answerPost(request, response, code, (then) => {
+      readPasswordForm(request, response, then);
+    });
     return true;
   };
 
@@ -306,11 +318,16 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
    * code is known to be one; any other code answers the one 404 (an expired link with a
    * fallback: its 302), its body left unread.
    */
-  const answerPost = (request: IncomingMessage, response: ServerResponse, code: string): void => {
+  const answerPost = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    code: string,
+    readPassword: (then: (password: string | null) => void) => void,
+  ): void => {
     const answerWith = (outcome: RedirectOutcome) => {
       if (outcome.kind === 'smart' && outcome.link.smart?.options.passwordHash != null) {
         const link = outcome.link;
-        readPasswordForm(request, response, (password) => {
+        readPassword((password) => {
           smart.answerForm(request, response, link, password);
         });
         return;
@@ -334,5 +351,16 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     );
   };
 
-  return { handle, answer };
+  const answerPasswordForm = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    code: string,
+    password: string | null,
+  ): void => {
+    answerPost(request, response, code, (then) => {
+      then(password);
+    });
+  };
+
+  return { handle, answer, answerPasswordForm };
 }

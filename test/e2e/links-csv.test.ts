@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { smartOptionsJson } from '../../src/domain/smart/smart-options-json.js';
+import { NO_SMART_OPTIONS } from '../../src/domain/smart/smart-options.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { LINK_FILE_COLUMNS } from '../../src/services/links/link-file-layout.js';
 import { makeLink } from '../contract/store-factories.js';
@@ -20,7 +22,12 @@ import { volume } from '../support/volume.js';
 const DAY_MS = 86_400_000;
 /** A lifetime set for the test, so the expiry of rows without one can be checked. */
 const DEFAULT_TTL_DAYS = 30;
-const HEADER = LINK_FILE_COLUMNS.join(',');
+/**
+ * The file the big test builds has the columns of a file from before smart links (issue
+ * 21): such files import as they did; exports write every column.
+ */
+const OLDER_COLUMNS = LINK_FILE_COLUMNS.slice(0, 7);
+const HEADER = OLDER_COLUMNS.join(',');
 
 /** What a good row asked for, and so what its link must hold. */
 interface GoodRow {
@@ -57,8 +64,8 @@ function csvRow(cells: readonly string[]): string {
  * the alias of the first good row with one.
  */
 function badRows(prefix: string): { raw: string; kind: string; detail: RegExp }[] {
-  const row = (cells: Partial<Record<(typeof LINK_FILE_COLUMNS)[number], string>>) =>
-    csvRow(LINK_FILE_COLUMNS.map((column) => cells[column] ?? ''));
+  const row = (cells: Partial<Record<(typeof OLDER_COLUMNS)[number], string>>) =>
+    csvRow(OLDER_COLUMNS.map((column) => cells[column] ?? ''));
   const url = 'https://example.com/bad';
   return [
     { raw: row({ destination: 'not a url' }), kind: 'invalid-destination', detail: /whitespace/ },
@@ -286,9 +293,10 @@ function assertExportHolds(
   const [header, ...records] = parse(csv);
   assert.deepEqual(header, [...LINK_FILE_COLUMNS]);
   const seen = new Set<string>();
-  for (const [destination, code, expiresAt, status, title, tags, state] of records) {
+  for (const [destination, code, expiresAt, status, title, tags, state, ...smart] of records) {
     const row = file.good.get(destination!);
     if (row === undefined) continue;
+    assert.deepEqual(smart, ['', '', '', '', '', ''], `a plain link's smart cells: ${destination}`);
     seen.add(row.destination);
     if (row.alias === null) assert.match(code!, /^[0-9A-Za-z]{7}$/);
     else assert.equal(code, row.alias);
@@ -557,6 +565,177 @@ describe('hop links import and export', () => {
     const exported = await hop(['links', 'export'], env);
     assert.equal(exported.status, 0, exported.stderr);
     assert.equal(assertExportHolds(exported.stdout, file, { from, to }).length, file.good.size + 1);
+  });
+});
+
+/** A rule of every condition kind, and one with a status of its own (issue 21). */
+const EVERY_CONDITION_RULES = [
+  {
+    destination: 'https://m.example/app',
+    when: {
+      device: ['mobile', 'tablet'],
+      os: ['ios', 'android'],
+      browser: ['safari', 'chrome'],
+      language: ['de', 'pt-BR'],
+      country: ['de', 'AT'],
+      query: { ref: 'news', beta: true },
+      ip: ['192.0.2.0/24', '2001:db8::/32'],
+      after: '2030-01-01T00:00:00Z',
+      before: '2031-01-01T00:00:00.000Z',
+    },
+  },
+  { destination: 'https://fr.example/', status_code: 307, when: { country: ['FR'] } },
+];
+const TWO_VARIANTS = JSON.stringify([
+  { destination: 'https://a.example/', weight: 1 },
+  { destination: 'https://b.example/', weight: 3 },
+]);
+
+/** What the API's JSON says of a link that a round trip must keep (ids and times aside). */
+const WIRE_FIELDS = [
+  'code',
+  'destination',
+  ...Object.keys(smartOptionsJson(NO_SMART_OPTIONS)),
+  'utm',
+];
+
+describe('smart links in link files (issue 21, ADR 0113)', () => {
+  test('export → import into a fresh data dir → export is the same file; the password travels', async (t) => {
+    const dir = tempDataDir(t, 'hop-csv-smart-');
+    const first = { HOP_DATA_DIR: join(dir, 'first') };
+    const second = { HOP_DATA_DIR: join(dir, 'second') };
+    writeFileSync(join(dir, 'rules.json'), JSON.stringify(EVERY_CONDITION_RULES));
+    writeFileSync(join(dir, 'password'), 'open sesame\n');
+    const made: [string, ...string[]][] = [
+      [
+        'smart',
+        '--rules',
+        join(dir, 'rules.json'),
+        '--variants',
+        TWO_VARIANTS,
+        '--password-file',
+        join(dir, 'password'),
+        '--max-clicks',
+        '5',
+        '--fallback-url',
+        'https://example.com/gone',
+        '--forward-query',
+        '--utm-source',
+        'news',
+        '--utm-campaign',
+        'spring launch',
+      ],
+      ['locked', '--password-file', join(dir, 'password')],
+      ['forwards', '--forward-query'],
+      ['limited', '--max-clicks', '1', '--fallback-url', 'https://example.com/sold-out'],
+      ['plain'],
+    ];
+    for (const [alias, ...options] of made) {
+      const run = await hop(
+        ['links', 'create', `https://example.com/${alias}`, '--alias', alias, ...options],
+        first,
+      );
+      assert.equal(run.status, 0, run.stderr);
+    }
+    // A file written by hand: smart cells the API's parser checks, each bad row at its line.
+    const cells = (values: Partial<Record<(typeof LINK_FILE_COLUMNS)[number], string>>) =>
+      csvRow(LINK_FILE_COLUMNS.map((column) => values[column] ?? ''));
+    const handWritten = [
+      LINK_FILE_COLUMNS.join(','),
+      cells({
+        destination: 'https://example.com/by-hand',
+        alias: 'by-hand',
+        rules: JSON.stringify([
+          { destination: 'https://m.example/', when: { device: ['mobile'] } },
+        ]),
+        variants: '[]',
+        forward_query: 'false',
+      }),
+      cells({
+        destination: 'https://example.com/bad-rule',
+        rules: JSON.stringify([
+          { destination: 'https://m.example/', when: { device: ['fridge'] } },
+        ]),
+      }),
+      cells({ destination: 'https://example.com/bad-hash', password_hash: 'hunter2' }),
+      cells({ destination: 'https://example.com/bad-json', rules: '[{"destination":' }),
+      cells({
+        destination: 'https://example.com/bad-many',
+        max_clicks: '0',
+        fallback_url: 'javascript:alert(1)',
+        variants: JSON.stringify([{ destination: 'https://a.example/', weight: 1 }]),
+      }),
+    ];
+    writeFileSync(join(dir, 'hand.csv'), `${handWritten.join('\n')}\n`);
+    const hand = await hop(['links', 'import', join(dir, 'hand.csv')], first);
+    assert.equal(hand.status, 1, hand.stderr);
+    assert.match(hand.stdout, /^imported 1 rows, rejected 4, in/m);
+    const lines = hand.stderr.split('\n').filter((line) => line.startsWith('line '));
+    assert.equal(lines.length, 4, hand.stderr);
+    assert.match(lines[0]!, /^line 3: invalid-request: rules\[0\]\.when\.device\[0\]: /);
+    assert.match(lines[1]!, /^line 4: invalid-request: password_hash must be a hash as hop/);
+    assert.match(lines[2]!, /^line 5: invalid-request: rules must be a JSON array/);
+    assert.match(lines[3]!, /^line 6: invalid-request: .*variants: .*max_clicks: .*fallback_url: /);
+
+    const exported = await hop(['links', 'export', '--out', join(dir, 'first.csv')], first);
+    assert.equal(exported.status, 0, exported.stderr);
+    const firstCsv = readFileSync(join(dir, 'first.csv'), 'utf8');
+    const [header, ...records]: string[][] = parse(firstCsv);
+    assert.deepEqual(header, [...LINK_FILE_COLUMNS]);
+    const byCode = new Map(records.map((record) => [record[1], record]));
+    assert.deepEqual(byCode.get('plain')?.slice(7), ['', '', '', '', '', ''], 'plain stays plain');
+    const smart = byCode.get('smart')!;
+    assert.equal(
+      smart[0],
+      'https://example.com/smart?utm_source=news&utm_campaign=spring%20launch',
+    );
+    assert.match(smart[9]!, /^scrypt\$8192\$8\$1\$/, 'the hash, never the password');
+    assert.ok(!firstCsv.includes('open sesame'));
+    assert.deepEqual(smart.slice(10), ['5', 'https://example.com/gone', 'true']);
+    assert.deepEqual(
+      JSON.parse(smart[7]!).map((rule: { when: object }) => Object.keys(rule.when).length),
+      [9, 1],
+      'every condition kind is kept',
+    );
+
+    const imported = await hop(['links', 'import', join(dir, 'first.csv')], second);
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.match(imported.stdout, /^imported 6 rows, rejected 0, in/m);
+    const again = await hop(['links', 'export', '--out', join(dir, 'second.csv')], second);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(readFileSync(join(dir, 'second.csv'), 'utf8'), firstCsv, 'byte for byte');
+
+    // The API's JSON of every link is the same on both sides, smart fields and all.
+    const wire = async (env: Record<string, string>) =>
+      (await hop(['links', 'list', '--json'], env)).stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .map((link) => Object.fromEntries(WIRE_FIELDS.map((field) => [field, link[field]])));
+    const firstWire = await wire(first);
+    assert.deepEqual(await wire(second), firstWire);
+    const smartWire = firstWire.find((link) => link.code === 'smart')!;
+    assert.deepEqual(
+      [smartWire.password_protected, smartWire.max_clicks, smartWire.forward_query, smartWire.utm],
+      [true, 5, true, { source: 'news', campaign: 'spring launch' }],
+    );
+
+    // The imported link asks for the password it was made with: its hash travelled.
+    const served = await startHop(second);
+    try {
+      const visit = (password: string | null) =>
+        fetch(`${served.url}/locked`, {
+          redirect: 'manual',
+          headers: password === null ? {} : { 'X-Link-Password': password },
+        });
+      assert.equal((await visit(null)).status, 200, 'the form');
+      assert.equal((await visit('not it')).status, 401);
+      const right = await visit('open sesame');
+      assert.equal(right.status, 302);
+      assert.equal(right.headers.get('location'), 'https://example.com/locked');
+    } finally {
+      await stopHop(served);
+    }
   });
 });
 

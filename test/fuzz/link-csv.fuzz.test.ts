@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
-import { LinkCsvError, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
+import { LinkCsvError, MAX_ROW_BYTES, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
 import { operator } from '../../src/cli/operator.js';
 import { checkDestination } from '../../src/domain/destination-policy.js';
 import { isHopError } from '../../src/domain/errors.js';
@@ -106,6 +106,53 @@ const CELLS: Record<LinkFileColumn, fc.Arbitrary<string>> = {
     fc.constantFrom('DISABLED', 'off'),
     anyText,
   ),
+  // Smart-link cells (ADR 0113): the API's JSON, and what only looks like it.
+  rules: fc.oneof(
+    fc.constantFrom(
+      '',
+      '[]',
+      '[{"destination":"https://m.example/","when":{"device":["mobile"]}}]',
+      '[{"destination":"https://m.example/","status_code":301,"when":{"country":["de"],"after":"2030-01-01T00:00:00Z"}}]',
+      '[{"destination":"javascript:1","when":{}}]',
+      '[{"destination":"https://m.example/","when":{"device":["fridge"]}}]',
+      '{"destination":"https://m.example/"}',
+      '[',
+      'null',
+    ),
+    anyText,
+  ),
+  variants: fc.oneof(
+    fc.constantFrom(
+      '',
+      '[]',
+      '[{"destination":"https://a.example/","weight":1},{"destination":"https://b.example/","weight":3}]',
+      '[{"destination":"https://a.example/","weight":1}]',
+      '[{"destination":"https://a.example/","weight":0},{"destination":"https://b.example/","weight":101}]',
+      '{}',
+    ),
+    anyText,
+  ),
+  password_hash: fc.oneof(
+    fc.constantFrom(
+      '',
+      `scrypt$8192$8$1$${'A'.repeat(22)}$${'B'.repeat(43)}`,
+      `scrypt$8191$8$1$${'A'.repeat(22)}$${'B'.repeat(43)}`,
+      `scrypt$1048576$8$1$${'A'.repeat(22)}$${'B'.repeat(43)}`,
+      'hunter2',
+    ),
+    anyText,
+  ),
+  max_clicks: fc.oneof(
+    fc.constantFrom('', '1', '100', '0', '-1', '1.5', '1000000001', '99999999999999999999999'),
+    anyText,
+  ),
+  fallback_url: fc.oneof(
+    fc.constant(''),
+    fc.webUrl(),
+    fc.constantFrom('http://127.0.0.1/', 'javascript:alert(1)'),
+    anyText,
+  ),
+  forward_query: fc.oneof(fc.constantFrom('', 'true', 'false', 'TRUE', '1'), anyText),
 };
 
 // --- well-formed files --------------------------------------------------------------------
@@ -132,7 +179,10 @@ const headers = fc
   .tuple(
     fc.shuffledSubarray([...LINK_FILE_COLUMNS.filter((c) => c !== 'destination')]),
     fc.nat(),
-    fc.array(fc.constantFrom('', ' ', 'upper'), { minLength: 7, maxLength: 7 }),
+    fc.array(fc.constantFrom('', ' ', 'upper'), {
+      minLength: LINK_FILE_COLUMNS.length + 1,
+      maxLength: LINK_FILE_COLUMNS.length + 1,
+    }),
     fc.oneof(
       { arbitrary: fc.constant(null), weight: 12 },
       { arbitrary: fc.constantFrom('destinaton', ' Destination', '', 'no-destination'), weight: 1 },
@@ -276,9 +326,19 @@ const anyFiles = fc
       weight: 2,
     },
     {
-      // Past the 64 KiB read chunk and the 64 KiB row bound.
+      // Past the 64 KiB read chunk, and around the row bound.
       arbitrary: fc
-        .tuple(fc.integer({ min: 60_000, max: 70_000 }), fc.boolean())
+        .tuple(
+          fc.oneof(
+            { arbitrary: fc.integer({ min: 60_000, max: 70_000 }), weight: 9 },
+            // A megabyte a file: rarely, to keep the run within its time (ADR 0088).
+            {
+              arbitrary: fc.integer({ min: MAX_ROW_BYTES - 5_000, max: MAX_ROW_BYTES + 5_000 }),
+              weight: 1,
+            },
+          ),
+          fc.boolean(),
+        )
         .map(([length, quoted]) => {
           const cell = quoted ? `"${'x'.repeat(length)}` : 'x'.repeat(length);
           return Buffer.from(

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SMART_FIELD_NAMES } from '../../src/services/links/smart-link-fields.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -59,6 +60,67 @@ describe('health, readiness and docs', () => {
     }
     const analytics = spec.paths['/v1/links/{id}/analytics'].get;
     assert.deepEqual(Object.keys(analytics.responses['404'].content), ['application/problem+json']);
+  });
+
+  test('/openapi.json documents smart links and the password form (issue 21)', async () => {
+    const spec = (await server.request('GET', '/openapi.json', { key: null })).json;
+    const createBody = spec.paths['/v1/links'].post.requestBody.content['application/json'].schema;
+    const patchBody =
+      spec.paths['/v1/links/{id}'].patch.requestBody.content['application/json'].schema;
+    for (const field of SMART_FIELD_NAMES) {
+      assert.ok(createBody.properties[field]?.description, `create documents ${field}`);
+      assert.ok(patchBody.properties[field], `PATCH documents ${field}`);
+    }
+    const shown = spec.paths['/v1/links/{id}'].get.responses['200'].content['application/json'];
+    for (const field of ['rules', 'variants', 'password_protected', 'max_clicks', 'fallback_url']) {
+      assert.ok(shown.schema.properties[field], `the link JSON shows ${field}`);
+    }
+    assert.equal(shown.schema.properties.password, undefined, 'the password is write-only');
+
+    const follow = spec.paths['/{code}'].get;
+    assert.ok(
+      follow.parameters.some(
+        (p: { in: string; name: string }) => p.in === 'header' && p.name === 'x-link-password',
+      ),
+      'the X-Link-Password header',
+    );
+    assert.ok(follow.responses['200'].content['text/html'], 'the password form');
+    assert.ok(follow.responses['302'].headers['set-cookie'], 'the pass cookie');
+    for (const status of ['401', '404', '429']) {
+      assert.ok(follow.responses[status].content['application/problem+json'], status);
+    }
+
+    const form = spec.paths['/{code}'].post;
+    assert.ok(form, 'POST /{code} is documented');
+    assert.equal(
+      form.requestBody.content['application/x-www-form-urlencoded'].schema.properties.password.type,
+      'string',
+    );
+    assert.ok(form.responses['302'].headers['set-cookie']);
+    assert.deepEqual(Object.keys(form.responses).sort(), [
+      '302',
+      '401',
+      '404',
+      '413',
+      '415',
+      '429',
+    ]);
+    assert.ok(form.responses['401'].content['text/html']);
+  });
+
+  test('a form posted to a reserved word is the one 404; other routes still refuse forms', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const reserved = await server.request('POST', '/healthz', {
+      key: null,
+      headers: form,
+      rawBody: 'password=secret',
+    });
+    assertProblem(reserved, 404, 'not-found');
+    const api = await server.request('POST', '/v1/links', {
+      headers: form,
+      rawBody: 'destination=https%3A%2F%2Fexample.com%2F',
+    });
+    assertProblem(api, 415, 'unsupported-media-type');
   });
 
   test('/metrics counts redirects by outcome and L1 hits', async () => {

@@ -29,13 +29,18 @@ export function runHop(
   args: readonly string[],
   env: Record<string, string>,
   nodeOptions: readonly string[] = [],
+  /** Written to its stdin, then closed; without it stdin is closed at once, empty. */
+  input?: string,
 ): Promise<HopRun> {
   const child = spawn(process.execPath, [...nodeOptions, ...HOP_COMMAND, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     timeout: 60_000,
   });
+  // A command that exits without reading its stdin makes this write EPIPE: not a failure.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input);
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HopError, type ErrorKind } from '../../src/domain/errors.js';
 import type { Link } from '../../src/domain/link.js';
+import { parseSmartInput, type CheckUrl } from '../../src/domain/smart/parse-smart-input.js';
+import { smartOptionsJson } from '../../src/domain/smart/smart-options-json.js';
+import type { SmartOptions } from '../../src/domain/smart/smart-options.js';
 import { toLinkFileRecord } from '../../src/services/links/export-links.js';
 import {
   LINK_FILE_COLUMNS,
@@ -10,6 +13,7 @@ import {
 } from '../../src/services/links/link-file-layout.js';
 import type { CreateLinkInput } from '../../src/services/links/create-link.js';
 import { readLinkRowOrThrow, type LinkRowRequest } from '../../src/services/links/read-link-row.js';
+import { smartOptionsAfter } from '../../src/services/links/smart-link-fields.js';
 
 /** ADR 0069: a row of a link file becomes a create request, or a problem with the row. */
 
@@ -122,12 +126,12 @@ describe('a link file row', () => {
   });
 
   test('fewer or more cells than the header names are refused', () => {
-    const detail = /The row has 6 cells where the header names 7 columns\./;
+    const detail = /The row has 12 cells where the header names 13 columns\./;
     refusal(() => readLinkRowOrThrow(FULL, row({}).slice(1)), 'invalid-request', detail, 'row');
     refusal(
       () => readLinkRowOrThrow(FULL, [...row({}), 'extra']),
       'invalid-request',
-      /has 8 cells/,
+      /has 14 cells/,
     );
   });
 
@@ -190,6 +194,13 @@ describe('a link as a row of an export', () => {
       'Say "hi"',
       'docs|launch',
       'disabled',
+      // A plain link's smart cells: empty, so its row is what it was before issue 21.
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
     ]);
   });
 
@@ -215,5 +226,115 @@ describe('a link as a row of an export', () => {
     assert.equal(toLinkFileRecord(expired, NOW)[6], 'expired');
     const bare = { ...link, expiresAt: null, tags: [], title: null };
     assert.deepEqual(toLinkFileRecord(bare, NOW).slice(2, 7), ['', '307', '', '', 'disabled']);
+  });
+});
+
+describe('a smart link in a link file (ADR 0113)', () => {
+  const HASH = `scrypt$8192$8$1$${'s'.repeat(22)}$${'h'.repeat(43)}`;
+  const smart: SmartOptions = {
+    rules: [
+      {
+        destination: 'https://m.example/',
+        statusCode: 301,
+        when: {
+          device: ['mobile'],
+          os: ['ios'],
+          browser: ['safari'],
+          language: ['de'],
+          country: ['DE'],
+          query: { ref: 'news', beta: true },
+          ip: ['192.0.2.0/24'],
+          after: Date.UTC(2030, 0, 1),
+          before: Date.UTC(2031, 0, 1),
+        },
+      },
+      { destination: 'https://any.example/', statusCode: null, when: { country: ['FR'] } },
+    ],
+    variants: [
+      { destination: 'https://a.example/', weight: 1 },
+      { destination: 'https://b.example/', weight: 3 },
+    ],
+    passwordHash: HASH,
+    maxClicks: 100,
+    fallbackUrl: 'https://fallback.example/',
+    forwardQuery: true,
+  };
+  const link: Link = {
+    id: '01JGZ8Q3V4X5Y6Z7A8B9C0D1E3',
+    code: 'smart',
+    owner: 'alice',
+    destination: 'https://example.com/',
+    statusCode: 302,
+    state: 'active',
+    custom: true,
+    title: null,
+    tags: [],
+    createdAt: NOW,
+    updatedAt: NOW,
+    expiresAt: null,
+    deletedAt: null,
+    version: 1,
+    smart,
+  };
+  const anyUrl: CheckUrl = (url) => ({ ok: true, url });
+
+  test('its options are the API JSON of rules and variants, the hash, limit, fallback, true', () => {
+    const cells = toLinkFileRecord(link, NOW).slice(7);
+    assert.deepEqual(JSON.parse(cells[0]!), smartOptionsJson(smart).rules);
+    assert.deepEqual(JSON.parse(cells[1]!), smartOptionsJson(smart).variants);
+    assert.deepEqual(cells.slice(2), [HASH, '100', 'https://fallback.example/', 'true']);
+  });
+
+  test("reads back through the API's parser as the same options, the hash as it was", () => {
+    const read = readLinkRowOrThrow(FULL, [...toLinkFileRecord(link, NOW)]);
+    assert.equal(read.input.passwordHash, HASH);
+    assert.equal(read.input.smart?.password, undefined, 'never a password in clear');
+    const input = parseSmartInput(read.input.smart ?? {}, anyUrl);
+    assert.deepEqual({ ...smartOptionsAfter(null, input, null), passwordHash: HASH }, smart);
+  });
+
+  test('a cell that is not JSON is refused by its column; other kinds go on for the parser', () => {
+    refusal(
+      () => readLinkRowOrThrow(FULL, row({ rules: '[{"destination":' })),
+      'invalid-request',
+      /rules must be a JSON array/,
+      'rules',
+    );
+    refusal(
+      () => readLinkRowOrThrow(FULL, row({ variants: 'a|b' })),
+      'invalid-request',
+      /variants must be a JSON array/,
+      'variants',
+    );
+    const read = readLinkRowOrThrow(FULL, row({ max_clicks: '1.5', forward_query: 'yes' }));
+    assert.deepEqual(read.input.smart, { max_clicks: '1.5', forward_query: 'yes' });
+    assert.throws(
+      () => parseSmartInput(read.input.smart ?? {}, anyUrl),
+      (error: unknown) =>
+        error instanceof HopError &&
+        error.fields.map((f) => f.field).join() === 'max_clicks,forward_query',
+    );
+  });
+
+  test('a password_hash not as an export writes it is refused, never kept', () => {
+    for (const hash of [
+      'hunter2',
+      'scrypt$8191$8$1$ssssssssssssssssssssss$hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh',
+      `scrypt$1048576$8$1$${'s'.repeat(22)}$${'h'.repeat(43)}`,
+      `${HASH}\n`,
+    ]) {
+      refusal(
+        () => readLinkRowOrThrow(FULL, row({ password_hash: hash })),
+        'invalid-request',
+        /password_hash must be a hash as hop links export writes it/,
+        'password_hash',
+      );
+    }
+  });
+
+  test('an older file without the smart columns reads as before: no smart fields at all', () => {
+    const older = readLinkFileLayoutOrThrow([...LINK_FILE_COLUMNS.slice(0, 7)]);
+    const read = readLinkRowOrThrow(older, ['https://example.com/', 'x', '', '', '', '', '']);
+    assert.deepEqual(read, request({ destination: 'https://example.com/', alias: 'x' }));
   });
 });

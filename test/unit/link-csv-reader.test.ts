@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { LineCounter } from '../../src/cli/csv/line-counter.js';
-import { LinkCsvError, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
+import { LinkCsvError, MAX_ROW_BYTES, openLinkCsv } from '../../src/cli/csv/read-link-csv.js';
 import { tempDataDir } from '../support/temp-data.js';
 
 /** ADR 0072: every row of a link file carries the physical line it starts on. */
@@ -171,26 +171,43 @@ describe('reading a link file', () => {
     ]);
   });
 
-  test('a row longer than 64 KiB on a line of its own is refused, and the next line read', async (t) => {
+  test('a smart link at every limit (about 410 KB of quoted JSON) is one row (ADR 0113)', async (t) => {
+    const rules = JSON.stringify([
+      { destination: 'https://a.example/', when: { query: { q: 'x'.repeat(420_000) } } },
+    ]);
     const seen = await readAll(
       t,
-      `destination,title\nhttps://a.example/,a\nhttps://b.example/${'x'.repeat(70_000)},b\nhttps://c.example/,c\n`,
+      `destination,rules\nhttps://a.example/,"${rules.replaceAll('"', '""')}"\nhttps://b.example/,\n`,
     );
-    assert.deepEqual(brief(seen, 34), [
+    assert.deepEqual(
+      seen.slice(1).map(([line, what]) => [line, what[1]?.length]),
+      [
+        [2, rules.length],
+        [3, 0],
+      ],
+    );
+  });
+
+  test('a row longer than 1 MiB on a line of its own is refused, and the next line read', async (t) => {
+    const seen = await readAll(
+      t,
+      `destination,title\nhttps://a.example/,a\nhttps://b.example/${'x'.repeat(MAX_ROW_BYTES + 5_000)},b\nhttps://c.example/,c\n`,
+    );
+    assert.deepEqual(brief(seen, 36), [
       [2, 'https://a.example/'],
-      [3, 'skip: the row is longer than 65536'],
+      [3, `skip: the row is longer than ${MAX_ROW_BYTES}`],
       [4, 'https://c.example/'],
     ]);
   });
 
-  test('a row longer than 64 KiB with a quote left open ends the file instead of filling memory', async (t) => {
+  test('a row longer than 1 MiB with a quote left open ends the file instead of filling memory', async (t) => {
     const seen = await readAll(
       t,
-      `destination,title\nhttps://a.example/,a\nhttps://b.example/,"${'x'.repeat(70_000)}\nhttps://c.example/,c\n`,
+      `destination,title\nhttps://a.example/,a\nhttps://b.example/,"${'x'.repeat(MAX_ROW_BYTES + 5_000)}\nhttps://c.example/,c\n`,
     );
-    assert.deepEqual(brief(seen, 35), [
+    assert.deepEqual(brief(seen, 37), [
       [2, 'https://a.example/'],
-      [3, 'fatal: the row is longer than 65536'],
+      [3, `fatal: the row is longer than ${MAX_ROW_BYTES}`],
     ]);
   });
 

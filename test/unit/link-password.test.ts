@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hashLinkPassword, verifyLinkPassword } from '../../src/services/links/link-password.js';
+import {
+  hashLinkPassword,
+  isEncodedLinkPassword,
+  verifyLinkPassword,
+} from '../../src/services/links/link-password.js';
 
 /** Issue 21: a link's password is kept only as a salted scrypt hash (ADR 0110). */
 describe('link passwords', () => {
@@ -53,5 +57,22 @@ describe('link passwords', () => {
     const encoded = `scrypt$1024$8$1$${salt.toString('base64url')}$${hash.toString('base64url')}`;
     assert.equal(await verifyLinkPassword('older', encoded), true);
     assert.equal(await verifyLinkPassword('newer', encoded), false);
+  });
+
+  test('a hash as hashLinkPassword writes it is one an import may keep; nothing else is', async () => {
+    assert.ok(isEncodedLinkPassword(await hashLinkPassword('correct horse')));
+    const salt = 's'.repeat(22);
+    const hash = 'h'.repeat(43);
+    for (const encoded of [
+      'correct horse',
+      `scrypt$8191$8$1$${salt}$${hash}`,
+      `scrypt$1$8$1$${salt}$${hash}`,
+      `scrypt$8192$0$1$${salt}$${hash}`,
+      `scrypt$65536$8$1$${salt}$${hash}`,
+      `argon2$8192$8$1$${salt}$${hash}`,
+      `scrypt$8192$8$1$${salt}$${hash}=`,
+    ]) {
+      assert.equal(isEncodedLinkPassword(encoded), false, encoded);
+    }
   });
 });

@@ -9,6 +9,13 @@ import { DEFAULT_PAGE_SIZE, listLinks, MAX_PAGE_SIZE } from '../../services/link
 import { seedLinks } from '../../services/links/seed-links.js';
 import { linksAsJson } from '../link-json-lines.js';
 import { operator } from '../operator.js';
+import type { SmartFields } from '../../services/links/smart-link-fields.js';
+import {
+  addSmartLinkOptions,
+  smartFieldsOfOptions,
+  SmartOptionError,
+  type SmartLinkOptions,
+} from '../smart-link-options.js';
 import { withRuntime } from '../with-runtime.js';
 import { addLinksExportCommand } from './links-export-command.js';
 import { addLinksImportCommand } from './links-import-command.js';
@@ -19,44 +26,50 @@ export function addLinksCommand(program: Command): void {
     .command('links')
     .description('create, list, import, export, disable and enable links');
 
-  links
-    .command('create')
-    .description('shorten a URL and print the short URL')
-    .argument('<destination>', 'absolute http(s) URL')
-    .option('--alias <alias>', 'custom code')
-    .option('--owner <owner>', 'owner of the link', parseOwner, BOOTSTRAP_OWNER)
-    .option('--status <code>', 'redirect status: 301, 302, 307 or 308')
-    .option('--ttl <seconds>', 'lifetime in seconds')
-    .option('--title <title>', 'a title for people')
-    .option('--tag <tag...>', 'tags')
-    .action(
-      async (
-        destination: string,
-        options: {
-          alias?: string;
-          owner: string;
-          status?: string;
-          ttl?: string;
-          title?: string;
-          tag?: string[];
+  addSmartLinkOptions(
+    links
+      .command('create')
+      .description('shorten a URL and print the short URL')
+      .argument('<destination>', 'absolute http(s) URL')
+      .option('--alias <alias>', 'custom code')
+      .option('--owner <owner>', 'owner of the link', parseOwner, BOOTSTRAP_OWNER)
+      .option('--status <code>', 'redirect status: 301, 302, 307 or 308')
+      .option('--ttl <seconds>', 'lifetime in seconds')
+      .option('--title <title>', 'a title for people')
+      .option('--tag <tag...>', 'tags'),
+  )
+    .addHelpText(
+      'after',
+      `
+The smart-link options take what POST /v1/links takes in the same fields (rules,
+variants, password, max_clicks, fallback_url, forward_query, utm) and are refused for
+the same reasons, each problem named by its field. The password is read from a file or
+stdin, never from the command line, where other users of the host could read it.
+
+Examples:
+  $ hop links create https://example.com/app --rules rules.json --fallback-url https://example.com/
+  $ hop links create https://example.com/ab --variants '[{"destination":"https://a.example/","weight":1},{"destination":"https://b.example/","weight":1}]'
+  $ printf '%s' "$SECRET" | hop links create https://example.com/team --password-file -
+  $ hop links create https://example.com/sale --max-clicks 100 --utm-source news --forward-query`,
+    )
+    .action(async (destination: string, options: CreateOptions) => {
+      const smart = smartFieldsOrExit(options);
+      await withRuntime(
+        async (runtime) => {
+          const { link } = await createLink(runtime.linkService, operator(options.owner), {
+            destination,
+            alias: options.alias,
+            statusCode: options.status === undefined ? undefined : Number(options.status),
+            ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
+            title: options.title,
+            tags: options.tag,
+            smart,
+          });
+          process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
         },
-      ) => {
-        await withRuntime(
-          async (runtime) => {
-            const { link } = await createLink(runtime.linkService, operator(options.owner), {
-              destination,
-              alias: options.alias,
-              statusCode: options.status === undefined ? undefined : Number(options.status),
-              ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
-              title: options.title,
-              tags: options.tag,
-            });
-            process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
-          },
-          { createsDatabase: true },
-        );
-      },
-    );
+        { createsDatabase: true },
+      );
+    });
 
   links
     .command('list')
@@ -161,6 +174,29 @@ Examples:
         { createsDatabase: true },
       );
     });
+}
+
+interface CreateOptions extends SmartLinkOptions {
+  readonly alias?: string;
+  readonly owner: string;
+  readonly status?: string;
+  readonly ttl?: string;
+  readonly title?: string;
+  readonly tag?: string[];
+}
+
+/** Exit status when an option's file cannot be read or is not JSON, as for a bad option. */
+const EXIT_BAD_OPTION = 2;
+
+/** Read before anything is opened: a file that cannot be read changes nothing. */
+function smartFieldsOrExit(options: SmartLinkOptions): SmartFields | undefined {
+  try {
+    return smartFieldsOfOptions(options);
+  } catch (error) {
+    if (!(error instanceof SmartOptionError)) throw error;
+    process.stderr.write(`hop: ${error.message}\n`);
+    process.exit(EXIT_BAD_OPTION);
+  }
 }
 
 /** `links disable` and `links enable`: the API's state changes, for an operator. */

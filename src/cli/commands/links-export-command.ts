@@ -36,8 +36,11 @@ Columns: ${LINK_FILE_COLUMNS.join(', ')}.
 The alias column holds each link's code, generated or not, so an import brings back every
 link under its code (a generated code becomes a custom alias there). expires_at is
 RFC 3339 in UTC, empty for a link that never expires (an import gives it HOP_DEFAULT_TTL);
-tags are separated by "${TAG_SEPARATOR}"; state is the link's state. Owners, ids, creation times and
-clicks are not in the file.
+tags are separated by "${TAG_SEPARATOR}"; state is the link's state. A smart link's rules and
+variants are JSON as the API writes them, its password the stored hash (never the password:
+an import keeps it), then max_clicks, fallback_url and forward_query; a plain link leaves
+them empty. Owners, ids, creation times and clicks are not in the file (a click limit
+counts anew after an import).
 
 By default, links that can be imported again are exported: not deleted, not expired, and
 not past their expiry (an import refuses an expiry in the past). --state expired exports

@@ -15,6 +15,7 @@ import {
 } from '../../services/links/link-file-layout.js';
 import { LinkCsvError, openLinkCsv, type LinkCsv } from '../csv/read-link-csv.js';
 import { operator } from '../operator.js';
+import { problemLine } from '../problem-line.js';
 import { startProgressBar } from '../progress-bar.js';
 import { wholeNumberParser } from '../whole-number-parser.js';
 import { withRuntime } from '../with-runtime.js';
@@ -61,6 +62,14 @@ only destination is required:
   title        free text
   tags         tags separated by "${TAG_SEPARATOR}", such as docs${TAG_SEPARATOR}launch
   state        active or disabled (empty: active)
+Smart links (all empty for a plain link):
+  rules          the rules as JSON, as the API takes them: [{"destination", "when"}, ...]
+  variants       the variants as JSON: [{"destination", "weight"}, ...]
+  password_hash  the password as hop links export writes it (its scrypt hash); the link
+                 asks for the same password
+  max_clicks     at most this many redirects (counted anew from the import)
+  fallback_url   where an expired or used-up link sends visitors
+  forward_query  true or false (empty: false)
 \`hop links export\` writes this format; its files import as they are. A cell that starts
 with an apostrophe before = + - or @ (how an export keeps spreadsheets from running it)
 loses that apostrophe.
@@ -83,8 +92,8 @@ header naming an unknown column).
 Example:
   $ cat links.csv
   ${LINK_FILE_COLUMNS.join(',')}
-  https://example.com/launch,launch,2030-01-31T12:00:00Z,301,Launch,docs${TAG_SEPARATOR}launch,
-  https://example.com/later,,,,,,disabled
+  https://example.com/launch,launch,2030-01-31T12:00:00Z,301,Launch,docs${TAG_SEPARATOR}launch,,,,,100,,true
+  https://example.com/later,,,,,,disabled,,,,,,
   $ hop links import links.csv --owner marketing
   imported 2 rows, rejected 0, in 0.1 s`,
     )
@@ -149,7 +158,7 @@ async function openOrExit(file: string): Promise<{ csv: LinkCsv; layout: LinkFil
 
 function describeOutcome(outcome: Exclude<ImportOutcome, { kind: 'imported' }>): string {
   if (outcome.kind === 'rejected') {
-    return `line ${outcome.line}: ${outcome.error.kind}: ${outcome.error.detail}`;
+    return `line ${outcome.line}: ${outcome.error.kind}: ${problemLine(outcome.error)}`;
   }
   return `line ${outcome.line}: not imported: ${errorDetail(outcome.error)}`;
 }

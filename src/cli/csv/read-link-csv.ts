@@ -7,10 +7,12 @@ import { LINK_FILE_COLUMNS } from '../../services/links/link-file-layout.js';
 import { LineCounter } from './line-counter.js';
 
 /**
- * Longest row accepted, in bytes. A link is a few KB at most; the bound stops a quote left
- * open from reading the rest of the file into one cell.
+ * Longest row accepted, in bytes. A plain link is a few KB at most, but a smart link at
+ * every limit (20 rules of full conditions, 10 variants, 2048-character URLs) is about
+ * 410 KB as CSV, and an export must import again (issue 21, ADR 0113). The bound stops a
+ * quote left open from reading the rest of the file into one cell.
  */
-const MAX_ROW_BYTES = 64 * 1024;
+export const MAX_ROW_BYTES = 1024 * 1024;
 
 /** The file cannot be imported at all: unreadable, empty, or its header is not CSV. */
 export class LinkCsvError extends Error {}
@@ -251,7 +253,7 @@ function openSegment(file: string, start: Resume): Segment {
 }
 
 /** How far ahead of a bad row's start its line's end is looked for. */
-const STEP_OVER_LIMIT = 16 * MAX_ROW_BYTES;
+const STEP_OVER_LIMIT = 2 * MAX_ROW_BYTES;
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;

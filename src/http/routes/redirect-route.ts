@@ -1,7 +1,37 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isReservedAlias } from '../../domain/alias-rules.js';
 import { CODE_PATTERN } from '../../domain/code-format.js';
 import { sendPage } from '../pages/send-page.js';
+import { MAX_FORM_BYTES } from '../read-password-form.js';
 import { missAnswer, type RedirectFront } from '../redirect-front.js';
+import { problemResponse } from '../schemas.js';
+
+const codeParams = {
+  type: 'object',
+  properties: { code: { type: 'string', pattern: CODE_PATTERN } },
+} as const;
+
+/** Issue 21: a pass for one password link, so its visitor is asked once. */
+const passCookie = {
+  'set-cookie': {
+    type: 'string',
+    description:
+      'On a password link given the right password: hop_pass_<link id>, a signed pass for this link (Path=/{code}; HttpOnly; SameSite=Lax; Secure over HTTPS), so the visitor is not asked again.',
+  },
+} as const;
+
+const redirect = (description: string) => ({ type: 'null', description, headers: passCookie });
+
+const passwordForm = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
+
+const notFound = {
+  ...problemResponse,
+  description:
+    'Unknown, disabled, expired or deleted (with no fallback_url): problem+json, or one HTML page to a client whose Accept prefers text/html.',
+} as const;
 
 /**
  * GET and HEAD /{code} as Fastify's router sees them. The node:http front answers
@@ -18,20 +48,39 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
     {
       schema: {
         summary: 'Follow a short link',
+        description:
+          "A smart link (issue 21) may send a visitor elsewhere by its rules or variants, add the visitor's query string, or send an expired or used-up link to its fallback_url (302, never cached). A password link answers a visitor without a pass with the password form (200, HTML); the password may instead be sent in the X-Link-Password header, or the form posted to POST /{code}.",
         tags: ['redirect'],
-        params: {
+        params: codeParams,
+        headers: {
           type: 'object',
-          properties: { code: { type: 'string', pattern: CODE_PATTERN } },
+          properties: {
+            'x-link-password': {
+              type: 'string',
+              description:
+                "A password link's password (issue 21): right, the redirect and a pass cookie; wrong, 401. Percent-encode characters outside ASCII.",
+            },
+          },
         },
         response: {
-          301: { type: 'null', description: 'Permanent redirect to the destination.' },
-          302: { type: 'null', description: 'Temporary redirect (the default).' },
-          307: { type: 'null', description: 'Temporary, method-preserving redirect.' },
-          308: { type: 'null', description: 'Permanent, method-preserving redirect.' },
-          404: {
-            type: 'object',
+          200: passwordForm(
+            'A password link without a pass or an X-Link-Password header: the HTML password form, which posts to POST /{code}.',
+          ),
+          301: redirect('Permanent redirect to the destination.'),
+          302: redirect(
+            'Temporary redirect (the default); also the redirect to a fallback_url, then with Cache-Control: no-store.',
+          ),
+          307: redirect('Temporary, method-preserving redirect.'),
+          308: redirect('Permanent, method-preserving redirect.'),
+          401: {
+            ...problemResponse,
+            description: 'wrong-password: the X-Link-Password header is not the link’s password.',
+          },
+          404: notFound,
+          429: {
+            ...problemResponse,
             description:
-              'Unknown, disabled, expired or deleted: problem+json, or one HTML page to a client whose Accept prefers text/html.',
+              'Too many wrong passwords for this link from this client (Retry-After says when to try again), or a client throttled for asking for many unknown codes.',
           },
         },
       },
@@ -39,10 +88,7 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
       validatorCompiler: () => () => true,
     },
     (request, reply) => {
-      // The headers every Fastify answer carries (build-app.ts) go out with the front's too.
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) reply.raw.setHeader(name, value);
-      }
+      copyFastifyHeaders(reply);
       if (front.answer(request.raw, reply.raw, request.params.code)) {
         reply.hijack();
         return;
@@ -50,4 +96,86 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
       return sendPage(reply, 404, missAnswer(request.raw.rawHeaders));
     },
   );
+  void app.register((scope, _options, done) => {
+    registerPasswordFormRoute(scope, front);
+    done();
+  });
+}
+
+/** The password form's fields, as this route's own body parser reads them. */
+class PasswordFormBody {
+  constructor(readonly password: string | null) {}
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * POST /{code}: a password link's form (issue 21). The front answers it before Fastify,
+ * like the GET (ADR 0019); a POST that reaches this route is for a reserved word (the one
+ * 404) or an absolute-form target, which goes back to the front. The route is here to
+ * document the form, and its form parser is scoped to it (`scope` is encapsulated): every
+ * other route still refuses a form body with 415.
+ */
+function registerPasswordFormRoute(scope: FastifyInstance, front: RedirectFront): void {
+  scope.addContentTypeParser(
+    FORM_TYPE,
+    { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      done(null, new PasswordFormBody(new URLSearchParams(text).get('password')));
+    },
+  );
+  scope.post<{ Params: { code: string } }>(
+    '/:code',
+    {
+      schema: {
+        summary: "Send a password link's password form",
+        description:
+          'What the password form of GET /{code} posts (issue 21). Right, the redirect with a pass cookie; wrong or missing, the form again (401) saying so. A link without a password, or no link, is the one 404.',
+        tags: ['redirect'],
+        params: codeParams,
+        consumes: [FORM_TYPE],
+        body: {
+          type: 'object',
+          properties: { password: { type: 'string', description: "The link's password." } },
+        },
+        response: {
+          302: redirect("The password is right: the redirect (or the link's own status code)."),
+          401: passwordForm(
+            'The password is wrong, or the form has none: the form again, saying so.',
+          ),
+          404: notFound,
+          413: { ...problemResponse, description: `A body over ${MAX_FORM_BYTES} bytes.` },
+          415: { ...problemResponse, description: `A body that is not ${FORM_TYPE}.` },
+          429: passwordForm(
+            'Too many wrong passwords for this link from this client: a page saying when to try again (Retry-After).',
+          ),
+        },
+      },
+      validatorCompiler: () => () => true,
+    },
+    (request, reply) => answerPostedForm(front, request, reply),
+  );
+}
+
+function answerPostedForm(
+  front: RedirectFront,
+  request: FastifyRequest<{ Params: { code: string } }>,
+  reply: FastifyReply,
+) {
+  copyFastifyHeaders(reply);
+  const { code } = request.params;
+  if (!isReservedAlias(code) && request.body instanceof PasswordFormBody) {
+    front.answerPasswordForm(request.raw, reply.raw, code, request.body.password);
+    reply.hijack();
+    return;
+  }
+  return sendPage(reply, 404, missAnswer(request.raw.rawHeaders));
+}
+
+/** The headers every Fastify answer carries (build-app.ts) go out with the front's too. */
+function copyFastifyHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
 }

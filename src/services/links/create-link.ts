@@ -6,12 +6,14 @@ import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
 import type { QuotaReading } from '../../domain/quota.js';
+import type { SmartInput } from '../../domain/smart/parse-smart-input.js';
+import { NO_SMART_OPTIONS, type SmartOptions } from '../../domain/smart/smart-options.js';
 import type { IdempotencyClaim } from '../../ports/link-repository.js';
 import {
-  smartOptionsAfter,
   checkSmartFields,
   destinationWithUtm,
   newPasswordHash,
+  smartOptionsAfter,
   type SmartFields,
 } from './smart-link-fields.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
@@ -37,6 +39,12 @@ export interface CreateLinkInput {
   readonly disabled?: boolean | undefined;
   /** Rules, variants, password, limit, fallback, forwarding and UTM, as the API spells them. */
   readonly smart?: SmartFields | undefined;
+  /**
+   * The password as an exported link's stored hash (`isEncodedLinkPassword`), kept as it
+   * is so an imported link asks for the same password (ADR 0113). Not in the API's
+   * create; never with `smart.password`.
+   */
+  readonly passwordHash?: string | undefined;
 }
 
 export interface CreateLinkResult {
@@ -90,10 +98,7 @@ export async function createLink(
   const title = normaliseTitle(input.title);
   const tags = normaliseTags(input.tags);
   const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
-  const smart =
-    smartInput === undefined
-      ? null
-      : smartOptionsAfter(null, smartInput, await newPasswordHash(smartInput));
+  const smart = await newSmartOptions(smartInput, input.passwordHash);
   const finalDestination = destinationWithUtm(destination, smartInput);
 
   const claim: IdempotencyClaim | undefined =
@@ -147,6 +152,27 @@ export async function createLink(
     `No free code found in ${attempts} attempts; try again shortly.`,
     { retryable: true, retryAfterSeconds: 1 },
   );
+}
+
+/** A new link's options: the write's, with an imported password hash when there is one. */
+async function newSmartOptions(
+  input: SmartInput | undefined,
+  importedHash: string | undefined,
+): Promise<SmartOptions | null> {
+  if (importedHash === undefined) {
+    return input === undefined
+      ? null
+      : smartOptionsAfter(null, input, await newPasswordHash(input));
+  }
+  if (input?.password !== undefined) {
+    throw new HopError('invalid-request', 'A link takes a password or its hash, not both.', {
+      fields: [{ field: 'password', detail: 'Not with a password hash.' }],
+    });
+  }
+  return {
+    ...(smartOptionsAfter(null, input ?? {}, null) ?? NO_SMART_OPTIONS),
+    passwordHash: importedHash,
+  };
 }
 
 /**

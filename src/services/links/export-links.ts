@@ -1,4 +1,6 @@
 import { effectiveState, type Link } from '../../domain/link.js';
+import { smartOptionsJson } from '../../domain/smart/smart-options-json.js';
+import type { SmartOptions } from '../../domain/smart/smart-options.js';
 import type { Principal } from '../../domain/principal.js';
 import { TAG_SEPARATOR, toFileCell, type LINK_FILE_COLUMNS } from './link-file-layout.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
@@ -103,5 +105,30 @@ export function toLinkFileRecord(link: Link, nowMs: number): LinkFileRecord {
     toFileCell(link.title ?? ''),
     toFileCell(link.tags.join(TAG_SEPARATOR)),
     effectiveState(link, nowMs),
+    ...smartCells(link.smart),
+  ];
+}
+
+/** A plain link's smart cells: all empty, so its row reads as it did before issue 21. */
+const PLAIN_CELLS: SmartCells = ['', '', '', '', '', ''];
+
+/** rules, variants, password_hash, max_clicks, fallback_url, forward_query. */
+type SmartCells = readonly [string, string, string, string, string, string];
+
+/**
+ * A smart link's options as cells (ADR 0113): rules and variants as the API's JSON, which
+ * reads back through the API's parser to the same options; the password by its stored
+ * hash, so an import keeps it without anyone knowing it.
+ */
+function smartCells(smart: SmartOptions | null): SmartCells {
+  if (smart === null) return PLAIN_CELLS;
+  const json = smartOptionsJson(smart);
+  return [
+    json.rules.length === 0 ? '' : JSON.stringify(json.rules),
+    json.variants.length === 0 ? '' : JSON.stringify(json.variants),
+    smart.passwordHash ?? '',
+    json.max_clicks === null ? '' : String(json.max_clicks),
+    toFileCell(json.fallback_url ?? ''),
+    json.forward_query ? 'true' : '',
   ];
 }

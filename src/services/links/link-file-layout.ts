@@ -3,7 +3,8 @@ import { HopError } from '../../domain/errors.js';
 /**
  * The columns of a link file (ADR 0069), in the order `hop links export` writes them.
  * `state` is ours, beyond the issue's six: without it a round trip would turn every
- * disabled link back on.
+ * disabled link back on. The last six carry a smart link's options (issue 21, ADR 0113),
+ * empty for a plain link; a file without them (older exports) imports plain links.
  */
 export const LINK_FILE_COLUMNS = [
   'destination',
@@ -13,6 +14,12 @@ export const LINK_FILE_COLUMNS = [
   'title',
   'tags',
   'state',
+  'rules',
+  'variants',
+  'password_hash',
+  'max_clicks',
+  'fallback_url',
+  'forward_query',
 ] as const;
 export type LinkFileColumn = (typeof LINK_FILE_COLUMNS)[number];
 

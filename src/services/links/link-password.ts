@@ -49,6 +49,22 @@ export async function hashLinkPassword(password: string): Promise<string> {
 }
 
 /**
+ * Whether `encoded` is a hash `verifyLinkPassword` can read: the shape `hashLinkPassword`
+ * writes, N a power of two, and a verify within the memory cap. A CSV import keeps a
+ * link's password by its hash (issue 21: a round trip keeps the password); anything else
+ * in that cell is refused, never stored as a hash no password could match.
+ */
+export function isEncodedLinkPassword(encoded: string): boolean {
+  const parts = ENCODED.exec(encoded);
+  if (parts === null) return false;
+  const [, n = '', r = '', p = ''] = parts;
+  const [cost, blockSize, parallel] = [Number(n), Number(r), Number(p)];
+  const powerOfTwo = cost > 1 && (cost & (cost - 1)) === 0;
+  // scrypt's memory: 128 · N · r bytes (and a little more), as `maxmem` counts it.
+  return powerOfTwo && blockSize >= 1 && parallel >= 1 && 128 * cost * blockSize < MAX_MEMORY;
+}
+
+/**
  * Whether `password` is the one `encoded` was made from, compared in constant time. An
  * encoded string that cannot be read (or asks for too much memory) is false, never a throw.
  */

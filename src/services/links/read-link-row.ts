@@ -1,6 +1,8 @@
 import { HopError } from '../../domain/errors.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { CreateLinkInput } from './create-link.js';
+import { isEncodedLinkPassword } from './link-password.js';
+import type { SmartFields } from './smart-link-fields.js';
 import {
   fromFileCell,
   TAG_SEPARATOR,
@@ -39,6 +41,8 @@ export function readLinkRowOrThrow(
   };
   const statusCode = cell('status_code');
   const tags = cell('tags');
+  const smart = smartFieldsOrThrow(cell);
+  const passwordHash = passwordHashOrThrow(cell('password_hash'));
   return {
     input: {
       destination: cell('destination') ?? '',
@@ -52,9 +56,58 @@ export function readLinkRowOrThrow(
       title: cell('title'),
       // "a||b" keeps its empty tag, which the tag rule then refuses: nothing is dropped unseen.
       tags: tags === undefined ? undefined : tags.split(TAG_SEPARATOR),
+      ...(smart === undefined ? {} : { smart }),
+      ...(passwordHash === undefined ? {} : { passwordHash }),
     },
     disabled: isDisabledOrThrow(cell('state')),
   };
+}
+
+/**
+ * The row's smart-link cells as the API's fields (issue 21, ADR 0113), for `createLink` to
+ * check with the API's parser: rules and variants are JSON, max_clicks a whole number,
+ * forward_query true or false. Only what is not JSON, or not a number, is refused here; a
+ * cell of the wrong kind goes on as text, so the parser names its field as the API would.
+ */
+function smartFieldsOrThrow(
+  cell: (column: LinkFileColumn) => string | undefined,
+): SmartFields | undefined {
+  const fields: Partial<Record<keyof SmartFields, unknown>> = {};
+  const rules = cell('rules');
+  if (rules !== undefined) fields.rules = jsonCellOrThrow('rules', rules);
+  const variants = cell('variants');
+  if (variants !== undefined) fields.variants = jsonCellOrThrow('variants', variants);
+  const maxClicks = cell('max_clicks');
+  if (maxClicks !== undefined) {
+    fields.max_clicks = /^\d+$/.test(maxClicks) ? Number(maxClicks) : maxClicks;
+  }
+  const fallbackUrl = cell('fallback_url');
+  if (fallbackUrl !== undefined) fields.fallback_url = fallbackUrl;
+  const forwardQuery = cell('forward_query');
+  if (forwardQuery !== undefined) fields.forward_query = booleanCell(forwardQuery);
+  return Object.keys(fields).length === 0 ? undefined : fields;
+}
+
+function booleanCell(text: string): boolean | string {
+  if (text === 'true') return true;
+  return text === 'false' ? false : text;
+}
+
+function jsonCellOrThrow(column: 'rules' | 'variants', text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidRow(column, `${column} must be a JSON array, as the API takes it.`);
+  }
+}
+
+/** The stored hash of the link's password, exactly as an export wrote it. */
+function passwordHashOrThrow(hash: string | undefined): string | undefined {
+  if (hash === undefined || isEncodedLinkPassword(hash)) return hash;
+  throw invalidRow(
+    'password_hash',
+    'password_hash must be a hash as hop links export writes it (scrypt$N$r$p$salt$hash).',
+  );
 }
 
 function isDisabledOrThrow(state: string | undefined): boolean {
