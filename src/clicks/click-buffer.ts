@@ -145,6 +145,10 @@ export class ClickBuffer {
     const size = Math.min(count, this.#size);
     const dimensions = this.#dimensions;
     const out = this.#outgoing(size);
+    // Clicks of one connection come in runs with one address (the socket's own string):
+    // placed once per run. Both are let go of when this peek returns.
+    let lastAddress: string | undefined;
+    let lastPlace: ReturnType<ClickDimensions['place']> = null;
     for (let index = 0; index < size; index++) {
       let slot = this.#head + index;
       if (slot >= this.capacity) slot -= this.capacity;
@@ -164,7 +168,11 @@ export class ClickBuffer {
       } else {
         // Looked up here, at the flush, not on the redirect, and let go of at once: should
         // the send fail, the next peek finds the place, not the address.
-        const place = dimensions.place(address);
+        if (address !== lastAddress) {
+          lastAddress = address;
+          lastPlace = dimensions.place(address);
+        }
+        const place = lastPlace;
         const country = place?.country ?? UNKNOWN_COUNTRY;
         const city = place?.city ?? NO_CITY;
         out.countries[index] = country;

@@ -160,7 +160,7 @@ export function planFold(
   const totals = new Map<string, ClickCounts>();
   for (const link of links.values()) {
     for (const bucket of link.buckets) buckets.push(bucket);
-    for (const facet of link.facets.values()) facets.push(facet);
+    for (const facet of link.facets) facets.push(facet);
     totals.set(link.linkId, { clicks: link.total, botClicks: link.botTotal });
   }
   const changed = new Map<string, SeqIntervals>();
@@ -170,6 +170,10 @@ export function planFold(
   return { buckets, facets, totals, seen: changed, counted, duplicates, newestAt };
 }
 
+function facetKey(hour: number, facet: ClickFacet, value: string): string {
+  return `${hour}\n${facet}\n${value}`;
+}
+
 type MutableBucket = { -readonly [K in keyof HourlyBucket]: HourlyBucket[K] };
 type MutableFacet = { -readonly [K in keyof FacetBucket]: FacetBucket[K] };
 
@@ -177,8 +181,13 @@ type MutableFacet = { -readonly [K in keyof FacetBucket]: FacetBucket[K] };
 class LinkFold {
   readonly linkId: string;
   readonly buckets: MutableBucket[] = [];
-  /** By `hour \n facet \n value`. */
-  readonly facets = new Map<string, MutableFacet>();
+  /**
+   * Found by identity, like buckets (facet values are the buffer's canonical strings), and
+   * keyed `hour \n facet \n value` only past a handful: a fold adds two or three facets
+   * per bucket, and a key string built for each showed in its profile.
+   */
+  readonly facets: MutableFacet[] = [];
+  #facetIndex: Map<string, MutableFacet> | null = null;
   /** People's clicks and bots', apart (ADR 0094). */
   total = 0;
   botTotal = 0;
@@ -234,10 +243,20 @@ class LinkFold {
   }
 
   #addFacet(hour: number, facet: ClickFacet, value: string, clicks: number): void {
-    const key = `${hour}\n${facet}\n${value}`;
-    const known = this.facets.get(key);
-    if (known !== undefined) known.clicks += clicks;
-    else this.facets.set(key, { linkId: this.linkId, hour, facet, value, clicks });
+    const known =
+      this.#facetIndex === null
+        ? this.facets.find((f) => f.hour === hour && f.facet === facet && f.value === value)
+        : this.#facetIndex.get(facetKey(hour, facet, value));
+    if (known !== undefined) {
+      known.clicks += clicks;
+      return;
+    }
+    const fresh: MutableFacet = { linkId: this.linkId, hour, facet, value, clicks };
+    this.facets.push(fresh);
+    if (this.#facetIndex !== null) this.#facetIndex.set(facetKey(hour, facet, value), fresh);
+    else if (this.facets.length > 16) {
+      this.#facetIndex = new Map(this.facets.map((f) => [facetKey(f.hour, f.facet, f.value), f]));
+    }
   }
 
   #find(bucket: ClickBucket, referrer: string): MutableBucket | undefined {
