@@ -32,11 +32,36 @@ export interface ClickBucket {
 export type HourlyBucket = Omit<ClickBucket, 'browser' | 'os' | 'city'>;
 
 /**
- * Issue 21's further dimensions, each counted on its own in `click_hourly_facets` (ADR
- * 0109): not in `click_hourly`'s key, whose rows would multiply by every combination.
+ * Issue 21's further dimensions, counted in `click_hourly_facets` (ADR 0109), not in
+ * `click_hourly`'s key, whose rows would multiply by every combination: `agent`, a
+ * browser and an operating system together (`chrome/windows`: one row where the two
+ * apart took two, for every link and hour a fold touches), and `city`.
  */
-export const CLICK_FACETS = ['browser', 'os', 'city'] as const;
+export const CLICK_FACETS = ['agent', 'city'] as const;
 export type ClickFacet = (typeof CLICK_FACETS)[number];
+
+/** The dimensions a summary reads out of the facets. */
+export const FACET_DIMENSIONS = ['browser', 'os', 'city'] as const;
+
+/** Between an agent facet's browser and os; in neither's names. */
+export const AGENT_SEPARATOR = '/';
+
+const AGENT_VALUES = new Map<BrowserClass, Map<OsClass, string>>();
+
+/** `browser/os`, one string per pair for the process: facets are found by identity. */
+export function agentFacetValue(browser: BrowserClass, os: OsClass): string {
+  let byOs = AGENT_VALUES.get(browser);
+  if (byOs === undefined) {
+    byOs = new Map();
+    AGENT_VALUES.set(browser, byOs);
+  }
+  let value = byOs.get(os);
+  if (value === undefined) {
+    value = `${browser}${AGENT_SEPARATOR}${os}`;
+    byOs.set(os, value);
+  }
+  return value;
+}
 
 /** One row of `click_hourly_facets`: people's clicks of a link, hour and facet value. */
 export interface FacetBucket {
@@ -204,8 +229,12 @@ class LinkFold {
     if (bucket.device === BOT_DEVICE) this.botTotal += bucket.clicks;
     else {
       this.total += bucket.clicks;
-      this.#addFacet(bucket.hour, 'browser', bucket.browser, bucket.clicks);
-      this.#addFacet(bucket.hour, 'os', bucket.os, bucket.clicks);
+      this.#addFacet(
+        bucket.hour,
+        'agent',
+        agentFacetValue(bucket.browser, bucket.os),
+        bucket.clicks,
+      );
       if (city !== NO_CITY) this.#addFacet(bucket.hour, 'city', city, bucket.clicks);
     }
     const found = this.#find(bucket, referrer);

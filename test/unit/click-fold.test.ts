@@ -199,10 +199,8 @@ describe('planFold', () => {
     );
     // City 5 was stored; City 0 and City 1 fit under the bound of 3; the bot is in none.
     assert.deepEqual(facets, {
-      'browser:firefox': 7,
-      'browser:chrome': 1,
-      'os:linux': 7,
-      'os:android': 1,
+      'agent:firefox/linux': 7,
+      'agent:chrome/android': 1,
       'city:City 0': 2,
       'city:City 1': 1,
       'city:other': 3,

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { NO_CITY, NO_REFERRER, OTHER_CITY, OTHER_REFERRER } from '../../domain/click-event.js';
 import {
-  CLICK_FACETS,
+  AGENT_SEPARATOR,
+  FACET_DIMENSIONS,
   clicksPerHour,
   linkHourKey,
   NO_CLICKS,
@@ -193,12 +194,17 @@ export class PgClickStore implements ClickStore {
            (d) =>
              `UNION ALL SELECT '${d}', ${d}, sum(clicks)::bigint, 0 FROM h WHERE ${PEOPLE_CLICKS} GROUP BY ${d}`,
          ).join('\n')}
-         UNION ALL SELECT facet, value, sum(clicks)::bigint, 0 FROM f GROUP BY facet, value`,
+         UNION ALL SELECT 'browser', split_part(value, '${AGENT_SEPARATOR}', 1), sum(clicks)::bigint, 0
+           FROM f WHERE facet = 'agent' GROUP BY 2
+         UNION ALL SELECT 'os', split_part(value, '${AGENT_SEPARATOR}', 2), sum(clicks)::bigint, 0
+           FROM f WHERE facet = 'agent' GROUP BY 2
+         UNION ALL SELECT facet, value, sum(clicks)::bigint, 0 FROM f WHERE facet = 'city'
+           GROUP BY facet, value`,
         [linkId, fromHour, toHour],
       );
       const hours: { hour: number; clicks: number; botClicks: number }[] = [];
       const byDimension = new Map<string, DimensionCount[]>(
-        [...DIMENSIONS, ...CLICK_FACETS].map((d) => [d, []]),
+        [...DIMENSIONS, ...FACET_DIMENSIONS].map((d) => [d, []]),
       );
       for (const row of rows) {
         if (row.kind === 'hour') {
@@ -206,7 +212,7 @@ export class PgClickStore implements ClickStore {
         } else byDimension.get(row.kind)?.push({ value: row.value, clicks: row.clicks });
       }
       hours.sort((a, b) => a.hour - b.hour);
-      const ranked = (d: (typeof DIMENSIONS)[number] | (typeof CLICK_FACETS)[number]) =>
+      const ranked = (d: (typeof DIMENSIONS)[number] | (typeof FACET_DIMENSIONS)[number]) =>
         (byDimension.get(d) ?? []).sort((a, b) =>
           b.clicks !== a.clicks ? b.clicks - a.clicks : a.value < b.value ? -1 : 1,
         );

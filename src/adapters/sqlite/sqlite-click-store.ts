@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { NO_CITY, NO_REFERRER, OTHER_CITY, OTHER_REFERRER } from '../../domain/click-event.js';
 import {
+  AGENT_SEPARATOR,
+  type ClickFacet,
   clicksPerHour,
   linkHourKey,
   NO_CLICKS,
@@ -45,7 +47,9 @@ export class SqliteClickStore implements ClickStore {
   readonly #byCountry: Database.Statement<[string, number, number], Summed>;
   readonly #byDevice: Database.Statement<[string, number, number], Summed>;
   readonly #byReferrer: Database.Statement<[string, number, number], Summed>;
-  readonly #byFacet: Database.Statement<[string, number, number, string], Summed>;
+  readonly #byBrowser: Database.Statement<[string, number, number], Summed>;
+  readonly #byOs: Database.Statement<[string, number, number], Summed>;
+  readonly #byCity: Database.Statement<[string, number, number], Summed>;
   readonly #totals: Database.Statement<[string], [string, number, number]>;
   readonly #addHourTotals: Database.Statement<[string]>;
   readonly #clicksBetween: Database.Statement<[number, number], number | null>;
@@ -129,13 +133,18 @@ export class SqliteClickStore implements ClickStore {
     this.#byDevice = byDimension('device_class');
     this.#byReferrer = byDimension('referrer_host');
     // Only people's clicks are in the facets (ADR 0094, 0109).
-    this.#byFacet = db
-      .prepare<[string, number, number, string], Summed>(
-        `SELECT value, sum(clicks) AS total FROM click_hourly_facets
-         WHERE link_id = ? AND hour >= ? AND hour < ? AND facet = ?
-         GROUP BY value ORDER BY total DESC, value`,
-      )
-      .raw();
+    const byFacet = (facet: ClickFacet, value: string) =>
+      db
+        .prepare<[string, number, number], Summed>(
+          `SELECT ${value} AS v, sum(clicks) AS total FROM click_hourly_facets
+           WHERE link_id = ? AND hour >= ? AND hour < ? AND facet = '${facet}'
+           GROUP BY v ORDER BY total DESC, v`,
+        )
+        .raw();
+    // An agent is `browser/os` (click-fold.ts): each read out of its half.
+    this.#byBrowser = byFacet('agent', `substr(value, 1, instr(value, '${AGENT_SEPARATOR}') - 1)`);
+    this.#byOs = byFacet('agent', `substr(value, instr(value, '${AGENT_SEPARATOR}') + 1)`);
+    this.#byCity = byFacet('city', 'value');
     this.#totals = db
       .prepare<[string], [string, number, number]>(
         `SELECT link_id, clicks, bot_clicks FROM click_totals
@@ -275,9 +284,9 @@ export class SqliteClickStore implements ClickStore {
         countries: counts(this.#byCountry.all(linkId, fromHour, toHour)),
         devices: counts(this.#byDevice.all(linkId, fromHour, toHour)),
         referrers: counts(this.#byReferrer.all(linkId, fromHour, toHour)),
-        browsers: counts(this.#byFacet.all(linkId, fromHour, toHour, 'browser')),
-        oses: counts(this.#byFacet.all(linkId, fromHour, toHour, 'os')),
-        cities: counts(this.#byFacet.all(linkId, fromHour, toHour, 'city')),
+        browsers: counts(this.#byBrowser.all(linkId, fromHour, toHour)),
+        oses: counts(this.#byOs.all(linkId, fromHour, toHour)),
+        cities: counts(this.#byCity.all(linkId, fromHour, toHour)),
       }))();
     });
   }
