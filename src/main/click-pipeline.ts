@@ -21,13 +21,16 @@ import type { Clock } from '../ports/clock.js';
 /** The in-process aggregator's pause when it finds nothing to fold. */
 const AGGREGATOR_IDLE_MS = 250;
 /**
- * The aggregator thread of `hop serve` folds what gathered every 10 s (analytics lag
+ * The aggregator thread of `hop serve` folds what gathered every 15 s (analytics lag
  * behind by about that), merging up to two minutes of flushed batches per fold: a fold
  * costs one row update per link, hour and dimensions clicked since the last one (about
- * 7.5 µs each here), so a link clicked every second costs a tenth of what folding every
- * second would.
+ * 7.5 µs each here), so a link clicked every second costs a fifteenth of what folding
+ * every second would. It was 10 s until issue 21 added a third row per link and hour (its
+ * browser and os, ADR 0109): the thread shares the process's CPU, and the paired `hot`
+ * bench put the extra row at about 4% of a plain redirect's throughput; folding every
+ * 15 s keeps the thread's rows per second where they were (BENCHMARKS.md, 2026-12-05).
  */
-const THREAD_FOLD_INTERVAL_MS = 10_000;
+const THREAD_FOLD_INTERVAL_MS = 15_000;
 const THREAD_ROWS_PER_FOLD = 120;
 const THREAD_REPORT_INTERVAL_MS = 1_000;
 /** 16 base62 characters ≈ 95 bits: no two process starts share an instance id. */

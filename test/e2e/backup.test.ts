@@ -21,7 +21,8 @@ test('hop backup copies hop.db and clicks.db while hop serve writes; the copy re
   const clicked = await createLink(hop.url);
   const asBrowser = { redirect: 'manual', headers: { 'user-agent': DESKTOP } } as const;
   assert.equal((await fetch(`${hop.url}/${clicked.code}`, asBrowser)).status, 302);
-  await eventually(async () => readCounts(dir, clicked.id).clicks === 1, 'the click folded');
+  // Folded by hop serve's aggregator thread, every 15 s.
+  await eventually(async () => readCounts(dir, clicked.id).clicks === 1, 'the click folded', 3000);
 
   // Writes go on through the backup: links created and followed one after another.
   const created: { id: string; code: string }[] = [];

@@ -187,7 +187,7 @@ whenChromium('admin console in Chromium', () => {
       await page.locator('[data-testid="clicks-today"]', { hasText: /^5$/ }).waitFor();
       assert.notEqual(await page.getByTestId('redirect-p99').textContent(), '—');
       assert.ok(Number(await page.getByTestId('redirect-rate').textContent()) > 0);
-      // The busiest links are ranked where clicks are folded, at most every 10 s: the row
+      // The busiest links are ranked where clicks are folded, every 15 s: the row
       // comes with the first ranking after the fold that counted the clicks.
       await page
         .locator('table.links tbody tr', { hasText: link.code })
