@@ -170,6 +170,18 @@ describe('smart-link fields that are wrong', () => {
     assert.deepEqual(fields, ['password', 'rules[0].when.country[1]', 'utm.source']);
   });
 
+  test('UTM parameters that take the destination past HOP_MAX_URL_LENGTH are a 422 naming it', async () => {
+    const long = `${DESTINATION}?q=${'x'.repeat(1900)}`;
+    const utm = { source: 's'.repeat(200), campaign: 'c'.repeat(200) };
+    const created = await server.request('POST', '/v1/links', {
+      body: { destination: long, utm },
+    });
+    assertNames(created, 'destination', 'utm past the length limit');
+    const plain = await createLink(server, { destination: long });
+    const patched = await server.request('PATCH', `/v1/links/${plain.id}`, { body: { utm } });
+    assertNames(patched, 'destination', 'utm past the length limit, by PATCH');
+  });
+
   test('nothing is written by a refused write', async () => {
     const link = await createLink(server, { destination: DESTINATION, max_clicks: 5 });
     const refused = await server.request('PATCH', `/v1/links/${link.id}`, {

@@ -99,7 +99,7 @@ export async function createLink(
   const tags = normaliseTags(input.tags);
   const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
   const smart = await newSmartOptions(smartInput, input.passwordHash);
-  const finalDestination = destinationWithUtm(destination, smartInput);
+  const finalDestination = destinationWithUtm(destination, smartInput, deps);
 
   const claim: IdempotencyClaim | undefined =
     idempotencyKey === undefined || requestHash === undefined

@@ -6,6 +6,7 @@ import {
 } from '../../domain/smart/parse-smart-input.js';
 import { isPlain, NO_SMART_OPTIONS, type SmartOptions } from '../../domain/smart/smart-options.js';
 import { applyUtm } from '../../domain/smart/utm.js';
+import { checkDestinationOrThrow } from './check-destination-or-throw.js';
 import { hashLinkPassword } from './link-password.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 
@@ -66,6 +67,12 @@ export function smartOptionsAfter(
 }
 
 /** The destination with the write's utm fields set (issue 21: when the link is written). */
-export function destinationWithUtm(destination: string, input: SmartInput | undefined): string {
-  return input?.utm === undefined ? destination : applyUtm(destination, input.utm);
+export function destinationWithUtm(
+  destination: string,
+  input: SmartInput | undefined,
+  deps: LinkServiceDeps,
+): string {
+  if (input?.utm === undefined) return destination;
+  // The parameters may take it past HOP_MAX_URL_LENGTH: the policy judges the result.
+  return checkDestinationOrThrow(applyUtm(destination, input.utm), deps.destinationPolicy);
 }

@@ -59,7 +59,7 @@ export async function updateLink(
     const revived = expiresAt !== undefined && current.state === 'expired';
     return {
       ...current,
-      destination: destinationWithUtm(destination ?? current.destination, smartInput),
+      destination: destinationWithUtm(destination ?? current.destination, smartInput, deps),
       statusCode: statusCode ?? current.statusCode,
       expiresAt: expiresAt === undefined ? current.expiresAt : expiresAt,
       title: title === undefined ? current.title : title,
