@@ -154,7 +154,12 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     response.end(miss.body);
   };
 
-  const sendFallback = (response: ServerResponse, location: string) => {
+  const sendFallback = (request: IncomingMessage, response: ServerResponse, location: string) => {
+    // A fallback on the blocklist goes nowhere, like a destination on it (ADR 0114).
+    if (resolver.blocks(location)) {
+      sendMiss(request, response);
+      return;
+    }
     response.writeHead(302, {
       location,
       'cache-control': FALLBACK_CACHE_CONTROL,
@@ -175,7 +180,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       response.end();
     },
     spent: (request, response, outcome) => {
-      if (outcome.kind === 'fallback') sendFallback(response, outcome.location);
+      if (outcome.kind === 'fallback') sendFallback(request, response, outcome.location);
       else sendMiss(request, response);
     },
     unavailable: (response) => {
@@ -213,7 +218,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       return;
     }
     if (outcome.kind === 'fallback') {
-      sendFallback(response, outcome.location);
+      sendFallback(request, response, outcome.location);
       observe(source, startedAt);
       return;
     }
@@ -242,6 +247,13 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       send(request, response, outcome, 'l1', startedAt);
       return true;
     }
+    refuse(response, coolDownMs);
+    observe(coolDownMs > 0 ? 'throttled' : 'shed', startedAt);
+    return true;
+  };
+
+  /** 429 to a throttled client (`coolDownMs` > 0), else 503: shedding. */
+  const refuse = (response: ServerResponse, coolDownMs: number) => {
     if (coolDownMs > 0) {
       if (scanners !== null) scanners.refusedRequests++;
       response.writeHead(429, {
@@ -251,14 +263,11 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         'retry-after': String(Math.ceil(coolDownMs / 1000)),
       });
       response.end(THROTTLED_BODY);
-      observe('throttled', startedAt);
-      return true;
+      return;
     }
     shedder.shedRedirects++;
     response.writeHead(503, OVERLOADED_HEADERS);
     response.end(OVERLOADED_BODY);
-    observe('shed', startedAt);
-    return true;
   };
 
   const answer = (request: IncomingMessage, response: ServerResponse, code: string): boolean => {
@@ -333,9 +342,27 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         return;
       }
       request.resume();
-      if (outcome.kind === 'fallback') sendFallback(response, outcome.location);
-      else sendMiss(request, response);
+      if (outcome.kind === 'fallback') {
+        sendFallback(request, response, outcome.location);
+        return;
+      }
+      sendMiss(request, response);
+      if (outcome.kind === 'not-found' || outcome.kind === 'invalid') {
+        scanners?.recordMiss(clientOf(request));
+      }
     };
+    // Throttled scanners and heavy shedding: what memory can answer, as for a GET.
+    const coolDownMs = scanners?.throttling === true ? scanners.coolDownLeft(clientOf(request)) : 0;
+    if (coolDownMs > 0 || shedder.level() === 2) {
+      const inMemory = resolver.resolveFromMemory(code);
+      if (inMemory === undefined || (coolDownMs > 0 && inMemory.kind === 'not-found')) {
+        request.resume();
+        refuse(response, coolDownMs);
+        return;
+      }
+      answerWith(inMemory);
+      return;
+    }
     const outcome = resolver.resolve(code);
     if (!(outcome instanceof Promise)) {
       answerWith(outcome);

@@ -144,7 +144,7 @@ const smartFields = {
       'Where an expired or click-exhausted link sends visitors (302) instead of the 404.',
   }),
   forward_query: {
-    type: 'boolean',
+    type: ['boolean', 'null'],
     description:
       "Adds the visitor's query string to the chosen destination (its own parameters win).",
   },

@@ -92,6 +92,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     link: CachedLink,
     smart: PreparedSmart,
     passCookie: string | undefined,
+    posted: boolean,
   ): void => {
     const options = smart.options;
     const visitor = new RequestVisitor(request, queryOf(request.url ?? ''), now(), deps);
@@ -103,7 +104,9 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
       deps.random,
     );
     const location = choice.destination;
-    const status = choice.statusCode ?? link.status;
+    // The form's POST is answered 302 (the words), which browsers follow with a GET,
+    // whatever the link's status: a 307 or 308 would post the password on (ADR 0114).
+    const status = posted ? 302 : (choice.statusCode ?? link.status);
     const cookies: string[] = passCookie === undefined ? [] : [passCookie];
     if (choice.variantCookie !== null) {
       cookies.push(
@@ -149,11 +152,11 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     if (smart === null) return;
     const passwordHash = smart.options.passwordHash;
     if (passwordHash === null || gate === null) {
-      choose(request, response, link, smart, undefined);
+      choose(request, response, link, smart, undefined, false);
       return;
     }
     gate.admit(request, response, protectedLinkOf(link, passwordHash), (passCookie) => {
-      choose(request, response, link, smart, passCookie);
+      choose(request, response, link, smart, passCookie, false);
     });
   };
 
@@ -170,7 +173,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
       return;
     }
     gate.admitForm(request, response, protectedLinkOf(link, passwordHash), password, (pass) => {
-      choose(request, response, link, smart, pass);
+      choose(request, response, link, smart, pass, true);
     });
   };
 

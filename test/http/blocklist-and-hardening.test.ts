@@ -65,6 +65,28 @@ describe('HOP_BLOCKLIST_FILE is checked at create and on redirect, and reloaded'
       1000,
     );
   });
+
+  test("an expired link's fallback_url on the list is the one 404, like a destination (ADR 0114)", async () => {
+    const created = await server.request('POST', '/v1/links', {
+      body: {
+        destination: 'https://shop.good.example/a',
+        fallback_url: 'https://later.example/x',
+        ttl_seconds: 60,
+      },
+    });
+    assert.equal(created.status, 201);
+    const code = created.json.code as string;
+    server.clock.advance(61_000);
+    const spent = await server.request('GET', `/${code}`, { key: null });
+    assert.equal(spent.status, 302);
+    assert.equal(spent.headers.get('location'), 'https://later.example/x');
+    writeFileSync(file, 'evil.example\nlater.example\n');
+    await eventually(
+      async () => (await server.request('GET', `/${code}`, { key: null })).status === 404,
+      'the blocked fallback turning 404',
+      1000,
+    );
+  });
 });
 
 describe('slow clients and security headers', () => {

@@ -222,6 +222,26 @@ describe('password links on hop', () => {
     assert.equal((await postForm('NoSuchCode', 'password=whatever')).status, 404);
   });
 
+  test('the form is answered 302 even for a 307 or 308 link: the password is never posted on', async () => {
+    for (const status_code of [307, 308]) {
+      const link = await passwordLink({ status_code });
+      const right = await postForm(link.code, `password=${encodeURIComponent(PASSWORD)}`);
+      assert.equal(right.status, 302);
+      assert.equal(right.headers.get('location'), DESTINATION);
+    }
+  });
+
+  test('an Idempotency-Key replayed with another password is refused', async () => {
+    const create = (password: string) =>
+      server.request('POST', '/v1/links', {
+        body: { destination: DESTINATION, password },
+        headers: { 'idempotency-key': `pw-${PASSWORD.length}-replay` },
+      });
+    assert.equal((await create('first password')).status, 201);
+    assert.equal((await create('first password')).status, 200);
+    assertProblem(await create('other password'), 422, 'idempotency-key-reused');
+  });
+
   test("a password link's POST that is no form is a 415 problem, a form over 4 KiB a 413", async () => {
     const link = await passwordLink();
     const json = await server.request('POST', `/${link.code}`, {

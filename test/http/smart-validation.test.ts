@@ -182,6 +182,15 @@ describe('smart-link fields that are wrong', () => {
     assertNames(patched, 'destination', 'utm past the length limit, by PATCH');
   });
 
+  test('forward_query: null turns forwarding off, as null removes the other fields', async () => {
+    const link = await createLink(server, { destination: DESTINATION, forward_query: true });
+    const patched = await server.request('PATCH', `/v1/links/${link.id}`, {
+      body: { forward_query: null },
+    });
+    assert.equal(patched.status, 200);
+    assert.equal(patched.json.forward_query, false);
+  });
+
   test('nothing is written by a refused write', async () => {
     const link = await createLink(server, { destination: DESTINATION, max_clicks: 5 });
     const refused = await server.request('PATCH', `/v1/links/${link.id}`, {
@@ -222,7 +231,7 @@ describe('smart-link fields that are wrong', () => {
       { max_clicks: 1e20 },
       { fallback_url: 5 },
       { fallback_url: '' },
-      { forward_query: null },
+      { forward_query: 0 },
     ];
     for (const shape of shapes) {
       const created = await server.request('POST', '/v1/links', {

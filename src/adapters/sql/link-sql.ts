@@ -23,7 +23,8 @@ export function recordFromRow(row: IdempotencyRow): IdempotencyRecord {
     owner: row.owner,
     key: row.key,
     requestHash: row.request_hash,
-    link: JSON.parse(row.response) as Link,
+    // Records kept before smart links (issue 21) have no `smart`: a plain link.
+    link: { smart: null, ...(JSON.parse(row.response) as Omit<Link, 'smart'>) },
     createdAt: row.created_at,
   };
 }

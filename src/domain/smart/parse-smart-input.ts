@@ -79,7 +79,9 @@ export function readSmartInput(
         : parseUrl(body.fallback_url, 'fallback_url', checkUrl, problems);
   }
   if (body.forward_query !== undefined) {
-    if (typeof body.forward_query === 'boolean') input.forwardQuery = body.forward_query;
+    // null removes it, as for the other fields: not forwarding is the default.
+    if (body.forward_query === null) input.forwardQuery = false;
+    else if (typeof body.forward_query === 'boolean') input.forwardQuery = body.forward_query;
     else problems.add('forward_query', 'true or false.');
   }
   if (body.password !== undefined) input.password = parsePassword(body.password, problems);

@@ -9,6 +9,7 @@ import type { QuotaReading } from '../../domain/quota.js';
 import type { SmartInput } from '../../domain/smart/parse-smart-input.js';
 import { NO_SMART_OPTIONS, type SmartOptions } from '../../domain/smart/smart-options.js';
 import type { IdempotencyClaim } from '../../ports/link-repository.js';
+import { verifyLinkPassword } from './link-password.js';
 import {
   checkSmartFields,
   destinationWithUtm,
@@ -84,7 +85,8 @@ export async function createLink(
       idempotencyKey,
       deps.clock.now() - IDEMPOTENCY_WINDOW_MS,
     );
-    if (earlier !== null) return replayOrThrow(earlier.link, earlier.requestHash, requestHash);
+    if (earlier !== null)
+      return replayOrThrow(earlier.link, earlier.requestHash, requestHash, input);
   }
 
   const quotas = await takeCreateQuota(deps.createLimiter, principal, context.client);
@@ -142,7 +144,7 @@ export async function createLink(
         return { link: result.link, replayed: false, quotas };
       case 'replayed':
         // Another request with this key committed between our first look and the insert.
-        return replayOrThrow(result.record.link, result.record.requestHash, requestHash);
+        return replayOrThrow(result.record.link, result.record.requestHash, requestHash, input);
       case 'code-taken':
         if (alias !== null) throw await aliasTaken(deps, alias);
     }
@@ -188,12 +190,20 @@ async function aliasTaken(deps: LinkServiceDeps, alias: string): Promise<HopErro
   return new HopError('alias-taken', detail, { fields: [{ field: 'alias', detail }] });
 }
 
-function replayOrThrow(
+async function replayOrThrow(
   link: Link,
   storedHash: string,
   requestHash: string | undefined,
-): CreateLinkResult {
-  if (storedHash !== requestHash) {
+  input: CreateLinkInput,
+): Promise<CreateLinkResult> {
+  // The fingerprint holds no password (it is an unsalted digest): a replay's password is
+  // checked against the link's own hash instead.
+  const password = input.smart?.password;
+  const samePassword =
+    typeof password !== 'string' ||
+    (link.smart?.passwordHash != null &&
+      (await verifyLinkPassword(password, link.smart.passwordHash)));
+  if (storedHash !== requestHash || !samePassword) {
     throw new HopError(
       'idempotency-key-reused',
       'This Idempotency-Key was already used with a different request.',
