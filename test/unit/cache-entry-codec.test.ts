@@ -19,18 +19,12 @@ function decodeAsBeforeSmartLinks(value: string): { linkId: string; location: st
   return { linkId, location: parts.slice(5).join('|') };
 }
 
+const smartEntry = (location: string) =>
+  cachedLinkOf(LINK_ID, 'abc1234', 3, 'active', null, 302, location, SMART);
+
 describe('L2 values of smart links (ADR 0114)', () => {
   test('a smart entry travels whole, a plain one keeps its older shape', () => {
-    const smart = cachedLinkOf(
-      LINK_ID,
-      'abc1234',
-      3,
-      'active',
-      null,
-      302,
-      'https://x.test/a|b',
-      SMART,
-    );
+    const smart = smartEntry('https://x.test/a|b');
     const back = decodeEntry(encodeEntry(smart), 'abc1234');
     assert.ok(back?.found === true);
     assert.equal(back.location, 'https://x.test/a|b');
@@ -41,16 +35,7 @@ describe('L2 values of smart links (ADR 0114)', () => {
   });
 
   test('a build from before smart links reads a smart value as a miss, never as a redirect', () => {
-    const smart = cachedLinkOf(
-      LINK_ID,
-      'abc1234',
-      3,
-      'active',
-      null,
-      302,
-      'https://x.test/',
-      SMART,
-    );
+    const smart = smartEntry('https://x.test/');
     const value = encodeEntry(smart);
     assert.equal(decodeAsBeforeSmartLinks(value), null);
   });
