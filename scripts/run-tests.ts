@@ -49,7 +49,10 @@ function main(): void {
     process.exit(2);
   }
   const tiers = asked.length > 0 ? asked : TIERS;
-  const files = tiers.flatMap(testFilesOf);
+  // Started slowest tier first (end-to-end files take a minute each, unit files a second):
+  // the many short files then fill in around the long ones, instead of the long ones
+  // starting last and running on alone at the end (CI's wall time, under its 10 minutes).
+  const files = [...tiers].reverse().flatMap(testFilesOf);
   const alone = files.filter((file) => ALONE_MARK.test(head(file)));
   const together = files.filter((file) => !alone.includes(file));
 
