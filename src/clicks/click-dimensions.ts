@@ -11,6 +11,7 @@ import {
   type OsClass,
 } from '../domain/click-event.js';
 import type { GeoLookup, GeoPlace } from '../ports/geo-lookup.js';
+import { BROWSER_BY_BOWSER_NAME, OS_BY_BOWSER_NAME } from '../domain/smart/agent-class.js';
 import { BoundedMemo } from './bounded-memo.js';
 
 /** Distinct user agents, referrers and country values remembered each. */
@@ -86,27 +87,6 @@ function agentClass(device: DeviceClass, browser: BrowserClass, os: OsClass): Ag
 const OTHER_AGENT = agentClass('other', 'other', 'other');
 const BOT_AGENT = agentClass('bot', 'other', 'other');
 
-/** Bowser's browser names → the names link rules use (issue 21). */
-const BROWSER_NAMES: ReadonlyMap<string, BrowserClass> = new Map([
-  ['Chrome', 'chrome'],
-  ['Chromium', 'chrome'],
-  ['Firefox', 'firefox'],
-  ['Safari', 'safari'],
-  ['Microsoft Edge', 'edge'],
-  ['Opera', 'opera'],
-  ['Samsung Internet for Android', 'samsung'],
-]);
-
-/** Bowser's os names → the names link rules use. */
-const OS_NAMES: ReadonlyMap<string, OsClass> = new Map([
-  ['iOS', 'ios'],
-  ['Android', 'android'],
-  ['Windows', 'windows'],
-  ['macOS', 'macos'],
-  ['Linux', 'linux'],
-  ['Chrome OS', 'chromeos'],
-]);
-
 /** isbot for crawlers, then bowser (both maintained; ~30 µs a parse here). */
 function classifyAgent(userAgent: string): AgentClass {
   if (userAgent === '' || userAgent.length > MAX_AGENT_LENGTH) return OTHER_AGENT;
@@ -116,8 +96,8 @@ function classifyAgent(userAgent: string): AgentClass {
     const type = parsed.platform.type;
     return agentClass(
       type === 'desktop' || type === 'mobile' || type === 'tablet' ? type : 'other',
-      BROWSER_NAMES.get(parsed.browser.name ?? '') ?? 'other',
-      OS_NAMES.get(parsed.os.name ?? '') ?? 'other',
+      BROWSER_BY_BOWSER_NAME.get(parsed.browser.name ?? '') ?? 'other',
+      OS_BY_BOWSER_NAME.get(parsed.os.name ?? '') ?? 'other',
     );
   } catch {
     // A parser's bug on a hostile user agent must not cost the batch: it is just `other`.

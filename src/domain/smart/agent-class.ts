@@ -40,8 +40,8 @@ export function browserBit(browser: RuleBrowser): number {
   return 1 << (BROWSER_SHIFT + BROWSERS.indexOf(browser));
 }
 
-/** Bowser's names (node_modules/bowser/src/constants.js) → the names rules use. */
-const OS_BY_BOWSER_NAME: ReadonlyMap<string, RuleOs> = new Map([
+/** Bowser's names (node_modules/bowser/src/constants.js) → the names rules and click analytics use. */
+export const OS_BY_BOWSER_NAME: ReadonlyMap<string, RuleOs> = new Map([
   ['iOS', 'ios'],
   ['Android', 'android'],
   ['Windows', 'windows'],
@@ -50,7 +50,7 @@ const OS_BY_BOWSER_NAME: ReadonlyMap<string, RuleOs> = new Map([
   ['Chrome OS', 'chromeos'],
 ]);
 
-const BROWSER_BY_BOWSER_NAME: ReadonlyMap<string, RuleBrowser> = new Map([
+export const BROWSER_BY_BOWSER_NAME: ReadonlyMap<string, RuleBrowser> = new Map([
   ['Chrome', 'chrome'],
   ['Chromium', 'chrome'],
   ['Firefox', 'firefox'],
