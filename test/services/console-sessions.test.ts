@@ -1,3 +1,4 @@
+import { SCOPES } from '../../src/domain/principal.js';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
@@ -69,7 +70,10 @@ describe('console sessions', () => {
   test('a session signed in is read back, the same, until just before it expires', async (t) => {
     const { clock, deps, admin } = await setup(t);
     const { token, session } = await signIn(deps, admin.key, CLIENT);
-    assert.deepEqual(session.principal, { keyId: admin.id, owner: 'ops', admin: true });
+    assert.deepEqual(
+      { ...session.principal, scopes: [...session.principal.scopes] },
+      { keyId: admin.id, owner: 'ops', admin: true, scopes: [...SCOPES], domains: null },
+    );
     assert.equal(session.expiresAt, BASE_MS + TTL_MS);
     assert.match(token, new RegExp(`^${admin.id}\\.${BASE_MS + TTL_MS}\\.[A-Za-z0-9_-]{43}$`));
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { HopError } from '../../domain/errors.js';
-import type { Principal } from '../../domain/principal.js';
+import { principalFor, type Principal } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
 import type { Clock } from '../../ports/clock.js';
 import { findKeyBySecret } from '../keys/find-key-by-secret.js';
@@ -130,7 +130,7 @@ function sessionOf(
   expiresAt: number,
 ): ConsoleSession {
   return {
-    principal: { keyId: record.id, owner: record.owner, admin: record.admin },
+    principal: principalFor(record),
     expiresAt,
     token,
     // Bound to this very session: a token seen in one sign-in is useless in another.

@@ -1,5 +1,5 @@
 import { HopError } from '../../domain/errors.js';
-import type { Principal } from '../../domain/principal.js';
+import { principalFor, type Principal } from '../../domain/principal.js';
 import type { ApiKeyStore } from '../../ports/api-key-store.js';
 import { findKeyBySecret } from './find-key-by-secret.js';
 
@@ -23,5 +23,5 @@ export async function authenticate(
   }
   const record = await findKeyBySecret(keys, key);
   if (record === null) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
-  return { keyId: record.id, owner: record.owner, admin: record.admin };
+  return principalFor(record);
 }
