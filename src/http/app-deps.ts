@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
+import type { TagServiceDeps } from '../services/tags/tag-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { LinkCountSnapshot } from '../services/stats/link-counts.js';
 import type { ServiceStats } from '../services/stats/service-stats.js';
@@ -40,6 +41,8 @@ export interface ConsoleDeps {
 export interface AppDeps {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Tags: counted, renamed, removed (issue 22). */
+  readonly tagService: TagServiceDeps;
   readonly redirect: RedirectResolver;
   readonly analytics: AnalyticsDeps;
   /** Counts a redirect's click; null when analytics are off. */

@@ -18,6 +18,7 @@ import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
+import { registerTagRoutes } from './routes/v1/tags-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -162,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
     registerStatsRoutes(v1, deps);
+    registerTagRoutes(v1, deps);
   });
 
   return app;

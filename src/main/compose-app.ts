@@ -67,6 +67,7 @@ export function composeAppDeps(
   const appDeps: AppDeps = {
     linkService: services.linkService,
     keyService: services.keyService,
+    tagService: { links: services.linkService, tags: store.tags },
     redirect: resolver,
     analytics: { links: store.links, clicks: store.clicks, clock },
     clicks: clicks?.record ?? null,

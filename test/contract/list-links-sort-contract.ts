@@ -168,7 +168,7 @@ export function listLinksSortContract(openStore: OpenStore): void {
       const sort = { key: 'clicks', descending: true } as const;
       const listed = await store.links.listLinks({
         owner,
-        tag: 'x',
+        tags: ['x'],
         state: 'active',
         nowMs: NOW,
         limit: 100,
@@ -178,7 +178,7 @@ export function listLinksSortContract(openStore: OpenStore): void {
       const after = { value: 3, id: tagged[2]!.id };
       const rest = await store.links.listLinks({
         owner,
-        tag: 'x',
+        tags: ['x'],
         nowMs: NOW,
         limit: 100,
         sort,

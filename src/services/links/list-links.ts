@@ -8,6 +8,7 @@ import {
   type LinkSort,
   type LinkSortPosition,
 } from '../../ports/link-repository.js';
+import type { TagsMode } from '../../domain/link-tags.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -17,7 +18,11 @@ export interface ListLinksInput {
   readonly owner?: string | undefined;
   readonly search?: string | undefined;
   readonly state?: LinkState | undefined;
-  readonly tag?: string | undefined;
+  /** Only links with any (or, with `tagsMode: 'all'`, all) of these tags (ADR 0119). */
+  readonly tags?: readonly string[] | undefined;
+  readonly tagsMode?: TagsMode | undefined;
+  /** Only links with none of these tags. */
+  readonly excludeTags?: readonly string[] | undefined;
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
   /** `created`, `clicks` or `expires_at`, `-` first for descending; default `-created`. */
@@ -71,7 +76,9 @@ export async function listLinks(
     owner: principal.admin ? input.owner : principal.owner,
     search: input.search,
     state: input.state,
-    tag: input.tag,
+    tags: input.tags,
+    tagsMode: input.tagsMode,
+    excludeTags: input.excludeTags,
     // The default order keeps its id-only cursor, so cursors handed out before sorting
     // existed still page on.
     ...(sortName === DEFAULT_SORT ? { beforeId: position?.id } : { sort, after: position }),
