@@ -12,6 +12,7 @@ import { redirectReadsContract } from './redirect-reads-contract.js';
 import { openFresh, type OpenStore } from './store-factories.js';
 import { sweepQueriesContract } from './sweep-queries-contract.js';
 import { sequenceContract } from './sequence-contract.js';
+import { tagQueriesContract } from './tag-queries-contract.js';
 
 export type { OpenStore } from './store-factories.js';
 
@@ -58,6 +59,7 @@ export function runStoreContract(
     idempotencyContract(open);
     listLinksContract(open);
     listLinksSortContract(open);
+    tagQueriesContract(open);
     redirectReadsContract(open);
     codeScanContract(open);
     sweepQueriesContract(open);

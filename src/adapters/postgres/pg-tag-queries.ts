@@ -19,9 +19,11 @@ export class PgTagQueries implements TagQueries {
   }
 
   async listTags(query: TagQuery): Promise<readonly TagCount[]> {
-    const filters = [query.owner, query.name, query.afterName, query.search];
+    const filters = [query.owner, query.name, query.search];
     // No stored tag or owner holds a NUL; the search may not either.
     if (filters.some((value) => value?.includes(NUL) === true)) return [];
+    // Text cannot hold a NUL. Cut there: for names without one, "after a\0b" is "after a".
+    const afterName = query.afterName?.split(NUL)[0];
     return guardPg('list tags', async () => {
       const params: unknown[] = [];
       const param = (value: unknown) => {
@@ -35,9 +37,7 @@ export class PgTagQueries implements TagQueries {
         const name = param(query.name);
         where.push(`links.tags ? ${name}`, `tag.name = ${name}`);
       }
-      if (query.afterName !== undefined) {
-        where.push(`tag.name COLLATE "C" > ${param(query.afterName)}`);
-      }
+      if (afterName !== undefined) where.push(`tag.name COLLATE "C" > ${param(afterName)}`);
       if (query.search !== undefined && query.search !== '') {
         where.push(`strpos(lower(tag.name), ${param(query.search.toLowerCase())}) > 0`);
       }
