@@ -8,13 +8,14 @@ import { addMigrateCommand } from './commands/migrate-command.js';
 import { addPoolCommand } from './commands/pool-command.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { addSweepCommand } from './commands/sweep-command.js';
+import { addTagsCommand } from './commands/tags-command.js';
 import { addWorkerCommand } from './commands/worker-command.js';
 import { exitQuietlyOnClosedStdout } from './closed-stdout.js';
 import { refuseUnknownCommand } from './unknown-command.js';
 
 /**
- * The `hop` command line: serve (default), worker, migrate, backup, keys, links, pool, sweep,
- * bench.
+ * The `hop` command line: serve (default), worker, migrate, backup, keys, links, tags, pool,
+ * sweep, bench.
  */
 const program = new Command('hop').description('hop, the URL shortener');
 addServeCommand(program);
@@ -22,6 +23,7 @@ addMigrateCommand(program);
 addBackupCommand(program);
 addKeysCommand(program);
 addLinksCommand(program);
+addTagsCommand(program);
 addPoolCommand(program);
 addSweepCommand(program);
 addWorkerCommand(program);

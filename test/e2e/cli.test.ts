@@ -7,7 +7,7 @@ import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { runHop } from '../support/hop-process.js';
 
 describe('the hop CLI', () => {
-  test('migrate, keys create|list|revoke, links create|list', async (t) => {
+  test('migrate, keys create|list|revoke, links create|list, tags rename|list|delete', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { HOP_DATA_DIR: dir, HOP_PUBLIC_URL: 'https://s.example' };
@@ -47,6 +47,10 @@ describe('the hop CLI', () => {
         'from-cli',
         '--owner',
         'cli-team',
+        '--tag',
+        'cli',
+        '--tag',
+        'team',
       ],
       env,
     );
@@ -98,5 +102,14 @@ describe('the hop CLI', () => {
       rows.map((r) => r.code),
       ['from-cli'],
     );
+
+    // hop tags (issue 22): a rename onto a tag the link has merges the two.
+    const renamed = await runHop(['tags', 'rename', 'cli', 'team', '--owner', 'cli-team'], env);
+    assert.equal(renamed.stdout, 'renamed cli to team: 1 links\n', renamed.stderr);
+    const tags = await runHop(['tags', 'list', '--json'], env);
+    assert.equal(tags.stdout, '{"name":"team","links":1,"clicks":0}\n', tags.stderr);
+    const unknown = await runHop(['tags', 'delete', 'cli'], env);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /No link .* has this tag/);
   });
 });
