@@ -206,6 +206,18 @@ describe('tags API', () => {
     });
   });
 
+  test('/openapi.json documents the tag routes and the list filters', async () => {
+    const spec = (await server.request('GET', '/openapi.json', { key: null })).json;
+    assert.ok(spec.paths['/v1/tags'].get.responses['200']);
+    assert.ok(spec.paths['/v1/tags/{name}'].patch.requestBody);
+    assert.ok(spec.paths['/v1/tags/{name}'].delete.responses['204']);
+    const listParameters = (spec.paths['/v1/links'].get.parameters as { name: string }[]).map(
+      (parameter) => parameter.name,
+    );
+    for (const name of ['tag', 'tags_mode', 'exclude_tag'])
+      assert.ok(listParameters.includes(name));
+  });
+
   describe('errors', () => {
     test('404 for a tag no link the key can see carries', async () => {
       const key = await newOwner();
