@@ -9,7 +9,7 @@ export function getLink(
   deps: LinkServiceDeps,
   principal: Principal,
   id: string,
-  host?: string | undefined,
+  host?: string,
 ): Promise<Link> {
   const domain = host === undefined ? DEFAULT_DOMAIN : storedDomainOf(host, deps.defaultHost);
   return findVisibleLinkOrThrow(deps.links, principal, id, domain);

@@ -204,9 +204,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) =>
-      json(
-        await getLink(services, principalOf(request), request.params.id, request.query.domain),
-      ),
+      json(await getLink(services, principalOf(request), request.params.id, request.query.domain)),
   );
 
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
