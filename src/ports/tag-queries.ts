@@ -10,6 +10,11 @@ export interface TagCount {
 export interface TagQuery {
   /** Only this owner's links; `undefined` for all owners (admin). */
   readonly owner?: string | undefined;
+  /**
+   * Only links on these domains (stored hosts, `''` the default; issue 22); `undefined`
+   * for every domain. An empty list matches nothing.
+   */
+  readonly domains?: readonly string[] | undefined;
   /** Case-insensitive substring of the name. */
   readonly search?: string | undefined;
   /** Exactly this name (a rename's answer), instead of a page of names. */

@@ -82,6 +82,24 @@ export function tagQueriesContract(openStore: OpenStore): void {
       assert.deepEqual(await names({ afterName: 'urgent', search: 'r' }), ['work', 'éclair']);
     });
 
+    test("domains: only links on the key's domains count (issue 22)", async (t) => {
+      const store = await openFresh(t, openStore);
+      const owner = makeOwner();
+      await insertAll(store, [
+        makeLink({ owner, tags: ['spring', 'sale'] }),
+        makeLink({ owner, domain: 'go.example', tags: ['spring'] }),
+        makeLink({ owner, domain: 'acme.example', tags: ['sale'] }),
+      ]);
+      const list = (domains: readonly string[] | undefined) =>
+        store.tags.listTags({ owner, domains, limit: 10 });
+      const counts = async (domains: readonly string[] | undefined) =>
+        (await list(domains)).map((tag) => `${tag.name}:${tag.links}`);
+      assert.deepEqual(await counts(undefined), ['sale:2', 'spring:2']);
+      assert.deepEqual(await counts(['go.example']), ['spring:1']);
+      assert.deepEqual(await counts(['', 'acme.example']), ['sale:2', 'spring:1']);
+      assert.deepEqual(await counts([]), []);
+    });
+
     test('U+0000 in any filter finds nothing and never fails', async (t) => {
       const store = await openFresh(t, openStore);
       const { owner } = await setUp(store);

@@ -32,6 +32,10 @@ export class PgTagQueries implements TagQueries {
       };
       const where = ["links.state <> 'deleted'"];
       if (query.owner !== undefined) where.push(`links.owner = ${param(query.owner)}`);
+      if (query.domains !== undefined) {
+        const domains = query.domains.filter((domain) => !domain.includes(NUL));
+        where.push(`links.domain = ANY(${param(domains)}::text[])`);
+      }
       if (query.name !== undefined) {
         // ? lets the GIN index (links_tags) find the few links first.
         const name = param(query.name);

@@ -30,6 +30,11 @@ export class SqliteTagQueries implements TagQueries {
         where.push('links.owner = @owner');
         params['owner'] = query.owner;
       }
+      if (query.domains !== undefined) {
+        // One JSON array: the statement's text does not grow with the key's domains.
+        where.push('links.domain IN (SELECT value FROM json_each(@domains))');
+        params['domains'] = JSON.stringify(query.domains);
+      }
       if (query.name !== undefined) {
         where.push('tag.value = @name');
         params['name'] = query.name;

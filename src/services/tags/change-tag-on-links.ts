@@ -4,6 +4,7 @@ import { isTagName } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
 import type { LinkServiceDeps } from '../links/link-service-deps.js';
 import { replaceLinkWith } from '../links/replace-link-with.js';
+import { visibleLinksOf } from './visible-links.js';
 
 /** A link's tags after the change, or null when the link needs none. */
 export type TagsChange = (tags: readonly string[]) => readonly string[] | null;
@@ -27,7 +28,7 @@ export async function changeTagOnLinks(
   let seen = 0;
   for (;;) {
     const page = await deps.links.listLinks({
-      owner: principal.admin ? undefined : principal.owner,
+      ...visibleLinksOf(principal),
       tags: [name],
       beforeId,
       limit: CHANGE_PAGE_SIZE,

@@ -3,6 +3,7 @@ import { isTagName } from '../../domain/link-fields.js';
 import { assertScope, type Principal } from '../../domain/principal.js';
 import type { TagCount } from '../../ports/tag-queries.js';
 import type { TagServiceDeps } from './tag-service-deps.js';
+import { visibleLinksOf } from './visible-links.js';
 
 export const MAX_TAG_PAGE_SIZE = 100;
 export const DEFAULT_TAG_PAGE_SIZE = 50;
@@ -37,7 +38,7 @@ export async function listTags(
   }
   // One extra row tells whether another page exists without a count query.
   const rows = await deps.tags.listTags({
-    owner: principal.admin ? undefined : principal.owner,
+    ...visibleLinksOf(principal),
     search: input.search,
     afterName: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
     limit: limit + 1,

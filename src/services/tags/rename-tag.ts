@@ -3,6 +3,7 @@ import { renameTagIn } from '../../domain/link-tags.js';
 import { assertScope, type Principal } from '../../domain/principal.js';
 import { changeTagOnLinks } from './change-tag-on-links.js';
 import type { TagServiceDeps } from './tag-service-deps.js';
+import { visibleLinksOf } from './visible-links.js';
 
 export interface RenamedTag {
   readonly name: string;
@@ -26,7 +27,7 @@ export async function renameTag(
     newName === name ? null : renameTagIn(tags, name, newName),
   );
   const [renamed] = await deps.tags.listTags({
-    owner: principal.admin ? undefined : principal.owner,
+    ...visibleLinksOf(principal),
     name: newName,
     limit: 1,
   });

@@ -45,6 +45,7 @@ interface CreateBody extends SmartBody {
   ttl_seconds?: number | null;
   title?: string | null;
   tags?: string[];
+  domain?: string | null;
 }
 
 interface UpdateBody extends SmartBody {
@@ -61,6 +62,7 @@ interface ListQuery {
   tag?: string | string[];
   tags_mode?: TagsMode;
   exclude_tag?: string | string[];
+  domain?: string;
   owner?: string;
   limit?: number;
   cursor?: string;
@@ -86,7 +88,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       links.map((link) => link.id),
     );
     const now = services.clock.now();
-    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS);
+    return (link: Link) =>
+      toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS);
   };
   const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
 
@@ -126,6 +129,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           ttlSeconds: body.ttl_seconds,
           title: body.title,
           tags: body.tags,
+          domain: body.domain,
           smart: smartFieldsOf(body),
         },
         { idempotencyKey, client: deps.protection.clientOf(request.raw) },
@@ -170,6 +174,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         tags: listOf(query.tag),
         tagsMode: query.tags_mode,
         excludeTags: listOf(query.exclude_tag),
+        domain: query.domain,
         owner: query.owner,
         limit: query.limit,
         cursor: query.cursor,
@@ -181,7 +186,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get<{ Params: IdParams }>(
+  app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
       schema: {
@@ -189,10 +194,22 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         tags: ['links'],
         security,
         params: linkIdParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            domain: {
+              type: 'string',
+              maxLength: 253,
+              description: 'The short domain of a link named by its code; default the default.',
+            },
+          },
+        },
         response: { 200: linkJson, ...authErrors },
       },
     },
-    async (request) => json(await getLink(services, principalOf(request), request.params.id)),
+    async (request) =>
+      json(await getLink(services, principalOf(request), request.params.id, request.query.domain)),
   );
 
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
