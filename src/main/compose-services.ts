@@ -10,6 +10,7 @@ import type { LinkEvents } from '../ports/link-events.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Store } from '../ports/store.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
+import { KeyUses } from '../services/keys/key-uses.js';
 import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import { CreateCounters } from '../services/links/create-counters.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
@@ -19,6 +20,12 @@ import {
   type SweepTotals,
 } from '../services/stats/service-stats.js';
 import type { CodeParts } from './compose-codes.js';
+
+/**
+ * Until the DomainStore adapters land (issue 22), only the default domain exists: keys may
+ * be limited to it alone.
+ */
+const NO_OTHER_DOMAINS: KeyServiceDeps['domains'] = { findDomain: async () => null };
 
 /** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
 const MAX_CODE_ATTEMPTS = 8;
@@ -47,6 +54,8 @@ export function composeServices(
     readonly cacheEvents: LinkEvents;
     readonly blocklist: DomainBlocklist;
     readonly createLimiter: RateLimiter | null;
+    /** A key's last use could not be written: logged, the request goes on regardless. */
+    readonly onKeyUseError: (error: unknown) => void;
   },
 ): ServiceParts {
   const { codes, cacheEvents, blocklist, createLimiter } = parts;
@@ -79,6 +88,9 @@ export function composeServices(
     clock,
     newId: () => newId(),
     newSecret: () => `hop_${secrets.generateSync()}`,
+    defaultHost: normaliseHostname(config.publicUrl).toLowerCase(),
+    domains: NO_OTHER_DOMAINS,
+    uses: new KeyUses(store.keys, clock, parts.onKeyUseError),
   };
   const sweeps: SweepTotals = { runs: 0, failures: 0, expired: 0, reclaimed: 0, lastRunAt: null };
   return {

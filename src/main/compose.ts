@@ -121,6 +121,9 @@ export async function composeRuntime(
     cacheEvents: caches.resolver,
     blocklist: blocklistFile.blocklist,
     createLimiter: createLimiter?.limiter ?? null,
+    onKeyUseError: (error) => {
+      logger.warn({ err: error }, "could not record an API key's last use");
+    },
   });
   // 5. What the HTTP app adds: the console, abuse resistance (SPEC §7), metrics (SPEC §8).
   const consoleDeps = composeConsole(config, store, clock, logger, {

@@ -34,6 +34,11 @@ async function storeKey(keys: ApiKeyStore, admin: boolean): Promise<{ id: string
     prefix: keyPrefix(key),
     createdAt: BASE_MS,
     revokedAt: null,
+    name: null,
+    scopes: null,
+    domains: null,
+    expiresAt: null,
+    lastUsedAt: null,
   };
   assert.equal(await keys.insertKey(record), true);
   return { id, key };
