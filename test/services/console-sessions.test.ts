@@ -12,7 +12,7 @@ import {
   type ConsoleSessionDeps,
 } from '../../src/services/console/console-sessions.js';
 import { hashApiKey, keyPrefix } from '../../src/services/keys/hash-api-key.js';
-import { BASE_MS, makeId } from '../contract/store-factories.js';
+import { BASE_MS, makeId, makeKey } from '../contract/store-factories.js';
 import { ScannerThrottle } from '../../src/services/protection/scanner-throttle.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
@@ -26,20 +26,14 @@ const CLIENT = '192.0.2.1';
 async function storeKey(keys: ApiKeyStore, admin: boolean): Promise<{ id: string; key: string }> {
   const key = `hop_${randomBytes(16).toString('hex')}`;
   const id = makeId();
-  const record = {
+  const record = makeKey({
     id,
     owner: admin ? 'ops' : 'team',
     admin,
     keyHash: hashApiKey(key),
     prefix: keyPrefix(key),
     createdAt: BASE_MS,
-    revokedAt: null,
-    name: null,
-    scopes: null,
-    domains: null,
-    expiresAt: null,
-    lastUsedAt: null,
-  };
+  });
   assert.equal(await keys.insertKey(record), true);
   return { id, key };
 }
