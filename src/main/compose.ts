@@ -130,6 +130,7 @@ export async function composeRuntime(
     serving,
     codes,
     recentRedirects: () => metrics.recentRedirects(),
+    keyUses: services.keyService.uses,
   });
   const protection = composeProtection(config, clock);
   // Wrong link passwords (issue 21): shared through Redis by servers; a CLI never asks.

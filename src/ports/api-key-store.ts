@@ -32,11 +32,11 @@ export interface ApiKeyStore {
   /** Every key, revoked ones included, oldest first. */
   listKeys(): Promise<readonly ApiKeyRecord[]>;
   /**
-   * Records that the key was used at `usedAt`, unless its last use is already at or after
-   * `unlessUsedSince`: so instances sharing the store write each key at most once a minute
-   * between them. True when it wrote.
+   * Records that the key was used at `usedAt` if its last recorded use is at or before
+   * `ifLastUsedBy` (or there is none): so instances sharing the store write each key at most
+   * once a minute between them. True when it wrote.
    */
-  recordKeyUse(id: string, usedAt: number, unlessUsedSince: number): Promise<boolean>;
+  recordKeyUse(id: string, usedAt: number, ifLastUsedBy: number): Promise<boolean>;
   /** Marks the key revoked; false when there is no such unrevoked key. */
   revokeKey(id: string, nowMs: number): Promise<boolean>;
   /**

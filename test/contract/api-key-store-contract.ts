@@ -40,7 +40,7 @@ export function apiKeyStoreContract(openStore: OpenStore): void {
       );
     });
 
-    test('recordKeyUse writes unless the key was used since the given time', async (t) => {
+    test('recordKeyUse writes only if the last use is at or before the given time', async (t) => {
       const store = await openFresh(t, openStore);
       const key = makeKey();
       const bystander = makeKey();
@@ -53,8 +53,9 @@ export function apiKeyStoreContract(openStore: OpenStore): void {
       // Another instance, a second later: its minute has not passed, nothing is written.
       assert.equal(await store.keys.recordKeyUse(key.id, BASE_MS + 2000, BASE_MS - 58_000), false);
       assert.equal(await lastUsed(), BASE_MS + 1000);
-      assert.equal(await store.keys.recordKeyUse(key.id, BASE_MS + 61_001, BASE_MS + 1001), true);
-      assert.equal(await lastUsed(), BASE_MS + 61_001);
+      // A minute to the millisecond after: written.
+      assert.equal(await store.keys.recordKeyUse(key.id, BASE_MS + 61_000, BASE_MS + 1000), true);
+      assert.equal(await lastUsed(), BASE_MS + 61_000);
       assert.equal((await store.keys.findActiveKeyById(bystander.id))?.lastUsedAt, null);
       assert.equal(await store.keys.recordKeyUse(makeKey().id, BASE_MS, BASE_MS), false);
     });

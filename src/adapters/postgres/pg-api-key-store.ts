@@ -91,12 +91,12 @@ export class PgApiKeyStore implements ApiKeyStore {
     });
   }
 
-  async recordKeyUse(id: string, usedAt: number, unlessUsedSince: number): Promise<boolean> {
+  async recordKeyUse(id: string, usedAt: number, ifLastUsedBy: number): Promise<boolean> {
     return guardPg('record the key use', async () => {
       const result = await this.#pool.query(
         `UPDATE api_keys SET last_used_at = $1
-         WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`,
-        [usedAt, id, unlessUsedSince],
+         WHERE id = $2 AND (last_used_at IS NULL OR last_used_at <= $3)`,
+        [usedAt, id, ifLastUsedBy],
       );
       return result.rowCount === 1;
     });

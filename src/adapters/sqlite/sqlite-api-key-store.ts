@@ -49,7 +49,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     );
     this.#recordUse = db.prepare(
       `UPDATE api_keys SET last_used_at = ?
-       WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+       WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`,
     );
     this.#count = db.prepare('SELECT count(*) AS n FROM api_keys');
     const forgetExpired = db.prepare<[number]>(
@@ -112,9 +112,9 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     return guardSqlite('revoke the key', () => this.#revoke.run(nowMs, id).changes === 1);
   }
 
-  async recordKeyUse(id: string, usedAt: number, unlessUsedSince: number): Promise<boolean> {
+  async recordKeyUse(id: string, usedAt: number, ifLastUsedBy: number): Promise<boolean> {
     return guardSqlite('record the key use', () => {
-      return this.#recordUse.run(usedAt, id, unlessUsedSince).changes === 1;
+      return this.#recordUse.run(usedAt, id, ifLastUsedBy).changes === 1;
     });
   }
 
