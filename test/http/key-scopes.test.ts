@@ -103,6 +103,8 @@ describe('keys that can do only their job (issue 22)', () => {
     assertLacks(await server.request('GET', '/v1/links', { key: writer }), 'links:read');
     assertLacks(await server.request('GET', `/v1/links/${id}`, { key: writer }), 'links:read');
     assertLacks(await server.request('GET', `/v1/links/${id}/qr`, { key: writer }), 'links:read');
+    // Fastify's HEAD twin of a GET route carries the same scope.
+    assert.equal((await server.request('HEAD', `/v1/links/${id}`, { key: writer })).status, 403);
     assert.equal(
       (await server.request('POST', `/v1/links/${id}/disable`, { key: writer })).status,
       200,
