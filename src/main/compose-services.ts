@@ -1,9 +1,10 @@
+import { DEFAULT_DOMAIN } from '../domain/link-domain.js';
+import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import type { Config } from '../config/config.js';
-import { normaliseHostname } from '../domain/destination-policy.js';
 import type { DomainBlocklist } from '../domain/domain-blocklist.js';
 import type { Clock } from '../ports/clock.js';
 import type { LinkEvents } from '../ports/link-events.js';
@@ -20,12 +21,6 @@ import {
   type SweepTotals,
 } from '../services/stats/service-stats.js';
 import type { CodeParts } from './compose-codes.js';
-
-/**
- * Until the DomainStore adapters land (issue 22), only the default domain exists: keys may
- * be limited to it alone.
- */
-const NO_OTHER_DOMAINS: KeyServiceDeps['domains'] = { findDomain: async () => null };
 
 /** Generated codes tried before a create gives up (SPEC §2: bounded retry, then 503). */
 const MAX_CODE_ATTEMPTS = 8;
@@ -56,6 +51,7 @@ export function composeServices(
     readonly createLimiter: RateLimiter | null;
     /** A key's last use could not be written: logged, the request goes on regardless. */
     readonly onKeyUseError: (error: unknown) => void;
+    readonly domainRoutes: DomainRoutes;
   },
 ): ServiceParts {
   const { codes, cacheEvents, blocklist, createLimiter } = parts;
@@ -74,7 +70,7 @@ export function composeServices(
     newId: () => newId(),
     destinationPolicy: {
       maxLength: config.maxUrlLength,
-      ownHosts: [normaliseHostname(config.publicUrl)],
+      ownHosts: parts.domainRoutes.ownHosts,
       blockedDomains: blocklist,
     },
     expiryPolicy: { defaultTtlMs: config.defaultTtlMs, maxTtlMs: config.maxTtlMs },
@@ -82,14 +78,16 @@ export function composeServices(
     maxCodeAttempts: MAX_CODE_ATTEMPTS,
     events: bothLinkEvents(cacheEvents, codes.guessBound),
     createCounters: new CreateCounters(),
+    domains: store.domains,
+    defaultHost: parts.domainRoutes.hostOf(DEFAULT_DOMAIN),
   };
   const keyService: KeyServiceDeps = {
     keys: store.keys,
     clock,
     newId: () => newId(),
     newSecret: () => `hop_${secrets.generateSync()}`,
-    defaultHost: normaliseHostname(config.publicUrl).toLowerCase(),
-    domains: NO_OTHER_DOMAINS,
+    defaultHost: linkService.defaultHost,
+    domains: store.domains,
     uses: new KeyUses(store.keys, clock, parts.onKeyUseError),
   };
   const sweeps: SweepTotals = { runs: 0, failures: 0, expired: 0, reclaimed: 0, lastRunAt: null };
