@@ -69,6 +69,8 @@ export async function listLinks(
   // One extra row tells whether another page exists without a count query.
   const rows = await deps.links.listLinks({
     owner: principal.admin ? input.owner : principal.owner,
+    // A key limited to domains lists their links only (issue 22, ADR 0118).
+    domains: principal.domains === null ? undefined : [...principal.domains],
     search: input.search,
     state: input.state,
     tag: input.tag,
