@@ -376,6 +376,23 @@ describe('keys that can do only their job (issue 22)', () => {
       }),
       ['domain'],
     );
+    // An admin key limited to domains has no dashboard: its busiest links are everyone's.
+    const admin = await keyOf({ owner: 'dom-admin', admin: true, domains: [host] });
+    const signIn = await server.request('POST', '/admin/session', {
+      key: null,
+      body: { key: admin },
+    });
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    assertProblem(
+      await server.request('GET', '/admin/api/dashboard', { key: null, headers: { cookie } }),
+      403,
+      'forbidden',
+    );
+    assert.deepEqual(
+      await ids(admin),
+      [onScoped.id],
+      'an admin limited to domains lists them only',
+    );
     // The link on the default domain is untouched.
     const after = await server.request('GET', `/v1/links/${onDefault}`, { key: everywhere });
     assert.equal(after.json.state, 'active');

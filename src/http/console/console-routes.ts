@@ -180,11 +180,12 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
       const principal = await principalOfRequest(deps.keyService, sessions, request);
       assertScope(principal, 'analytics:read');
       // Every figure here is the whole service's (ADR 0096): an owner's console has no
-      // dashboard and opens on its links instead.
-      if (!principal.admin) {
+      // dashboard and opens on its links instead; nor has an admin key limited to domains,
+      // whose busiest links would show other domains' (ADR 0118).
+      if (!principal.admin || principal.domains !== null) {
         throw new HopError(
           'forbidden',
-          "The dashboard shows the whole service's figures: only an admin key's session reads it.",
+          "The dashboard shows the whole service's figures: only the session of an admin key for every domain reads it.",
         );
       }
       const dashboard = await readDashboard(deps.console.dashboard);
