@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { principalFor } from '../../src/domain/principal.js';
 import { hashApiKey, keyPrefix } from '../../src/services/keys/hash-api-key.js';
-import { createLink } from '../../src/services/links/create-link.js';
 import { makeKey } from '../contract/store-factories.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import {
@@ -329,16 +327,16 @@ describe('keys that can do only their job (issue 22)', () => {
     const everywhere = await keyOf({ owner: 'dom' });
     const onDefault = await ownLink(everywhere);
     const defaultCode = (await server.request('GET', `/v1/links/${onDefault}`)).json.code;
-    // POST /v1/links names its domain in another part of issue 22: the use case takes it.
-    const { link: onScoped } = await createLink(
-      server.runtime.linkService,
-      principalFor({ id: 'test', owner: 'dom', admin: false }),
-      { destination: 'https://example.com/on-scoped', domain: host },
-    );
+    const created = await server.request('POST', '/v1/links', {
+      key,
+      body: { destination: 'https://example.com/on-scoped', domain: host },
+    });
+    assert.equal(created.status, 201, created.text);
+    const onScoped = created.json as { id: string; code: string };
 
     const seen = await server.request('GET', `/v1/links/${onScoped.id}`, { key });
     assert.equal(seen.status, 200, seen.text);
-    assert.equal(seen.json.id, onScoped.id);
+    assert.equal(seen.json.domain, host);
     // Another domain's link is not found, by id or code, for reading, analytics or changes.
     for (const [method, path] of [
       ['GET', `/v1/links/${onDefault}`],
@@ -368,14 +366,25 @@ describe('keys that can do only their job (issue 22)', () => {
       await server.request('GET', `/v1/links/${onScoped.id}`, { key: onDefaultOnly }),
       404,
     );
-    // Creating elsewhere (here: the default domain, by leaving domain out) reads as no such domain.
+    // Creating elsewhere reads as no such domain: the default domain, named or left out.
+    for (const body of [{}, { domain: 'hop.test' }]) {
+      const elsewhere = await server.request('POST', '/v1/links', {
+        key,
+        body: { destination: 'https://example.com/elsewhere', ...body },
+      });
+      assertFields(elsewhere, ['domain']);
+      assert.match(elsewhere.json.detail, /There is no domain/);
+    }
     assertFields(
       await server.request('POST', '/v1/links', {
-        key,
-        body: { destination: 'https://example.com/elsewhere' },
+        key: onDefaultOnly,
+        body: { destination: 'https://example.com/elsewhere', domain: host },
       }),
       ['domain'],
     );
+    // A list asking for a domain outside the key's lists nothing.
+    const asked = await server.request('GET', `/v1/links?domain=hop.test`, { key });
+    assert.deepEqual(asked.json.items, []);
     // An admin key limited to domains has no dashboard: its busiest links are everyone's.
     const admin = await keyOf({ owner: 'dom-admin', admin: true, domains: [host] });
     const signIn = await server.request('POST', '/admin/session', {
