@@ -191,6 +191,8 @@ export async function composeRuntime(
       createLimiter?.client?.disconnect();
       passwordTries.client?.disconnect();
       await app.close();
+      // Keys' last uses still being written land before their store closes.
+      await services.keyService.uses.settled();
       await store.close();
     },
   };

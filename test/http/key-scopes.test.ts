@@ -382,6 +382,11 @@ describe('keys that can do only their job (issue 22)', () => {
       }),
       ['domain'],
     );
+    // A key issuing keys gives only domains it may use: one that exists reads as unknown.
+    const issuer = await keyOf({ owner: 'dom', scopes: ['keys:write'], domains: ['hop.test'] });
+    const beyond = await issue({ owner: 'dom', scopes: ['keys:write'], domains: [host] }, issuer);
+    assertFields(beyond, ['domains[0]']);
+    assert.match(beyond.json.detail, /There is no domain/);
     // A list asking for a domain outside the key's lists nothing.
     const asked = await server.request('GET', `/v1/links?domain=hop.test`, { key });
     assert.deepEqual(asked.json.items, []);
