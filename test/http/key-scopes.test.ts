@@ -243,6 +243,8 @@ describe('keys that can do only their job (issue 22)', () => {
     await server.request('GET', '/v1/links', { key });
     assert.equal(await lastUsed(), server.clock.now());
     assert.equal(server.runtime.keyService.uses.failures, 0);
+    const metrics = await server.request('GET', '/metrics', { key: null });
+    assert.match(metrics.text, /^hop_key_use_write_failures_total 0$/m);
     const listed = await server.request('GET', '/v1/keys');
     const entry = listed.json.keys.find((k: { id: string }) => k.id === issued.json.id);
     assert.equal(entry.last_used_at, new Date(server.clock.now()).toISOString());
