@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
+import type { DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
@@ -40,6 +41,8 @@ export interface ConsoleDeps {
 export interface AppDeps {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Short domains (issue 22): `/v1/domains`. */
+  readonly domainService: DomainServiceDeps;
   readonly redirect: RedirectResolver;
   readonly analytics: AnalyticsDeps;
   /** Counts a redirect's click; null when analytics are off. */

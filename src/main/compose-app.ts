@@ -67,6 +67,7 @@ export function composeAppDeps(
   const appDeps: AppDeps = {
     linkService: services.linkService,
     keyService: services.keyService,
+    domainService: services.domainService,
     redirect: resolver,
     analytics: { links: store.links, clicks: store.clicks, clock },
     clicks: clicks?.record ?? null,

@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock.js';
 import type { LinkEvents } from '../ports/link-events.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Store } from '../ports/store.js';
+import type { DomainEvents, DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import { CreateCounters } from '../services/links/create-counters.js';
@@ -28,6 +29,8 @@ const API_KEY_RANDOM_LENGTH = 32;
 export interface ServiceParts {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Short domains (issue 22). */
+  readonly domainService: DomainServiceDeps;
   /** What a sweep needs (SPEC §7): `hop serve`'s job and `hop sweep` run it alike. */
   readonly sweepDeps: SweepDeps;
   /** The sweeper's totals, kept by whoever runs it (`hop serve`, `hop sweep`). */
@@ -47,6 +50,8 @@ export function composeServices(
     readonly cacheEvents: LinkEvents;
     readonly blocklist: DomainBlocklist;
     readonly createLimiter: RateLimiter | null;
+    /** Told of every change to a domain: the redirect's registry of domains. */
+    readonly domainEvents: DomainEvents;
   },
 ): ServiceParts {
   const { codes, cacheEvents, blocklist, createLimiter } = parts;
@@ -80,10 +85,20 @@ export function composeServices(
     newId: () => newId(),
     newSecret: () => `hop_${secrets.generateSync()}`,
   };
+  const domainService: DomainServiceDeps = {
+    domains: store.domains,
+    clock,
+    defaultHost: normaliseHostname(config.publicUrl),
+    defaultHttps: config.publicUrl.startsWith('https:'),
+    defaultRootRedirect: config.rootRedirect ?? null,
+    destinationPolicy: linkService.destinationPolicy,
+    events: parts.domainEvents,
+  };
   const sweeps: SweepTotals = { runs: 0, failures: 0, expired: 0, reclaimed: 0, lastRunAt: null };
   return {
     linkService,
     keyService,
+    domainService,
     sweepDeps: {
       sweep: store.sweep,
       events: linkService.events,

@@ -4,6 +4,7 @@ import { JobScheduler } from '../jobs/job-scheduler.js';
 import type { Logger } from '../observability/logger.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
+import type { DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
@@ -29,6 +30,8 @@ export interface Runtime {
   readonly store: Store;
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Short domains (issue 22): the API's and `hop domains`. */
+  readonly domainService: DomainServiceDeps;
   readonly appDeps: AppDeps;
   /** L2, when Redis is configured. */
   readonly shared: RedisSharedLinkCache | null;
@@ -121,6 +124,8 @@ export async function composeRuntime(
     cacheEvents: caches.resolver,
     blocklist: blocklistFile.blocklist,
     createLimiter: createLimiter?.limiter ?? null,
+    // TODO(issue 22): the redirect's registry of domains, once it is composed.
+    domainEvents: { domainsChanged: () => undefined },
   });
   // 5. What the HTTP app adds: the console, abuse resistance (SPEC §7), metrics (SPEC §8).
   const consoleDeps = composeConsole(config, store, clock, logger, {
@@ -159,6 +164,7 @@ export async function composeRuntime(
     store,
     linkService: services.linkService,
     keyService: services.keyService,
+    domainService: services.domainService,
     appDeps: app.appDeps,
     shared: caches.shared,
     knownCodes: caches.knownCodes,
