@@ -168,6 +168,30 @@ describe('domains API (issue 22)', () => {
       // Gone means gone: the host can be added again.
       assert.equal((await create(t, { host })).status, 201);
     });
+    test('/openapi.json documents the five operations and the domain JSON', async () => {
+      const spec = (await server.request('GET', '/openapi.json', { key: null })).json;
+      const collection = spec.paths['/v1/domains'];
+      const one = spec.paths['/v1/domains/{host}'];
+      assert.deepEqual(Object.keys(collection).sort(), ['get', 'post']);
+      assert.deepEqual(Object.keys(one).sort(), ['delete', 'get', 'patch']);
+      const shown = one.get.responses['200'].content['application/json'].schema;
+      assert.deepEqual(Object.keys(shown.properties).sort(), [
+        'created_at',
+        'default',
+        'host',
+        'https',
+        'not_found_redirect',
+        'root_redirect',
+        'updated_at',
+      ]);
+      assert.deepEqual(Object.keys(one.delete.responses).sort(), [
+        '204',
+        '401',
+        '403',
+        '404',
+        '409',
+      ]);
+    });
   });
 
   describe('errors', () => {
