@@ -44,7 +44,7 @@ export async function createDomain(
     updatedAt: now,
   };
   if (!(await deps.domains.insertDomain(domain))) throw domainExists(host);
-  deps.events.domainsChanged();
+  await deps.events.domainsChanged();
   return domainViewOf(deps, domain);
 }
 

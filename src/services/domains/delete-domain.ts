@@ -26,5 +26,5 @@ export async function deleteDomain(
       `Links use ${stored.host} (deleted ones too, until they are purged); it stays.`,
     );
   }
-  deps.events.domainsChanged();
+  await deps.events.domainsChanged();
 }

@@ -2,9 +2,13 @@ import type { DestinationPolicyOptions } from '../../domain/destination-policy.j
 import type { Clock } from '../../ports/clock.js';
 import type { DomainStore } from '../../ports/domain-store.js';
 
-/** Told after every committed change to a domain, so the redirect's registry reloads it. */
+/**
+ * Told after every committed change to a domain, so the redirect's registry reloads it; the
+ * use case answers once it has, so a change is routed by the time its caller hears of it.
+ * Never rejects: the change is committed whatever the registry does.
+ */
 export interface DomainEvents {
-  domainsChanged(): void;
+  domainsChanged(): Promise<void>;
 }
 
 /** What the domain use cases need (issue 22), built once by the composition root. */

@@ -41,6 +41,6 @@ export async function updateDomain(
   if (!(await deps.domains.updateDomain(changed))) {
     throw new HopError('not-found', 'No domain with this host.');
   }
-  deps.events.domainsChanged();
+  await deps.events.domainsChanged();
   return domainViewOf(deps, changed);
 }

@@ -44,6 +44,7 @@ interface CreateBody extends SmartBody {
   ttl_seconds?: number | null;
   title?: string | null;
   tags?: string[];
+  domain?: string | null;
 }
 
 interface UpdateBody extends SmartBody {
@@ -58,6 +59,7 @@ interface ListQuery {
   q?: string;
   state?: LinkState;
   tag?: string;
+  domain?: string;
   owner?: string;
   limit?: number;
   cursor?: string;
@@ -83,7 +85,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       links.map((link) => link.id),
     );
     const now = services.clock.now();
-    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS);
+    return (link: Link) =>
+      toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS);
   };
   const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
 
@@ -123,6 +126,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           ttlSeconds: body.ttl_seconds,
           title: body.title,
           tags: body.tags,
+          domain: body.domain,
           smart: smartFieldsOf(body),
         },
         { idempotencyKey, client: deps.protection.clientOf(request.raw) },
@@ -165,6 +169,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         search: query.q,
         state: query.state,
         tag: query.tag,
+        domain: query.domain,
         owner: query.owner,
         limit: query.limit,
         cursor: query.cursor,
@@ -176,7 +181,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get<{ Params: IdParams }>(
+  app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
       schema: {
@@ -184,10 +189,22 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         tags: ['links'],
         security,
         params: linkIdParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            domain: {
+              type: 'string',
+              maxLength: 253,
+              description: 'The short domain of a link named by its code; default the default.',
+            },
+          },
+        },
         response: { 200: linkJson, ...authErrors },
       },
     },
-    async (request) => json(await getLink(services, principalOf(request), request.params.id)),
+    async (request) =>
+      json(await getLink(services, principalOf(request), request.params.id, request.query.domain)),
   );
 
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
