@@ -6,6 +6,7 @@ import { createDomain } from '../../src/services/domains/create-domain.js';
 import { getDomain } from '../../src/services/domains/get-domain.js';
 import { listDomains } from '../../src/services/domains/list-domains.js';
 import { assertProblem } from '../support/problem-assertions.js';
+import { requestOnHost } from '../support/request-on-host.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
 /** A host no other test uses: `<label>-<random>.example.com`. */
@@ -287,6 +288,22 @@ describe('domains API (issue 22)', () => {
       assert.equal((await server.request('GET', '/v1/domains/hop.test')).status, 200);
     });
 
+    test('409 domain-in-use while a link is on it, deleted links included', async (t) => {
+      const host = makeHost();
+      await create(t, { host });
+      const link = await server.request('POST', '/v1/links', {
+        body: { destination: 'https://example.com/held', domain: host },
+      });
+      assert.equal(link.status, 201, link.text);
+      assertProblem(await server.request('DELETE', `/v1/domains/${host}`), 409, 'domain-in-use');
+      assert.equal((await server.request('DELETE', `/v1/links/${link.json.id}`)).status, 204);
+      // A deleted link's short URL may still be printed somewhere: it holds the domain.
+      const held = await server.request('DELETE', `/v1/domains/${host}`);
+      assertProblem(held, 409, 'domain-in-use');
+      assert.match(held.json.detail, /deleted ones too/);
+      assert.equal((await server.request('GET', `/v1/domains/${host}`)).status, 200);
+    });
+
     test('404: an unknown host, and a path that is no host, for GET, PATCH and DELETE', async () => {
       for (const host of [makeHost(), 'not..a..host', 'x'.repeat(300)]) {
         assertProblem(await server.request('GET', `/v1/domains/${host}`), 404, 'not-found');
@@ -296,6 +313,77 @@ describe('domains API (issue 22)', () => {
         assertProblem(patch, 404, 'not-found');
         assertProblem(await server.request('DELETE', `/v1/domains/${host}`), 404, 'not-found');
       }
+    });
+  });
+
+  describe('redirects by Host, as the API leaves them', () => {
+    const on = (host: string, path: string) => requestOnHost(server.url, 'GET', path, host);
+
+    test('the same alias on two domains made through the API: two destinations by Host', async (t) => {
+      const [first, second] = [makeHost('one'), makeHost('two')];
+      await create(t, { host: first });
+      await create(t, { host: second, https: false });
+      const alias = `spring-${randomBytes(3).toString('hex')}`;
+      for (const [domain, destination] of [
+        [first, 'https://one.example.org/spring'],
+        [second, 'https://two.example.org/spring'],
+      ] as const) {
+        const made = await server.request('POST', '/v1/links', {
+          body: { destination, alias, domain },
+        });
+        assert.equal(made.status, 201, made.text);
+        assert.equal(made.json.domain, domain);
+        const scheme = domain === first ? 'https' : 'http';
+        assert.equal(made.json.short_url, `${scheme}://${domain}/${alias}`);
+      }
+      // No reload awaited by the test: the API's answer comes after the routes know.
+      assert.equal((await on(first, `/${alias}`)).location, 'https://one.example.org/spring');
+      assert.equal((await on(second, `/${alias}`)).location, 'https://two.example.org/spring');
+      assert.equal((await on('hop.test', `/${alias}`)).status, 404);
+    });
+
+    test('root_redirect and not_found_redirect answer 302 there; PATCH and DELETE route at once', async (t) => {
+      const host = makeHost();
+      await create(t, {
+        host,
+        root_redirect: 'https://acme.example.org/',
+        not_found_redirect: 'https://acme.example.org/missing',
+      });
+      const root = await on(host, '/');
+      assert.equal(root.status, 302);
+      assert.equal(root.location, 'https://acme.example.org/');
+      const miss = await on(host, '/never-made');
+      assert.equal(miss.status, 302);
+      assert.equal(miss.location, 'https://acme.example.org/missing');
+
+      await server.request('PATCH', `/v1/domains/${host}`, {
+        body: { root_redirect: null, not_found_redirect: 'https://acme.example.org/other' },
+      });
+      assert.notEqual((await on(host, '/')).status, 302);
+      assert.equal((await on(host, '/never-made')).location, 'https://acme.example.org/other');
+
+      assert.equal((await server.request('DELETE', `/v1/domains/${host}`)).status, 204);
+      // No longer a domain of ours: the default domain's answers.
+      assert.equal((await on(host, '/never-made')).status, 404);
+    });
+
+    test("the default domain's redirects, set through the API, answer on its host", async (t) => {
+      t.after(() =>
+        server.request('PATCH', '/v1/domains/hop.test', {
+          body: { root_redirect: null, not_found_redirect: null },
+        }),
+      );
+      const patched = await server.request('PATCH', '/v1/domains/hop.test', {
+        body: {
+          root_redirect: 'https://acme.example.org/home',
+          not_found_redirect: 'https://acme.example.org/lost',
+        },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      assert.equal((await on('hop.test', '/')).location, 'https://acme.example.org/home');
+      assert.equal((await on('hop.test', '/never-made')).location, 'https://acme.example.org/lost');
+      await server.request('PATCH', '/v1/domains/hop.test', { body: { not_found_redirect: null } });
+      assert.equal((await on('hop.test', '/never-made')).status, 404);
     });
   });
 
