@@ -49,10 +49,13 @@ export function checkDomainRedirects(
 
 /** One `invalid-request` naming every field in `problems`. */
 export function invalidFields(problems: readonly FieldProblem[]): HopError {
+  const sentences = problems.map(({ field, detail }) =>
+    detail.startsWith(`${field} `) ? detail : `${field}: ${detail}`,
+  );
   const detail =
-    problems.length === 1
-      ? `${problems[0]?.field ?? ''}: ${problems[0]?.detail ?? ''}`
-      : `The request has ${problems.length} problems: ${problems.map((p) => `${p.field}: ${p.detail}`).join('; ')}`;
+    sentences.length === 1
+      ? (sentences[0] ?? '')
+      : `The request has ${sentences.length} problems: ${sentences.join('; ')}`;
   return new HopError('invalid-request', detail, { fields: problems });
 }
 
