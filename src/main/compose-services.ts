@@ -12,6 +12,7 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Store } from '../ports/store.js';
 import type { DomainEvents, DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
+import { KeyUses } from '../services/keys/key-uses.js';
 import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import { CreateCounters } from '../services/links/create-counters.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
@@ -51,6 +52,8 @@ export function composeServices(
     readonly cacheEvents: LinkEvents;
     readonly blocklist: DomainBlocklist;
     readonly createLimiter: RateLimiter | null;
+    /** A key's last use could not be written: logged, the request goes on regardless. */
+    readonly onKeyUseError: (error: unknown) => void;
     readonly domainRoutes: DomainRoutes;
     /** Told of every change to a domain: the redirect's registry of domains. */
     readonly domainEvents: DomainEvents;
@@ -88,6 +91,9 @@ export function composeServices(
     clock,
     newId: () => newId(),
     newSecret: () => `hop_${secrets.generateSync()}`,
+    defaultHost: linkService.defaultHost,
+    domains: store.domains,
+    uses: new KeyUses(store.keys, clock, parts.onKeyUseError),
   };
   const domainService: DomainServiceDeps = {
     domains: store.domains,

@@ -130,6 +130,9 @@ export async function composeRuntime(
     cacheEvents: caches.resolver,
     blocklist: blocklistFile.blocklist,
     createLimiter: createLimiter?.limiter ?? null,
+    onKeyUseError: (error) => {
+      logger.warn({ err: error }, "could not record an API key's last use");
+    },
     domainRoutes,
     // A change made through this process routes at once (ADR 0117); one made elsewhere
     // within the reload job's period. A failed reload leaves that job to catch up.
@@ -145,6 +148,7 @@ export async function composeRuntime(
     serving,
     codes,
     recentRedirects: () => metrics.recentRedirects(),
+    keyUses: services.keyService.uses,
   });
   const protection = composeProtection(config, clock);
   // Wrong link passwords (issue 21): shared through Redis by servers; a CLI never asks.
@@ -199,6 +203,8 @@ export async function composeRuntime(
       createLimiter?.client?.disconnect();
       passwordTries.client?.disconnect();
       await app.close();
+      // Keys' last uses still being written land before their store closes.
+      await services.keyService.uses.settled();
       await store.close();
     },
   };

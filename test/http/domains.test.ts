@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { principalFor } from '../../src/domain/principal.js';
-import { createDomain } from '../../src/services/domains/create-domain.js';
-import { getDomain } from '../../src/services/domains/get-domain.js';
-import { listDomains } from '../../src/services/domains/list-domains.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { requestOnHost } from '../support/request-on-host.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
@@ -422,38 +418,57 @@ describe('domains API (issue 22)', () => {
       assert.equal((await server.request('GET', `/v1/domains/${host}`)).json.https, true);
     });
 
-    test('a key limited to domains sees only those, others are not found; it adds none', async (t) => {
+    test('a key limited to domains sees and changes only those; others are not found; it adds none', async (t) => {
       const [mine, theirs] = [makeHost('mine'), makeHost('theirs')];
       await create(t, { host: mine });
       await create(t, { host: theirs });
-      const deps = server.runtime.domainService;
-      const limitedKey = {
-        id: 'limited',
-        owner: 'team',
-        admin: false,
-        scopes: ['links:read', 'domains:write'] as const,
-        domains: [mine],
+      const keyFor = async (body: Record<string, unknown>): Promise<string> => {
+        const issued = await server.request('POST', '/v1/keys', { body });
+        assert.equal(issued.status, 201, issued.text);
+        return issued.json.key as string;
       };
-      const limited = principalFor(limitedKey);
-      assert.deepEqual(
-        (await listDomains(deps, limited)).map((domain) => domain.host),
-        [mine],
-        'not even the default domain',
-      );
-      assert.equal((await getDomain(deps, limited, mine)).host, mine);
-      await assert.rejects(getDomain(deps, limited, theirs), { kind: 'not-found' });
-      await assert.rejects(getDomain(deps, limited, 'hop.test'), { kind: 'not-found' });
-      const withDefault = principalFor({ ...limitedKey, domains: ['', mine] });
-      assert.deepEqual(
-        (await listDomains(deps, withDefault)).map((domain) => [domain.host, domain.isDefault]),
-        [
-          ['hop.test', true],
-          [mine, false],
-        ],
-      );
-      await assert.rejects(createDomain(deps, limited, { host: makeHost() }), {
-        kind: 'forbidden',
+      const limited = await keyFor({
+        owner: 'team',
+        scopes: ['links:read', 'domains:write'],
+        domains: [mine],
       });
+      const hostsFor = async (key: string) =>
+        (await server.request('GET', '/v1/domains', { key })).json.domains.map(
+          (domain: { host: string }) => domain.host,
+        );
+      assert.deepEqual(await hostsFor(limited), [mine], 'not even the default domain');
+      assert.equal(
+        (await server.request('GET', `/v1/domains/${mine}`, { key: limited })).status,
+        200,
+      );
+      for (const host of [theirs, 'hop.test']) {
+        assertProblem(await server.request('GET', `/v1/domains/${host}`, { key: limited }), 404);
+        const patch = await server.request('PATCH', `/v1/domains/${host}`, {
+          key: limited,
+          body: { not_found_redirect: 'https://acme.example.org/' },
+        });
+        assertProblem(patch, 404, 'not-found');
+        const removal = await server.request('DELETE', `/v1/domains/${host}`, { key: limited });
+        assertProblem(removal, 404, 'not-found');
+      }
+      const own = await server.request('PATCH', `/v1/domains/${mine}`, {
+        key: limited,
+        body: { not_found_redirect: 'https://acme.example.org/' },
+      });
+      assert.equal(own.status, 200, own.text);
+      const adding = await server.request('POST', '/v1/domains', {
+        key: limited,
+        body: { host: makeHost() },
+      });
+      assertProblem(adding, 403, 'forbidden');
+
+      const withDefault = await keyFor({ owner: 'team', domains: ['hop.test', mine] });
+      assert.deepEqual(await hostsFor(withDefault), ['hop.test', mine]);
+      // A key without links:read may not even list them.
+      const writer = await keyFor({ owner: 'team', scopes: ['links:write'] });
+      const listed = await server.request('GET', '/v1/domains', { key: writer });
+      assertProblem(listed, 403, 'insufficient-scope');
+      assert.match(listed.json.detail, /links:read/);
     });
   });
 });

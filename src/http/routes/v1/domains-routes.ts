@@ -30,7 +30,7 @@ interface HostParams {
 
 const security = [{ apiKey: [] }];
 const tags = ['domains'];
-/** Writes need `domains:write`; reads `links:read` (issue 22). */
+/** Writes need `domains:write`, reads `links:read` (the route's config.scope, ADR 0118). */
 const keyErrors = { 401: problemResponse, 403: problemResponse } as const;
 
 /** Issue 22 domain routes. Handlers only translate between HTTP and the services. */
@@ -40,8 +40,9 @@ export function registerDomainRoutes(app: FastifyInstance, deps: AppDeps): void 
   app.post<{ Body: CreateBody }>(
     '/v1/domains',
     {
+      config: { scope: 'domains:write' },
       schema: {
-        summary: 'Add a short domain (scope domains:write)',
+        summary: 'Add a short domain',
         tags,
         security,
         body: createDomainBody,
@@ -66,8 +67,9 @@ export function registerDomainRoutes(app: FastifyInstance, deps: AppDeps): void 
   app.get(
     '/v1/domains',
     {
+      config: { scope: 'links:read' },
       schema: {
-        summary: 'List the domains the key may use, the default first (scope links:read)',
+        summary: 'List the domains the key may use, the default first',
         tags,
         security,
         response: {
@@ -88,8 +90,9 @@ export function registerDomainRoutes(app: FastifyInstance, deps: AppDeps): void 
   app.get<{ Params: HostParams }>(
     '/v1/domains/:host',
     {
+      config: { scope: 'links:read' },
       schema: {
-        summary: 'Get one domain (scope links:read)',
+        summary: 'Get one domain',
         tags,
         security,
         params: domainHostParams,
@@ -103,8 +106,9 @@ export function registerDomainRoutes(app: FastifyInstance, deps: AppDeps): void 
   app.patch<{ Params: HostParams; Body: UpdateBody }>(
     '/v1/domains/:host',
     {
+      config: { scope: 'domains:write' },
       schema: {
-        summary: "Change a domain's redirects or scheme (scope domains:write)",
+        summary: "Change a domain's redirects or scheme",
         tags,
         security,
         params: domainHostParams,
@@ -126,8 +130,9 @@ export function registerDomainRoutes(app: FastifyInstance, deps: AppDeps): void 
   app.delete<{ Params: HostParams }>(
     '/v1/domains/:host',
     {
+      config: { scope: 'domains:write' },
       schema: {
-        summary: 'Delete a domain no link uses (scope domains:write)',
+        summary: 'Delete a domain no link uses',
         tags,
         security,
         params: domainHostParams,

@@ -93,6 +93,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: CreateBody }>(
     '/v1/links',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Create a short link',
         tags: ['links'],
@@ -143,6 +144,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: ListQuery }>(
     '/v1/links',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'List links, newest first or in the order of `sort`',
         tags: ['links'],
@@ -184,6 +186,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'Get one link',
         tags: ['links'],
@@ -210,6 +213,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
     '/v1/links/:id/qr',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: "QR code of the link's short URL",
         tags: ['links'],
@@ -243,6 +247,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch<{ Params: IdParams; Body: UpdateBody }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Change a link; bumps its version',
         tags: ['links'],
@@ -273,6 +278,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post<{ Params: IdParams }>(
       `/v1/links/:id/${action}`,
       {
+        config: { scope: 'links:write' },
         schema: {
           summary: `${action === 'disable' ? 'Disable' : 'Enable'} a link (idempotent)`,
           tags: ['links'],
@@ -288,6 +294,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete<{ Params: IdParams }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Delete a link, leaving a tombstone',
         tags: ['links'],
