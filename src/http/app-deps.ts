@@ -1,6 +1,7 @@
 import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
+import type { DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
@@ -41,6 +42,8 @@ export interface ConsoleDeps {
 export interface AppDeps {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Short domains (issue 22): `/v1/domains`. */
+  readonly domainService: DomainServiceDeps;
   readonly redirect: RedirectResolver;
   /** The short domains: the redirect's routing by Host and every short URL (issue 22). */
   readonly domainRoutes: DomainRoutes;

@@ -14,6 +14,7 @@ import { makeRedirectFront, OVERLOADED_BODY, OVERLOADED_HEADERS } from './redire
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerVisitorRoutes } from './routes/visitor-routes.js';
+import { registerDomainRoutes } from './routes/v1/domains-routes.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
+    registerDomainRoutes(v1, deps);
     registerStatsRoutes(v1, deps);
   });
 

@@ -69,6 +69,7 @@ export function composeAppDeps(
   const appDeps: AppDeps = {
     linkService: services.linkService,
     keyService: services.keyService,
+    domainService: services.domainService,
     redirect: resolver,
     domainRoutes: parts.domainRoutes,
     analytics: { links: store.links, clicks: store.clicks, clock },

@@ -7,7 +7,7 @@ import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { runHop } from '../support/hop-process.js';
 
 describe('the hop CLI', () => {
-  test('migrate, keys create|list|revoke, links create|list', async (t) => {
+  test('migrate, keys create|list|revoke, links create|list, domains add|list|remove', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { HOP_DATA_DIR: dir, HOP_PUBLIC_URL: 'https://s.example' };
@@ -135,5 +135,31 @@ describe('the hop CLI', () => {
       rows.map((r) => r.code),
       ['from-cli'],
     );
+
+    // Domains (issue 22): the default (HOP_PUBLIC_URL's host) first, then by host.
+    const added = await runHop(
+      ['domains', 'add', 'Go.Example.com', '--root-redirect', 'https://example.com/', '--http'],
+      env,
+    );
+    assert.equal(added.status, 0, added.stderr);
+    assert.equal(
+      added.stdout,
+      'added go.example.com  http  root https://example.com/  not-found -\n',
+    );
+    const badDomain = await runHop(['domains', 'add', 'go.example.com:8080'], env);
+    assert.equal(badDomain.status, 1);
+    assert.match(badDomain.stderr, /host must be a host name/);
+    const domains = await runHop(['domains', 'list', '--json'], env);
+    assert.deepEqual(
+      domains.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { host: string; default: boolean }).host),
+      ['s.example', 'go.example.com'],
+    );
+    assert.equal((await runHop(['domains', 'remove', 'go.example.com'], env)).status, 0);
+    const fallback = await runHop(['domains', 'remove', 's.example'], env);
+    assert.equal(fallback.status, 1);
+    assert.match(fallback.stderr, /default domain/);
   });
 });
