@@ -145,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
   registerRedirectRoute(app, redirectFront);
-  registerVisitorRoutes(app, deps.rootRedirect);
+  registerVisitorRoutes(app, deps.rootRedirect, deps.domainRoutes);
   registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.

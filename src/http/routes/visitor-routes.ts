@@ -1,3 +1,5 @@
+import { DEFAULT_DOMAIN } from '../../domain/link-domain.js';
+import type { DomainRoutes } from '../../services/redirect/domain-routes.js';
 import type { FastifyInstance } from 'fastify';
 import { withConsoleHeaders } from '../console/console-headers.js';
 import { sendPage } from '../pages/send-page.js';
@@ -38,6 +40,7 @@ const ROBOTS_TXT = [
 export function registerVisitorRoutes(
   app: FastifyInstance,
   rootRedirect: string | undefined,
+  domains: Pick<DomainRoutes, 'routeOf'>,
 ): void {
   app.get(
     '/',
@@ -52,7 +55,10 @@ export function registerVisitorRoutes(
       },
     },
     (request, reply) => {
-      if (rootRedirect !== undefined) {
+      // HOP_ROOT_REDIRECT is the default domain's; another domain's root shows this page
+      // unless it has a root redirect of its own (the front answers that: ADR 0116).
+      const onDefault = domains.routeOf(request.raw.rawHeaders).domain === DEFAULT_DOMAIN;
+      if (rootRedirect !== undefined && onDefault) {
         return withConsoleHeaders(reply)
           .header('cache-control', 'private, no-store')
           .redirect(rootRedirect, 302);
