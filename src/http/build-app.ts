@@ -48,6 +48,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientOf: deps.protection.clientOf,
     shedder,
     smart: deps.smartLinks,
+    linkPages: {
+      links: deps.qrCodes.links,
+      qr: deps.qrCodes.qr,
+      shortUrlOf: (link) => `${deps.publicUrl}/${link.code}`,
+      now: () => deps.linkService.clock.now(),
+    },
   });
   const securityHeaders = deps.publicUrl.startsWith('https:')
     ? { ...SECURITY_HEADERS, 'strict-transport-security': 'max-age=31536000' }

@@ -6,7 +6,10 @@ import type { ScannerThrottle } from '../services/protection/scanner-throttle.js
 import type { ClickRecorder } from './app-deps.js';
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import { isReservedAlias } from '../domain/alias-rules.js';
-import { readClickHeaders } from './click-headers.js';
+import { isLinkCrawler } from '../domain/link-crawlers.js';
+import { readClickHeaders, type ClickHeaders } from './click-headers.js';
+import { makeCrawlerAnswer, NOINDEX } from './crawler-answer.js';
+import { makeLinkPreviewAnswer, type LinkPageDeps } from './link-preview-answer.js';
 import { readPasswordForm } from './read-password-form.js';
 import {
   makeSmartAnswer,
@@ -84,6 +87,8 @@ export interface RedirectFrontDeps {
   readonly shedder: LoadShedder;
   /** What smart links need beyond a plain redirect (issue 21): gate, limit, visitor. */
   readonly smart: Omit<SmartAnswerDeps, 'writer'>;
+  /** The `+` page and the crawlers' cards (issue 22): whole links and QR codes. */
+  readonly linkPages: LinkPageDeps;
 }
 
 export interface RedirectFront {
@@ -132,20 +137,46 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     // SPEC §3: HEAD and prefetches are not clicks. A password form's POST (the only other
     // method here) answered by the redirect is one: it is the visit (issue 21).
     if (clicks !== null && request.method !== 'HEAD') {
-      const headers = readClickHeaders(request.rawHeaders, countryHeader);
-      if (!headers.prefetch) {
-        // Issue 21: without an edge's country header, the address is passed on and placed
-        // at the flush, off the redirect (ADR 0109); reading it is all the redirect adds.
-        clicks(
-          linkId,
-          code,
-          headers.userAgent,
-          headers.referer,
-          headers.country,
-          countryHeader === undefined ? clickAddressOf(request) : undefined,
-        );
-      }
+      recordClick(request, readClickHeaders(request.rawHeaders, countryHeader), linkId, code);
     }
+  };
+
+  const recordClick = (
+    request: IncomingMessage,
+    headers: Readonly<ClickHeaders>,
+    linkId: string,
+    code: string,
+  ) => {
+    if (clicks !== null && !headers.prefetch) {
+      // Issue 21: without an edge's country header, the address is passed on and placed
+      // at the flush, off the redirect (ADR 0109); reading it is all the redirect adds.
+      clicks(
+        linkId,
+        code,
+        headers.userAgent,
+        headers.referer,
+        headers.country,
+        countryHeader === undefined ? clickAddressOf(request) : undefined,
+      );
+    }
+  };
+
+  /**
+   * A GET's click, and whether its agent is a link crawler (ADR 0121): the click's one read
+   * of the headers tells both, and the crawler's visit is counted like any (a bot's, by
+   * its agent: ADR 0094). True when `crawlers` answered it with the link's card.
+   */
+  const countedCard = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    linkId: string,
+    code: string,
+  ): boolean => {
+    const headers = readClickHeaders(request.rawHeaders, countryHeader);
+    recordClick(request, headers, linkId, code);
+    if (!isLinkCrawler(headers.userAgent)) return false;
+    crawlers.answer(request, response, linkId);
+    return true;
   };
 
   const sendMiss = (request: IncomingMessage, response: ServerResponse) => {
@@ -164,6 +195,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       location,
       'cache-control': FALLBACK_CACHE_CONTROL,
       'content-length': '0',
+      'x-robots-tag': NOINDEX,
     });
     response.end();
   };
@@ -175,6 +207,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         location,
         'cache-control': SMART_CACHE_CONTROL,
         'content-length': '0',
+        'x-robots-tag': NOINDEX,
         ...(cookies.length === 0 ? {} : { 'set-cookie': [...cookies] }),
       });
       response.end();
@@ -189,6 +222,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     },
   };
   const smart = makeSmartAnswer({ ...deps.smart, writer });
+  const unavailable = (response: ServerResponse) => {
+    writer.unavailable(response);
+  };
+  const crawlers = makeCrawlerAnswer({ ...deps.linkPages, miss: sendMiss, unavailable });
 
   const send = (
     request: IncomingMessage,
@@ -202,18 +239,36 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       // this order ahead (9% against 17-20%), but such runs were later found to scatter by
       // more than that on this VM (BENCHMARKS.md, 2026-12-03), so the order is kept, not
       // shown to matter.
-      countClick(request, outcome.linkId, outcome.code);
+      if (
+        request.method !== 'HEAD' &&
+        countedCard(request, response, outcome.linkId, outcome.code)
+      ) {
+        observe(source, startedAt);
+        return;
+      }
       response.writeHead(outcome.status, {
         location: outcome.location,
         'cache-control': outcome.cacheControl,
         'content-length': '0',
+        'x-robots-tag': NOINDEX,
       });
       response.end();
       observe(source, startedAt);
       return;
     }
     if (outcome.kind === 'smart') {
-      smart.answer(request, response, outcome.link);
+      // A password link shows no card: its crawler gets the form, like anyone (ADR 0121).
+      const link = outcome.link;
+      if (
+        request.method !== 'HEAD' &&
+        link.smart?.options.passwordHash == null &&
+        isLinkCrawler(readClickHeaders(request.rawHeaders, countryHeader).userAgent)
+      ) {
+        countClick(request, link.linkId, link.code);
+        crawlers.answer(request, response, link.linkId);
+      } else {
+        smart.answer(request, response, link);
+      }
       observe(source, startedAt);
       return;
     }
@@ -270,6 +325,17 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     response.end(OVERLOADED_BODY);
   };
 
+  const preview = makeLinkPreviewAnswer({
+    ...deps.linkPages,
+    resolver,
+    scanners,
+    clientOf,
+    shedder,
+    miss: sendMiss,
+    refuse,
+    unavailable,
+  });
+
   const answer = (request: IncomingMessage, response: ServerResponse, code: string): boolean => {
     const startedAt = performance.now();
     if (scanners?.throttling === true) {
@@ -313,6 +379,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     // slash is no code: `//x`, `/a/b`, `/a/b/` and `/v1/…` go on to Fastify.
     if (code.endsWith('/')) code = code.slice(0, -1);
     if (code.length === 0 || code.includes('/')) return false;
+    // `/{code}+`: the link's preview page (issue 22, ADR 0122); no code holds a `+`.
+    if (!posted && code.charCodeAt(code.length - 1) === 43) {
+      return preview(request, response, code.slice(0, -1));
+    }
     if (!posted) return answer(request, response, code);
     // A password link's form (issue 21). Our own routes' names are Fastify's, body unread.
     if (isReservedAlias(code)) return false;

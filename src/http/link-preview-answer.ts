@@ -1,0 +1,135 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isRedirectable, type Link } from '../domain/link.js';
+import type { LinkPreview } from '../domain/link-preview.js';
+import type { RedirectOutcome } from '../domain/redirect-outcome.js';
+import type { LinkLookups } from '../services/links/find-visible-link.js';
+import type { LinkQrDeps } from '../services/links/link-qr-code.js';
+import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
+import type { LoadShedder } from '../services/protection/load-shedder.js';
+import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
+import type { ClientOf } from './client-address.js';
+import { LINK_PREVIEW_HEADERS, renderLinkPreviewPage } from './pages/link-preview-page.js';
+
+/** The QR code's width on the page, in CSS pixels. */
+const QR_SIZE = 200;
+
+/** What the link pages (the `+` page, the crawlers' card) need that a redirect does not. */
+export interface LinkPageDeps {
+  /** Whole links, read by id once the cache has said the code is an active link. */
+  readonly links: Pick<LinkLookups, 'findLinkById'>;
+  readonly qr: LinkQrDeps['qr'];
+  /** The link's short URL, as its JSON's `short_url` says it. */
+  readonly shortUrlOf: (link: Link) => string;
+  readonly now: () => number;
+}
+
+export interface LinkPreviewAnswerDeps extends LinkPageDeps {
+  readonly resolver: Pick<RedirectResolver, 'resolve' | 'resolveFromMemory'>;
+  readonly scanners: ScannerThrottle | null;
+  readonly clientOf: ClientOf;
+  readonly shedder: Pick<LoadShedder, 'level'>;
+  /** The front's own answers: the one 404, a throttled client's 429 or shedding's 503. */
+  readonly miss: (request: IncomingMessage, response: ServerResponse) => void;
+  readonly refuse: (response: ServerResponse, coolDownMs: number) => void;
+  readonly unavailable: (response: ServerResponse) => void;
+}
+
+/**
+ * `GET /{code}+` (issue 22, ADR 0122): a link's public preview page. The code is looked up
+ * as a redirect looks it up (L1, the known codes, one coalesced read), so unknown,
+ * disabled, expired and deleted codes take the redirect's one 404, and scanners and
+ * shedding are held off the same way; only an active link's page reads the link itself.
+ * Never a click.
+ */
+export function makeLinkPreviewAnswer(
+  deps: LinkPreviewAnswerDeps,
+): (request: IncomingMessage, response: ServerResponse, code: string) => boolean {
+  const { resolver, scanners, clientOf, shedder, miss, refuse, unavailable } = deps;
+
+  const show = (request: IncomingMessage, response: ServerResponse, outcome: RedirectOutcome) => {
+    const linkId =
+      outcome.kind === 'redirect'
+        ? outcome.linkId
+        : outcome.kind === 'smart'
+          ? outcome.link.linkId
+          : null;
+    if (linkId === null) {
+      miss(request, response);
+      if (outcome.kind === 'not-found' || outcome.kind === 'invalid') {
+        scanners?.recordMiss(clientOf(request));
+      }
+      return;
+    }
+    pageOf(deps, linkId).then(
+      (page) => {
+        if (page === null) {
+          miss(request, response);
+          return;
+        }
+        response.writeHead(200, {
+          ...LINK_PREVIEW_HEADERS,
+          'content-length': String(page.length),
+        });
+        response.end(request.method === 'HEAD' ? undefined : page);
+      },
+      () => {
+        unavailable(response);
+      },
+    );
+  };
+
+  return (request, response, code) => {
+    const coolDownMs = scanners?.throttling === true ? scanners.coolDownLeft(clientOf(request)) : 0;
+    if (coolDownMs > 0 || shedder.level() === 2) {
+      // What memory can answer, as for a redirect (SPEC §7).
+      const inMemory = resolver.resolveFromMemory(code);
+      if (inMemory?.kind === 'reserved') return false;
+      if (inMemory === undefined || (coolDownMs > 0 && inMemory.kind === 'not-found')) {
+        refuse(response, coolDownMs);
+        return true;
+      }
+      show(request, response, inMemory);
+      return true;
+    }
+    const outcome = resolver.resolve(code);
+    if (!(outcome instanceof Promise)) {
+      if (outcome.kind === 'reserved') return false;
+      show(request, response, outcome);
+      return true;
+    }
+    outcome.then(
+      (resolved) => {
+        show(request, response, resolved.outcome);
+      },
+      () => {
+        unavailable(response);
+      },
+    );
+    return true;
+  };
+}
+
+/** The page of the active link `linkId`, or null when it is no longer one. */
+async function pageOf(deps: LinkPageDeps, linkId: string): Promise<Buffer | null> {
+  const link = await deps.links.findLinkById(linkId);
+  if (link === null || !isRedirectable(link, deps.now())) return null;
+  const shortUrl = deps.shortUrlOf(link);
+  const qr = await deps.qr.render(shortUrl, 'svg', QR_SIZE);
+  const locked = link.smart?.passwordHash != null;
+  const html = renderLinkPreviewPage({
+    code: link.code,
+    shortUrl,
+    // A password link shows nothing its owner wrote: that is for those with the password.
+    preview: locked ? null : previewOf(link),
+    title: locked ? null : link.title,
+    destination: locked ? null : link.destination,
+    mayVary: (link.smart?.rules.length ?? 0) > 0 || (link.smart?.variants.length ?? 0) > 0,
+    qrSvg: qr.body.toString('utf8'),
+  });
+  return Buffer.from(html, 'utf8');
+}
+
+// TODO(issue 22 merge): Link gains `preview` on main.
+export function previewOf(link: Link): LinkPreview | null {
+  return (link as { readonly preview?: LinkPreview | null }).preview ?? null;
+}

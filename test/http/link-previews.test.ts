@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createLink } from '../support/create-link.js';
+import { settleClicks } from '../support/settle-clicks.js';
+import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../support/test-server.js';
+import { DESKTOP } from '../support/user-agents.js';
+
+const SLACK = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
+const X = 'Twitterbot/1.0';
+
+/** The `content` of the meta tag `key` names (property= or name=), or undefined. */
+function metaOf(html: string, key: string): string | undefined {
+  const match = new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html);
+  return match?.[1];
+}
+
+describe('links that look right when shared (issue 22)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const visit = (path: string, userAgent: string, method = 'GET') =>
+    server.request(method, path, { key: null, headers: { 'user-agent': userAgent } });
+  const countsOf = async (id: string) => {
+    await settleClicks(server);
+    const json = (await server.request('GET', `/v1/links/${id}`)).json;
+    return { clicks: json.clicks as number, bot_clicks: json.bot_clicks as number };
+  };
+
+  describe('crawlers', () => {
+    test("Slack and X get the card with the link's title, counted as bots, not clicks", async () => {
+      const link = await createLink(server, {
+        destination: 'https://example.com/spring?a=1&b=2',
+        title: 'Spring <sale> & "more"',
+      });
+      for (const agent of [SLACK, X]) {
+        const response = await visit(`/${link.code}`, agent);
+        assert.equal(response.status, 200, agent);
+        assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+        assert.equal(response.headers.get('x-robots-tag'), 'noindex');
+        assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+        const html = response.text;
+        const title = 'Spring &lt;sale&gt; &amp; &quot;more&quot;';
+        assert.equal(metaOf(html, 'og:title'), title);
+        assert.equal(metaOf(html, 'twitter:title'), title);
+        assert.equal(metaOf(html, 'twitter:card'), 'summary');
+        assert.equal(metaOf(html, 'og:url'), `${TEST_PUBLIC_URL}/${link.code}`);
+        assert.equal(metaOf(html, 'og:image'), undefined);
+        assert.ok(html.includes('<a href="https://example.com/spring?a=1&amp;b=2">'), html);
+      }
+      assert.deepEqual(await countsOf(link.id), { clicks: 0, bot_clicks: 2 });
+    });
+
+    test('a browser gets the redirect, with X-Robots-Tag: noindex, counted as a click', async () => {
+      const link = await createLink(server, { destination: 'https://example.com/people' });
+      const response = await visit(`/${link.code}`, DESKTOP);
+      assert.equal(response.status, 302);
+      assert.equal(response.headers.get('location'), 'https://example.com/people');
+      assert.equal(response.headers.get('x-robots-tag'), 'noindex');
+      assert.equal((await visit(`/${link.code}`, X, 'HEAD')).status, 302, 'HEAD: no card');
+      assert.deepEqual(await countsOf(link.id), { clicks: 1, bot_clicks: 0 });
+    });
+
+    test('a disabled link is the one 404 to crawlers too', async () => {
+      const link = await createLink(server, { destination: 'https://example.com/gone' });
+      assert.equal((await server.request('POST', `/v1/links/${link.id}/disable`)).status, 200);
+      const crawler = await visit(`/${link.code}`, SLACK);
+      const unknown = await visit('/nosuchcode1', SLACK);
+      assert.equal(crawler.status, 404);
+      assert.equal(crawler.text, unknown.text);
+    });
+
+    test('a password link shows its crawler the form, not a card', async () => {
+      const link = await createLink(server, {
+        destination: 'https://example.com/secret',
+        title: 'Secret',
+        password: 'open sesame',
+      });
+      const response = await visit(`/${link.code}`, SLACK);
+      assert.equal(response.status, 200);
+      assert.equal(metaOf(response.text, 'og:title'), undefined);
+      assert.ok(!response.text.includes('example.com/secret'));
+    });
+  });
+
+  describe('the + page', () => {
+    test('shows where the link goes, its title and QR code; not counted', async () => {
+      const link = await createLink(server, {
+        destination: 'https://example.com/check?x=<y>',
+        title: 'Check me',
+      });
+      const response = await visit(`/${link.code}+`, DESKTOP);
+      assert.equal(response.status, 200, response.text);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+      assert.equal(response.headers.get('x-robots-tag'), 'noindex');
+      assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+      assert.equal(response.headers.get('cache-control'), 'private, no-store');
+      const html = response.text;
+      assert.ok(html.includes('<h1>Check me</h1>'), html);
+      assert.ok(html.includes('https://example.com/check?x=%3Cy%3E'), html);
+      assert.ok(html.includes('<svg role="img" aria-label="QR code of'), 'the QR code, inline');
+      assert.ok(html.includes(`<a class="button" href="/${link.code}">Continue</a>`));
+
+      const head = await visit(`/${link.code}+`, DESKTOP, 'HEAD');
+      assert.equal(head.status, 200);
+      assert.equal(head.text, '');
+      assert.equal(head.headers.get('content-length'), response.headers.get('content-length'));
+      assert.deepEqual(await countsOf(link.id), { clicks: 0, bot_clicks: 0 });
+    });
+
+    test('a password link shows no destination and no title', async () => {
+      const link = await createLink(server, {
+        destination: 'https://example.com/hidden',
+        title: 'Hidden title',
+        password: 'open sesame',
+      });
+      const response = await visit(`/${link.code}+`, DESKTOP);
+      assert.equal(response.status, 200);
+      assert.ok(!response.text.includes('example.com/hidden'));
+      assert.ok(!response.text.includes('Hidden title'));
+      assert.ok(response.text.includes('protected by a password'));
+    });
+
+    test('disabled, expired, deleted and unknown codes are the one 404', async () => {
+      const disabled = await createLink(server, { destination: 'https://example.com/d' });
+      await server.request('POST', `/v1/links/${disabled.id}/disable`);
+      const deleted = await createLink(server, { destination: 'https://example.com/x' });
+      await server.request('DELETE', `/v1/links/${deleted.id}`);
+      const expired = await createLink(server, {
+        destination: 'https://example.com/e',
+        ttl_seconds: 60,
+        fallback_url: 'https://example.com/fallback',
+      });
+      server.clock.advance(61_000);
+      const unknown = await visit('/nosuchcode2+', DESKTOP);
+      assert.equal(unknown.status, 404);
+      for (const code of [disabled.code, deleted.code, expired.code, 'x!y', '']) {
+        const response = await visit(`/${code}+`, DESKTOP);
+        assert.equal(response.status, 404, code);
+        assert.equal(response.text, unknown.text, code);
+        assert.equal(response.headers.get('content-type'), unknown.headers.get('content-type'));
+      }
+    });
+  });
+});
