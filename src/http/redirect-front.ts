@@ -100,7 +100,8 @@ export interface RedirectFront {
   readonly handle: (request: IncomingMessage, response: ServerResponse) => boolean;
   /**
    * Answers a GET or HEAD of `code`, already taken from its path: a redirect, the one 404,
-   * or a refusal (429, 503). Returns false, having written nothing, for a reserved word.
+   * or a refusal (429, 503); for `{code}+`, the link's preview page (ADR 0122). Returns
+   * false, having written nothing, for a reserved word.
    */
   readonly answer: (request: IncomingMessage, response: ServerResponse, code: string) => boolean;
   /**
@@ -337,6 +338,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   });
 
   const answer = (request: IncomingMessage, response: ServerResponse, code: string): boolean => {
+    // `/{code}+`: the link's preview page (issue 22, ADR 0122); no code holds a `+`.
+    if (code.charCodeAt(code.length - 1) === 43) {
+      return preview(request, response, code.slice(0, -1));
+    }
     const startedAt = performance.now();
     if (scanners?.throttling === true) {
       const coolDownMs = scanners.coolDownLeft(clientOf(request));
@@ -379,10 +384,6 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     // slash is no code: `//x`, `/a/b`, `/a/b/` and `/v1/…` go on to Fastify.
     if (code.endsWith('/')) code = code.slice(0, -1);
     if (code.length === 0 || code.includes('/')) return false;
-    // `/{code}+`: the link's preview page (issue 22, ADR 0122); no code holds a `+`.
-    if (!posted && code.charCodeAt(code.length - 1) === 43) {
-      return preview(request, response, code.slice(0, -1));
-    }
     if (!posted) return answer(request, response, code);
     // A password link's form (issue 21). Our own routes' names are Fastify's, body unread.
     if (isReservedAlias(code)) return false;

@@ -125,6 +125,23 @@ describe('links that look right when shared (issue 22)', () => {
       assert.ok(response.text.includes('protected by a password'));
     });
 
+    test('a reserved word with a + is the one 404, whatever reaches Fastify', async () => {
+      const unknown = await visit('/nosuchcode3+', DESKTOP);
+      for (const path of ['/healthz+', '/Healthz+', '/v1+']) {
+        const response = await visit(path, DESKTOP);
+        assert.equal(response.status, 404, path);
+        assert.equal(response.text, unknown.text, path);
+      }
+    });
+
+    test('OpenAPI documents the page and the X-Robots-Tag of redirects', async () => {
+      const spec = JSON.parse((await server.request('GET', '/openapi.json', { key: null })).text);
+      assert.ok(spec.paths['/{code}+'].get.responses['200']);
+      const redirect = spec.paths['/{code}'].get.responses;
+      assert.ok(redirect['302'].headers['x-robots-tag']);
+      assert.match(redirect['200'].description, /crawler/);
+    });
+
     test('disabled, expired, deleted and unknown codes are the one 404', async () => {
       const disabled = await createLink(server, { destination: 'https://example.com/d' });
       await server.request('POST', `/v1/links/${disabled.id}/disable`);
