@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
+import { DEFAULT_DOMAIN } from '../domain/link-domain.js';
 import { registerConsoleRoutes } from './console/console-routes.js';
 import { principalOfRequest } from './console/principal-of-request.js';
 import { installErrorHandling } from './error-handling.js';
@@ -148,7 +149,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
   registerRedirectRoute(app, redirectFront);
-  registerVisitorRoutes(app, deps.rootRedirect);
+  // TODO(issue 22 merge): the domain of the request's Host.
+  registerVisitorRoutes(app, deps.rootRedirect, () => deps.robots.robotsTxt(DEFAULT_DOMAIN));
   registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLink } from '../support/create-link.js';
+import { assertProblem } from '../support/problem-assertions.js';
 import { settleClicks } from '../support/settle-clicks.js';
 import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../support/test-server.js';
 import { DESKTOP } from '../support/user-agents.js';
@@ -84,6 +85,125 @@ describe('links that look right when shared (issue 22)', () => {
       assert.equal(response.status, 200);
       assert.equal(metaOf(response.text, 'og:title'), undefined);
       assert.ok(!response.text.includes('example.com/secret'));
+    });
+  });
+
+  describe('preview and crawlable', () => {
+    const card = {
+      title: 'Spring sale',
+      description: 'Up to 40% off <everything>',
+      image: 'https://cdn.example.com/card.png',
+    };
+
+    test("the card shows the link's preview; null removes it and the title is back", async () => {
+      const link = await createLink(server, {
+        destination: 'https://example.com/sale',
+        title: 'Internal name',
+        preview: card,
+      });
+      const json = (await server.request('GET', `/v1/links/${link.id}`)).json;
+      assert.deepEqual(json.preview, card);
+      assert.equal(json.crawlable, false);
+
+      const html = (await visit(`/${link.code}`, X)).text;
+      assert.equal(metaOf(html, 'og:title'), 'Spring sale');
+      assert.equal(metaOf(html, 'twitter:title'), 'Spring sale');
+      assert.equal(metaOf(html, 'og:description'), 'Up to 40% off &lt;everything&gt;');
+      assert.equal(metaOf(html, 'twitter:description'), 'Up to 40% off &lt;everything&gt;');
+      assert.equal(metaOf(html, 'og:image'), card.image);
+      assert.equal(metaOf(html, 'twitter:image'), card.image);
+      assert.equal(metaOf(html, 'twitter:card'), 'summary_large_image');
+
+      const patched = await server.request('PATCH', `/v1/links/${link.id}`, {
+        body: { preview: null },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      assert.equal(patched.json.preview, null);
+      const after = (await visit(`/${link.code}`, SLACK)).text;
+      assert.equal(metaOf(after, 'og:title'), 'Internal name');
+      assert.equal(metaOf(after, 'og:image'), undefined);
+    });
+
+    test('a crawlable link has no noindex, on its redirect or its card', async () => {
+      const link = await createLink(server, {
+        destination: 'https://example.com/indexed',
+        crawlable: true,
+      });
+      const redirect = await visit(`/${link.code}`, DESKTOP);
+      assert.equal(redirect.status, 302);
+      assert.equal(redirect.headers.get('x-robots-tag'), null);
+      const google = await visit(
+        `/${link.code}`,
+        'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      );
+      assert.equal(google.status, 200);
+      assert.equal(google.headers.get('x-robots-tag'), null);
+      assert.ok(!google.text.includes('noindex'));
+
+      const patched = await server.request('PATCH', `/v1/links/${link.id}`, {
+        body: { crawlable: false },
+      });
+      assert.equal(patched.json.crawlable, false);
+      assert.equal((await visit(`/${link.code}`, DESKTOP)).headers.get('x-robots-tag'), 'noindex');
+    });
+
+    test('robots.txt allows exactly the crawlable links, refreshed within a minute', async () => {
+      const open = await createLink(server, {
+        destination: 'https://example.com/o',
+        crawlable: true,
+      });
+      const closed = await createLink(server, { destination: 'https://example.com/c' });
+      const robots = async () => {
+        const response = await server.request('GET', '/robots.txt', { key: null });
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('content-type'), 'text/plain; charset=utf-8');
+        return response.text.split('\n');
+      };
+      const lines = await robots();
+      const everyone = lines.indexOf('User-agent: *');
+      assert.equal(lines[everyone + 1], 'Disallow: /');
+      assert.ok(lines.includes(`Allow: /${open.code}$`));
+      assert.ok(!lines.some((line) => line.includes(closed.code)));
+
+      const later = await createLink(server, {
+        destination: 'https://example.com/l',
+        crawlable: true,
+      });
+      assert.ok(!(await robots()).includes(`Allow: /${later.code}$`), 'kept a minute');
+      server.clock.advance(61_000);
+      assert.ok((await robots()).includes(`Allow: /${later.code}$`));
+    });
+
+    test('bad preview and crawlable fields are 422s naming the field', async () => {
+      const cases: [unknown, string][] = [
+        [{ preview: { title: 'x'.repeat(201) } }, 'preview.title'],
+        [{ preview: { description: 'x'.repeat(1001) } }, 'preview.description'],
+        [{ preview: { image: 'javascript:alert(1)' } }, 'preview.image'],
+        [{ preview: { image: 'http://10.0.0.1/card.png' } }, 'preview.image'],
+        [{ preview: { image: '/card.png' } }, 'preview.image'],
+        [{ preview: { title: 7 } }, 'preview.title'],
+        [{ preview: { colour: 'red' } }, 'preview.colour'],
+        [{ preview: 'a card' }, 'preview'],
+        [{ crawlable: 'yes' }, 'crawlable'],
+      ];
+      const link = await createLink(server, { destination: 'https://example.com/bad' });
+      for (const [fields, field] of cases) {
+        const created = await server.request('POST', '/v1/links', {
+          body: { destination: 'https://example.com/bad', ...(fields as object) },
+        });
+        assertProblem(created, 422, 'invalid-request');
+        assert.deepEqual(
+          created.json.errors.map((error: { field: string }) => error.field),
+          [field],
+          JSON.stringify(fields),
+        );
+        const patched = await server.request('PATCH', `/v1/links/${link.id}`, { body: fields });
+        assertProblem(patched, 422, 'invalid-request');
+        assert.deepEqual(
+          patched.json.errors.map((error: { field: string }) => error.field),
+          [field],
+        );
+      }
     });
   });
 
