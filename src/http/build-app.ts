@@ -4,7 +4,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
-import { DEFAULT_DOMAIN } from '../domain/link-domain.js';
 import { registerConsoleRoutes } from './console/console-routes.js';
 import { principalOfRequest } from './console/principal-of-request.js';
 import { installErrorHandling } from './error-handling.js';
@@ -52,9 +51,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     linkPages: {
       links: deps.qrCodes.links,
       qr: deps.qrCodes.qr,
-      shortUrlOf: (link) => `${deps.publicUrl}/${link.code}`,
+      shortUrlOf: (link) => deps.domainRoutes.shortUrlOf(link.domain, link.code),
       now: () => deps.linkService.clock.now(),
     },
+    domains: deps.domainRoutes,
   });
   const securityHeaders = deps.publicUrl.startsWith('https:')
     ? { ...SECURITY_HEADERS, 'strict-transport-security': 'max-age=31536000' }
@@ -149,8 +149,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
   registerRedirectRoute(app, redirectFront);
-  // TODO(issue 22 merge): the domain of the request's Host.
-  registerVisitorRoutes(app, deps.rootRedirect, () => deps.robots.robotsTxt(DEFAULT_DOMAIN));
+  registerVisitorRoutes(app, deps.rootRedirect, (request) =>
+    deps.robots.robotsTxt(deps.domainRoutes.routeOf(request.raw.rawHeaders).domain),
+  );
   registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isRedirectable, type Link } from '../domain/link.js';
+import { isRedirectable } from '../domain/link.js';
 import { CONSOLE_HEADERS } from './console/console-headers.js';
-import { previewOf, type LinkPageDeps } from './link-preview-answer.js';
+import type { LinkPageDeps } from './link-preview-answer.js';
 import { LINK_CARD_CSP, renderLinkCard } from './pages/link-card-page.js';
 
 /** `X-Robots-Tag` of every redirect and card of a link that is not `crawlable` (ADR 0121). */
@@ -40,10 +40,10 @@ export function makeCrawlerAnswer(deps: CrawlerAnswerDeps): CrawlerAnswer {
             miss(request, response);
             return;
           }
-          const crawlable = isCrawlable(link);
+          const crawlable = link.crawlable;
           const body = Buffer.from(
             renderLinkCard({
-              preview: previewOf(link),
+              preview: link.preview,
               title: link.title,
               shortUrl: shortUrlOf(link),
               destination: link.destination,
@@ -69,9 +69,4 @@ export function makeCrawlerAnswer(deps: CrawlerAnswerDeps): CrawlerAnswer {
       );
     },
   };
-}
-
-// TODO(issue 22 merge): Link gains `crawlable` on main.
-function isCrawlable(link: Link): boolean {
-  return (link as { readonly crawlable?: boolean }).crawlable === true;
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRedirectable, type Link } from '../domain/link.js';
-import type { LinkPreview } from '../domain/link-preview.js';
 import type { RedirectOutcome } from '../domain/redirect-outcome.js';
 import type { LinkLookups } from '../services/links/find-visible-link.js';
 import type { LinkQrDeps } from '../services/links/link-qr-code.js';
+import type { DomainRoute } from '../services/redirect/domain-routes.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
@@ -28,8 +28,8 @@ export interface LinkPreviewAnswerDeps extends LinkPageDeps {
   readonly scanners: ScannerThrottle | null;
   readonly clientOf: ClientOf;
   readonly shedder: Pick<LoadShedder, 'level'>;
-  /** The front's own answers: the one 404, a throttled client's 429 or shedding's 503. */
-  readonly miss: (request: IncomingMessage, response: ServerResponse) => void;
+  /** The front's own answers: the domain's miss, a throttled client's 429, shedding's 503. */
+  readonly miss: (request: IncomingMessage, response: ServerResponse, route: DomainRoute) => void;
   readonly refuse: (response: ServerResponse, coolDownMs: number) => void;
   readonly unavailable: (response: ServerResponse) => void;
 }
@@ -43,10 +43,20 @@ export interface LinkPreviewAnswerDeps extends LinkPageDeps {
  */
 export function makeLinkPreviewAnswer(
   deps: LinkPreviewAnswerDeps,
-): (request: IncomingMessage, response: ServerResponse, code: string) => boolean {
+): (
+  request: IncomingMessage,
+  response: ServerResponse,
+  code: string,
+  route: DomainRoute,
+) => boolean {
   const { resolver, scanners, clientOf, shedder, miss, refuse, unavailable } = deps;
 
-  const show = (request: IncomingMessage, response: ServerResponse, outcome: RedirectOutcome) => {
+  const show = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    outcome: RedirectOutcome,
+    route: DomainRoute,
+  ) => {
     const linkId =
       outcome.kind === 'redirect'
         ? outcome.linkId
@@ -54,7 +64,7 @@ export function makeLinkPreviewAnswer(
           ? outcome.link.linkId
           : null;
     if (linkId === null) {
-      miss(request, response);
+      miss(request, response, route);
       if (outcome.kind === 'not-found' || outcome.kind === 'invalid') {
         scanners?.recordMiss(clientOf(request));
       }
@@ -63,7 +73,7 @@ export function makeLinkPreviewAnswer(
     pageOf(deps, linkId).then(
       (page) => {
         if (page === null) {
-          miss(request, response);
+          miss(request, response, route);
           return;
         }
         response.writeHead(200, {
@@ -78,28 +88,28 @@ export function makeLinkPreviewAnswer(
     );
   };
 
-  return (request, response, code) => {
+  return (request, response, code, route) => {
     const coolDownMs = scanners?.throttling === true ? scanners.coolDownLeft(clientOf(request)) : 0;
     if (coolDownMs > 0 || shedder.level() === 2) {
       // What memory can answer, as for a redirect (SPEC §7).
-      const inMemory = resolver.resolveFromMemory(code);
+      const inMemory = resolver.resolveFromMemory(code, route.domain);
       if (inMemory?.kind === 'reserved') return false;
       if (inMemory === undefined || (coolDownMs > 0 && inMemory.kind === 'not-found')) {
         refuse(response, coolDownMs);
         return true;
       }
-      show(request, response, inMemory);
+      show(request, response, inMemory, route);
       return true;
     }
-    const outcome = resolver.resolve(code);
+    const outcome = resolver.resolve(code, route.domain);
     if (!(outcome instanceof Promise)) {
       if (outcome.kind === 'reserved') return false;
-      show(request, response, outcome);
+      show(request, response, outcome, route);
       return true;
     }
     outcome.then(
       (resolved) => {
-        show(request, response, resolved.outcome);
+        show(request, response, resolved.outcome, route);
       },
       () => {
         unavailable(response);
@@ -120,16 +130,11 @@ async function pageOf(deps: LinkPageDeps, linkId: string): Promise<Buffer | null
     code: link.code,
     shortUrl,
     // A password link shows nothing its owner wrote: that is for those with the password.
-    preview: locked ? null : previewOf(link),
+    preview: locked ? null : link.preview,
     title: locked ? null : link.title,
     destination: locked ? null : link.destination,
     mayVary: (link.smart?.rules.length ?? 0) > 0 || (link.smart?.variants.length ?? 0) > 0,
     qrSvg: qr.body.toString('utf8'),
   });
   return Buffer.from(html, 'utf8');
-}
-
-// TODO(issue 22 merge): Link gains `preview` on main.
-export function previewOf(link: Link): LinkPreview | null {
-  return (link as { readonly preview?: LinkPreview | null }).preview ?? null;
 }

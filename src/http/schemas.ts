@@ -174,7 +174,7 @@ const preview = nullable({
     }),
   },
   description:
-    "The card link-preview and social crawlers show for the link (og: and twitter: tags). null removes it; a preview replaces the whole preview (fields left out are null).",
+    'The card link-preview and social crawlers show for the link (og: and twitter: tags). null removes it; a preview replaces the whole preview (fields left out are null).',
 });
 
 const crawlable = {
@@ -249,6 +249,8 @@ export const linkJson = {
     'fallback_url',
     'forward_query',
     'utm',
+    'preview',
+    'crawlable',
   ],
   properties: {
     id: { type: 'string', description: 'ULID.' },
@@ -292,6 +294,20 @@ export const linkJson = {
         content: { type: 'string' },
       },
       description: "The destination's utm_* parameters, parsed back from it.",
+    },
+    preview: {
+      type: ['object', 'null'],
+      required: ['title', 'description', 'image'],
+      properties: {
+        title: { type: ['string', 'null'] },
+        description: { type: ['string', 'null'] },
+        image: { type: ['string', 'null'] },
+      },
+      description: "The card crawlers show (ADR 0121); null: the link's title.",
+    },
+    crawlable: {
+      type: 'boolean',
+      description: 'Search engines may index the link (ADR 0121).',
     },
   },
 } as const;

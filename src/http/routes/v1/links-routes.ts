@@ -36,7 +36,13 @@ interface SmartBody {
   utm?: unknown;
 }
 
-interface CreateBody extends SmartBody {
+/** What a shared link shows (issue 22); the preview checked by parse-preview-input.ts. */
+interface PreviewBody {
+  preview?: unknown;
+  crawlable?: boolean;
+}
+
+interface CreateBody extends SmartBody, PreviewBody {
   destination: string;
   alias?: string | null;
   status_code?: number | null;
@@ -46,7 +52,7 @@ interface CreateBody extends SmartBody {
   tags?: string[];
 }
 
-interface UpdateBody extends SmartBody {
+interface UpdateBody extends SmartBody, PreviewBody {
   destination?: string;
   status_code?: number;
   expires_at?: string | null;
@@ -83,7 +89,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       links.map((link) => link.id),
     );
     const now = services.clock.now();
-    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS);
+    return (link: Link) =>
+      toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS);
   };
   const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
 
@@ -124,6 +131,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           title: body.title,
           tags: body.tags,
           smart: smartFieldsOf(body),
+          preview: body.preview,
+          crawlable: body.crawlable,
         },
         { idempotencyKey, client: deps.protection.clientOf(request.raw) },
       );
@@ -244,6 +253,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         title: body.title,
         tags: body.tags,
         smart: smartFieldsOf(body),
+        preview: body.preview,
+        crawlable: body.crawlable,
       });
       return json(link);
     },
