@@ -260,6 +260,13 @@ describe('links that look right when shared (issue 22)', () => {
       const redirect = spec.paths['/{code}'].get.responses;
       assert.ok(redirect['302'].headers['x-robots-tag']);
       assert.match(redirect['200'].description, /crawler/);
+      const create = spec.paths['/v1/links'].post;
+      const body = create.requestBody.content['application/json'].schema.properties;
+      assert.ok(body.preview && body.crawlable);
+      const json = create.responses['201'].content['application/json'].schema;
+      assert.ok(json.required.includes('preview') && json.required.includes('crawlable'));
+      const patch = spec.paths['/v1/links/{id}'].patch.requestBody.content['application/json'];
+      assert.ok(patch.schema.properties.preview && patch.schema.properties.crawlable);
     });
 
     test('disabled, expired, deleted and unknown codes are the one 404', async () => {
