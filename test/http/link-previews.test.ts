@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { principalFor } from '../../src/domain/principal.js';
+import { createLink as createLinkHere } from '../../src/services/links/create-link.js';
 import { createLink } from '../support/create-link.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { settleClicks } from '../support/settle-clicks.js';
@@ -204,6 +207,74 @@ describe('links that look right when shared (issue 22)', () => {
           [field],
         );
       }
+    });
+  });
+
+  describe('on another domain', () => {
+    const host = 'go.acme.test';
+    /** A GET with this Host (fetch may not set one). */
+    const onDomain = (path: string, userAgent: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+        (resolve, reject) => {
+          const url = new URL(path, server.url);
+          const request = httpRequest(url, { headers: { host, 'user-agent': userAgent } });
+          request.on('response', (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => {
+              resolve({ status: response.statusCode ?? 0, headers: response.headers, text });
+            });
+          });
+          request.on('error', reject);
+          request.end();
+        },
+      );
+
+    test("robots.txt, the card and the + page are the Host's domain's", async () => {
+      const { runtime } = server;
+      await runtime.store.domains.insertDomain({
+        host,
+        rootRedirect: null,
+        notFoundRedirect: 'https://acme.example/missing',
+        https: true,
+        createdAt: server.clock.now(),
+        updatedAt: server.clock.now(),
+      });
+      await runtime.domainRoutes.reload();
+      const admin = principalFor({ id: 'test', owner: 'admin', admin: true });
+      const { link } = await createLinkHere(runtime.appDeps.linkService, admin, {
+        destination: 'https://acme.example/spring',
+        domain: host,
+        crawlable: true,
+        preview: { title: 'Acme spring' },
+      });
+      const elsewhere = await createLink(server, {
+        destination: 'https://example.com/default',
+        crawlable: true,
+      });
+      server.clock.advance(61_000);
+
+      const robots = (await onDomain('/robots.txt', DESKTOP)).text.split('\n');
+      assert.ok(robots.includes(`Allow: /${link.code}$`));
+      assert.ok(!robots.includes(`Allow: /${elsewhere.code}$`));
+      const defaultRobots = (await server.request('GET', '/robots.txt', { key: null })).text;
+      assert.ok(defaultRobots.includes(`Allow: /${elsewhere.code}$`));
+      assert.ok(!defaultRobots.includes(`Allow: /${link.code}$`));
+
+      const shortUrl = `https://${host}/${link.code}`;
+      const card = await onDomain(`/${link.code}`, SLACK);
+      assert.equal(card.status, 200);
+      assert.equal(metaOf(card.text, 'og:title'), 'Acme spring');
+      assert.equal(metaOf(card.text, 'og:url'), shortUrl);
+      const page = await onDomain(`/${link.code}+`, DESKTOP);
+      assert.equal(page.status, 200);
+      assert.ok(page.text.includes(`aria-label="QR code of ${shortUrl}"`));
+      // A miss on the domain answers as its redirects' misses do: its not-found redirect.
+      const miss = await onDomain('/nosuchcode4+', DESKTOP);
+      assert.equal(miss.status, 302);
+      assert.equal(miss.headers['location'], 'https://acme.example/missing');
+      assert.equal(miss.headers['x-robots-tag'], 'noindex');
     });
   });
 
