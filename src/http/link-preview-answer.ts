@@ -24,7 +24,7 @@ export interface LinkPageDeps {
 }
 
 export interface LinkPreviewAnswerDeps extends LinkPageDeps {
-  readonly resolver: Pick<RedirectResolver, 'resolve' | 'resolveFromMemory'>;
+  readonly resolver: Pick<RedirectResolver, 'resolve'>;
   readonly scanners: ScannerThrottle | null;
   readonly clientOf: ClientOf;
   readonly shedder: Pick<LoadShedder, 'level'>;
@@ -89,16 +89,11 @@ export function makeLinkPreviewAnswer(
   };
 
   return (request, response, code, route) => {
+    // A page always reads the link: a throttled client and heavy shedding get no read at
+    // all (SPEC §7), where a redirect would still be served from memory.
     const coolDownMs = scanners?.throttling === true ? scanners.coolDownLeft(clientOf(request)) : 0;
     if (coolDownMs > 0 || shedder.level() === 2) {
-      // What memory can answer, as for a redirect (SPEC §7).
-      const inMemory = resolver.resolveFromMemory(code, route.domain);
-      if (inMemory?.kind === 'reserved') return false;
-      if (inMemory === undefined || (coolDownMs > 0 && inMemory.kind === 'not-found')) {
-        refuse(response, coolDownMs);
-        return true;
-      }
-      show(request, response, inMemory, route);
+      refuse(response, coolDownMs);
       return true;
     }
     const outcome = resolver.resolve(code, route.domain);

@@ -211,6 +211,12 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     const headers = readClickHeaders(request.rawHeaders, countryHeader);
     recordClick(request, headers, linkId, code);
     if (!isLinkCrawler(headers.userAgent)) return false;
+    return answerCrawler(request, response, linkId);
+  };
+
+  /** The card needs a read: under heavy shedding (SPEC §7) the crawler gets the redirect. */
+  const answerCrawler = (request: IncomingMessage, response: ServerResponse, linkId: string) => {
+    if (shedder.level() === 2) return false;
     crawlers.answer(request, response, linkId);
     return true;
   };
@@ -318,10 +324,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       if (
         request.method !== 'HEAD' &&
         link.smart?.options.passwordHash == null &&
-        isLinkCrawler(readClickHeaders(request.rawHeaders, countryHeader).userAgent)
+        isLinkCrawler(readClickHeaders(request.rawHeaders, countryHeader).userAgent) &&
+        answerCrawler(request, response, link.linkId)
       ) {
         countClick(request, link.linkId, link.code);
-        crawlers.answer(request, response, link.linkId);
       } else {
         smart.answer(request, response, link);
       }

@@ -69,6 +69,20 @@ describe('links that look right when shared (issue 22)', () => {
       assert.deepEqual(await countsOf(link.id), { clicks: 1, bot_clicks: 0 });
     });
 
+    test('under heavy shedding a crawler gets the redirect, and the + page a 503', async (t) => {
+      const link = await createLink(server, { destination: 'https://example.com/busy' });
+      const { shedder } = server.runtime.appDeps.protection;
+      // Level 2 (SPEC §7): as many requests in flight as an overload would hold.
+      shedder.inFlight += 1_000_000_000;
+      t.after(() => {
+        shedder.inFlight -= 1_000_000_000;
+      });
+      const crawler = await visit(`/${link.code}`, SLACK);
+      assert.equal(crawler.status, 302, 'no read for a card: the redirect from memory');
+      assert.equal(crawler.headers.get('location'), 'https://example.com/busy');
+      assertProblem(await visit(`/${link.code}+`, DESKTOP), 503, 'overloaded');
+    });
+
     test('a disabled link is the one 404 to crawlers too', async () => {
       const link = await createLink(server, { destination: 'https://example.com/gone' });
       assert.equal((await server.request('POST', `/v1/links/${link.id}/disable`)).status, 200);
