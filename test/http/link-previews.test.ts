@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { principalFor } from '../../src/domain/principal.js';
@@ -309,6 +310,12 @@ describe('links that look right when shared (issue 22)', () => {
       assert.ok(html.includes('https://example.com/check?x=%3Cy%3E'), html);
       assert.ok(html.includes('<svg role="img" aria-label="QR code of'), 'the QR code, inline');
       assert.ok(html.includes(`<a class="button" href="/${link.code}">Continue</a>`));
+      // The page's one style is the one its CSP allows, by hash; it has no script.
+      const style = /<style>(.*)<\/style>/.exec(html)?.[1] ?? '';
+      const hash = createHash('sha256').update(style).digest('base64');
+      const csp = response.headers.get('content-security-policy') ?? '';
+      assert.ok(csp.includes(`style-src 'sha256-${hash}'`), csp);
+      assert.ok(!html.includes('<script'));
 
       const head = await visit(`/${link.code}+`, DESKTOP, 'HEAD');
       assert.equal(head.status, 200);
