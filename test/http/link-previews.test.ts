@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { principalFor } from '../../src/domain/principal.js';
-import { createLink as createLinkHere } from '../../src/services/links/create-link.js';
 import { createLink } from '../support/create-link.js';
 import { assertProblem } from '../support/problem-assertions.js';
 import { settleClicks } from '../support/settle-clicks.js';
@@ -257,8 +255,7 @@ describe('links that look right when shared (issue 22)', () => {
         updatedAt: server.clock.now(),
       });
       await runtime.domainRoutes.reload();
-      const admin = principalFor({ id: 'test', owner: 'admin', admin: true });
-      const { link } = await createLinkHere(runtime.appDeps.linkService, admin, {
+      const link = await createLink(server, {
         destination: 'https://acme.example/spring',
         domain: host,
         crawlable: true,

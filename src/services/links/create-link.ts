@@ -5,7 +5,7 @@ import { resolveExpiry } from '../../domain/expiry.js';
 import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import { canUseDomain, type Principal } from '../../domain/principal.js';
-import { DEFAULT_DOMAIN, requestHostOf } from '../../domain/link-domain.js';
+import { DEFAULT_DOMAIN, storedDomainOf } from '../../domain/link-domain.js';
 import type { QuotaReading } from '../../domain/quota.js';
 import type { SmartInput } from '../../domain/smart/parse-smart-input.js';
 import { NO_SMART_OPTIONS, type SmartOptions } from '../../domain/smart/smart-options.js';
@@ -179,11 +179,15 @@ async function storedDomainOrThrow(
   principal: Principal,
   requested: string | null | undefined,
 ): Promise<string> {
-  const host = requested == null ? DEFAULT_DOMAIN : requestHostOf(requested);
-  const stored = host === DEFAULT_DOMAIN || host === deps.defaultHost ? DEFAULT_DOMAIN : host;
-  const known = stored === DEFAULT_DOMAIN || (await deps.domains.findDomain(stored)) !== null;
+  const stored = requested == null ? DEFAULT_DOMAIN : storedDomainOf(requested, deps.defaultHost);
+  const host = stored === DEFAULT_DOMAIN ? deps.defaultHost : stored;
+  const named = requested == null || requested.trim() !== '';
+  const known =
+    named && (stored === DEFAULT_DOMAIN || (await deps.domains.findDomain(stored)) !== null);
   if (known && canUseDomain(principal, stored)) return stored;
-  const detail = `There is no domain "${host}"; GET /v1/domains lists them.`;
+  const detail = named
+    ? `There is no domain "${host}"; GET /v1/domains lists them.`
+    : 'domain names a short domain by its host; leave it out for the default domain.';
   throw new HopError('invalid-request', detail, { fields: [{ field: 'domain', detail }] });
 }
 

@@ -50,6 +50,7 @@ interface CreateBody extends SmartBody, PreviewBody {
   ttl_seconds?: number | null;
   title?: string | null;
   tags?: string[];
+  domain?: string | null;
 }
 
 interface UpdateBody extends SmartBody, PreviewBody {
@@ -64,6 +65,7 @@ interface ListQuery {
   q?: string;
   state?: LinkState;
   tag?: string;
+  domain?: string;
   owner?: string;
   limit?: number;
   cursor?: string;
@@ -130,6 +132,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           ttlSeconds: body.ttl_seconds,
           title: body.title,
           tags: body.tags,
+          domain: body.domain,
           smart: smartFieldsOf(body),
           preview: body.preview,
           crawlable: body.crawlable,
@@ -174,6 +177,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         search: query.q,
         state: query.state,
         tag: query.tag,
+        domain: query.domain,
         owner: query.owner,
         limit: query.limit,
         cursor: query.cursor,
@@ -185,7 +189,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get<{ Params: IdParams }>(
+  app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
       schema: {
@@ -193,10 +197,22 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         tags: ['links'],
         security,
         params: linkIdParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            domain: {
+              type: 'string',
+              maxLength: 253,
+              description: 'The short domain of a link named by its code; default the default.',
+            },
+          },
+        },
         response: { 200: linkJson, ...authErrors },
       },
     },
-    async (request) => json(await getLink(services, principalOf(request), request.params.id)),
+    async (request) =>
+      json(await getLink(services, principalOf(request), request.params.id, request.query.domain)),
   );
 
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
