@@ -18,6 +18,7 @@ import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
+import { assertRouteScope, requireRouteScopes } from './route-scope.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -159,14 +160,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     v1.decorateRequest('principal', null);
     v1.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
-      request.principal = await principalOfRequest(
-        deps.keyService.keys,
-        deps.console.sessions,
-        request,
-      );
+      request.principal = await principalOfRequest(deps.keyService, deps.console.sessions, request);
       // A browser's answers stay out of every cache (routes may say otherwise, e.g. QR).
       if (request.headers.authorization === undefined) reply.header('cache-control', 'no-store');
+      assertRouteScope(request);
     });
+    requireRouteScopes(v1);
     registerLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);

@@ -11,6 +11,7 @@ import type { LinkEvents } from '../ports/link-events.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Store } from '../ports/store.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
+import { KeyUses } from '../services/keys/key-uses.js';
 import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import { CreateCounters } from '../services/links/create-counters.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
@@ -48,6 +49,8 @@ export function composeServices(
     readonly cacheEvents: LinkEvents;
     readonly blocklist: DomainBlocklist;
     readonly createLimiter: RateLimiter | null;
+    /** A key's last use could not be written: logged, the request goes on regardless. */
+    readonly onKeyUseError: (error: unknown) => void;
     readonly domainRoutes: DomainRoutes;
   },
 ): ServiceParts {
@@ -83,6 +86,9 @@ export function composeServices(
     clock,
     newId: () => newId(),
     newSecret: () => `hop_${secrets.generateSync()}`,
+    defaultHost: linkService.defaultHost,
+    domains: store.domains,
+    uses: new KeyUses(store.keys, clock, parts.onKeyUseError),
   };
   const sweeps: SweepTotals = { runs: 0, failures: 0, expired: 0, reclaimed: 0, lastRunAt: null };
   return {

@@ -127,6 +127,9 @@ export async function composeRuntime(
     cacheEvents: caches.resolver,
     blocklist: blocklistFile.blocklist,
     createLimiter: createLimiter?.limiter ?? null,
+    onKeyUseError: (error) => {
+      logger.warn({ err: error }, "could not record an API key's last use");
+    },
     domainRoutes,
   });
   // 5. What the HTTP app adds: the console, abuse resistance (SPEC §7), metrics (SPEC §8).
@@ -134,6 +137,7 @@ export async function composeRuntime(
     serving,
     codes,
     recentRedirects: () => metrics.recentRedirects(),
+    keyUses: services.keyService.uses,
   });
   const protection = composeProtection(config, clock);
   // Wrong link passwords (issue 21): shared through Redis by servers; a CLI never asks.
@@ -187,6 +191,8 @@ export async function composeRuntime(
       createLimiter?.client?.disconnect();
       passwordTries.client?.disconnect();
       await app.close();
+      // Keys' last uses still being written land before their store closes.
+      await services.keyService.uses.settled();
       await store.close();
     },
   };

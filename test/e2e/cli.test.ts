@@ -38,6 +38,43 @@ describe('the hop CLI', () => {
     assert.equal(again.status, 1);
     assert.match(again.stderr, /No unrevoked key/);
 
+    // A key that can do only its job (ADR 0118): its scopes, domain, name and expiry listed.
+    const scoped = await runHop(
+      [
+        'keys',
+        'create',
+        '--owner',
+        'cli-team',
+        '--name',
+        'deploys',
+        '--scope',
+        'links:read',
+        '--scope',
+        'links:write',
+        '--domain',
+        's.example',
+        '--expires',
+        '2030-12-31T23:59:59Z',
+      ],
+      env,
+    );
+    assert.equal(scoped.status, 0, scoped.stderr);
+    assert.match(
+      scoped.stdout,
+      /\nname deploys; scopes links:read,links:write; domains s\.example; expires 2030-12-31T23:59:59\.000Z\n$/,
+    );
+    const scopedId = /\nid (\S+), owner cli-team\n/.exec(scoped.stdout)?.[1];
+    const listedScoped = (await runHop(['keys', 'list'], env)).stdout;
+    assert.match(
+      listedScoped,
+      new RegExp(
+        `${scopedId}  hop_.{4}…  cli-team  active  \\S+  "deploys"  links:read,links:write  s\\.example  2030-12-31T23:59:59\\.000Z  never`,
+      ),
+    );
+    const badScope = await runHop(['keys', 'create', '--owner', 'o', '--scope', 'links:nope'], env);
+    assert.equal(badScope.status, 1);
+    assert.match(badScope.stderr, /not a scope/);
+
     const link = await runHop(
       [
         'links',

@@ -11,6 +11,7 @@ import {
   type TestServer,
 } from '../support/test-server.js';
 import { budgetSpentTest, fuzzTestAsync } from './fuzz-budget.js';
+import { SCOPES } from '../../src/domain/principal.js';
 
 /**
  * ADR 0088 over real HTTP on loopback: every JSON body the API takes (and the query strings
@@ -172,6 +173,23 @@ const FIELDS = {
     ),
   },
   admin: { valid: asJson(fc.boolean()), edge: asJson(fc.constantFrom(null, 0, 1, 'true')) },
+  name: {
+    valid: asJson(fc.string({ minLength: 1, maxLength: 40 })),
+    edge: asJson(fc.oneof(fc.string({ unit: 'binary' }), fc.constant(' '), fc.constant(null))),
+  },
+  scopes: {
+    valid: asJson(fc.subarray([...SCOPES], { minLength: 1 })),
+    edge: asJson(fc.oneof(fc.array(fc.string(), { maxLength: 8 }), fc.constant('links:read'))),
+  },
+  domains: {
+    valid: asJson(fc.constant(['hop.test'])),
+    edge: asJson(
+      fc.oneof(
+        fc.array(fc.oneof(fc.domain(), fc.string({ unit: 'binary' })), { maxLength: 4 }),
+        fc.constant(['hop.test:80', '[::1]', '']),
+      ),
+    ),
+  },
   key: {
     valid: asJson(fc.constantFrom(TEST_ADMIN_KEY, `${TEST_ADMIN_KEY}x`)),
     edge: asJson(
@@ -413,7 +431,11 @@ describe('fuzz: JSON bodies and query strings over HTTP (SPEC §7)', () => {
   fuzzTestAsync(
     FILE,
     'POST /v1/keys',
-    fc.record({ body: bodyText(['owner'], ['admin']), contentType, key: key() }),
+    fc.record({
+      body: bodyText(['owner'], ['admin', 'name', 'scopes', 'domains', 'expires_at']),
+      contentType,
+      key: key(),
+    }),
     async ({ body, contentType: type, key: which }) => {
       await assertAnswered(server, {
         method: 'POST',

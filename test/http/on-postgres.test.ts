@@ -13,6 +13,7 @@ if (await postgresReachable()) {
   await import('./links-errors.test.js');
   await import('./redirect.test.js');
   await import('./keys.test.js');
+  await import('./key-scopes.test.js');
   await import('./hostile-input.test.js');
   await import('./concurrency.test.js');
   await import('./code-strategies.test.js');

@@ -106,6 +106,7 @@ export function toLinkFileRecord(link: Link, nowMs: number): LinkFileRecord {
     toFileCell(link.tags.join(TAG_SEPARATOR)),
     effectiveState(link, nowMs),
     ...smartCells(link.smart),
+    link.domain,
   ];
 }
 

@@ -99,6 +99,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: CreateBody }>(
     '/v1/links',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Create a short link',
         tags: ['links'],
@@ -151,6 +152,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: ListQuery }>(
     '/v1/links',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'List links, newest first or in the order of `sort`',
         tags: ['links'],
@@ -192,6 +194,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'Get one link',
         tags: ['links'],
@@ -218,6 +221,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
     '/v1/links/:id/qr',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: "QR code of the link's short URL",
         tags: ['links'],
@@ -251,6 +255,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch<{ Params: IdParams; Body: UpdateBody }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Change a link; bumps its version',
         tags: ['links'],
@@ -283,6 +288,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post<{ Params: IdParams }>(
       `/v1/links/:id/${action}`,
       {
+        config: { scope: 'links:write' },
         schema: {
           summary: `${action === 'disable' ? 'Disable' : 'Enable'} a link (idempotent)`,
           tags: ['links'],
@@ -298,6 +304,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete<{ Params: IdParams }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Delete a link, leaving a tombstone',
         tags: ['links'],
