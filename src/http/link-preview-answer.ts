@@ -8,6 +8,8 @@ import type { RedirectResolver } from '../services/redirect/redirect-resolver.js
 import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClientOf } from './client-address.js';
+import { pageLanguageOf } from './pages/negotiation.js';
+import type { PageLanguage } from './pages/page-texts.js';
 import { LINK_PREVIEW_HEADERS, renderLinkPreviewPage } from './pages/link-preview-page.js';
 
 /** The QR code's width on the page, in CSS pixels. */
@@ -70,14 +72,15 @@ export function makeLinkPreviewAnswer(
       }
       return;
     }
-    pageOf(deps, linkId).then(
+    const language = pageLanguageOf(request.rawHeaders);
+    pageOf(deps, linkId, language).then(
       (page) => {
         if (page === null) {
           miss(request, response, route);
           return;
         }
         response.writeHead(200, {
-          ...LINK_PREVIEW_HEADERS,
+          ...LINK_PREVIEW_HEADERS[language],
           'content-length': String(page.length),
         });
         response.end(request.method === 'HEAD' ? undefined : page);
@@ -115,21 +118,28 @@ export function makeLinkPreviewAnswer(
 }
 
 /** The page of the active link `linkId`, or null when it is no longer one. */
-async function pageOf(deps: LinkPageDeps, linkId: string): Promise<Buffer | null> {
+async function pageOf(
+  deps: LinkPageDeps,
+  linkId: string,
+  language: PageLanguage,
+): Promise<Buffer | null> {
   const link = await deps.links.findLinkById(linkId);
   if (link === null || !isRedirectable(link, deps.now())) return null;
   const shortUrl = deps.shortUrlOf(link);
   const qr = await deps.qr.render(shortUrl, 'svg', QR_SIZE);
   const locked = link.smart?.passwordHash != null;
-  const html = renderLinkPreviewPage({
-    code: link.code,
-    shortUrl,
-    // A password link shows nothing its owner wrote: that is for those with the password.
-    preview: locked ? null : link.preview,
-    title: locked ? null : link.title,
-    destination: locked ? null : link.destination,
-    mayVary: (link.smart?.rules.length ?? 0) > 0 || (link.smart?.variants.length ?? 0) > 0,
-    qrSvg: qr.body.toString('utf8'),
-  });
+  const html = renderLinkPreviewPage(
+    {
+      code: link.code,
+      shortUrl,
+      // A password link shows nothing its owner wrote: that is for those with the password.
+      preview: locked ? null : link.preview,
+      title: locked ? null : link.title,
+      destination: locked ? null : link.destination,
+      mayVary: (link.smart?.rules.length ?? 0) > 0 || (link.smart?.variants.length ?? 0) > 0,
+      qrSvg: qr.body.toString('utf8'),
+    },
+    language,
+  );
   return Buffer.from(html, 'utf8');
 }

@@ -314,6 +314,14 @@ describe('links that look right when shared (issue 22)', () => {
       assert.ok(csp.includes(`style-src 'sha256-${hash}'`), csp);
       assert.ok(!html.includes('<script'));
 
+      const german = await server.request('GET', `/${link.code}+`, {
+        key: null,
+        headers: { 'accept-language': 'de-AT, en;q=0.5' },
+      });
+      assert.equal(german.headers.get('content-language'), 'de');
+      assert.ok(german.text.includes('>Weiter</a>'));
+      assert.ok(german.text.includes('Dieser Link führt zu:'));
+
       const head = await visit(`/${link.code}+`, DESKTOP, 'HEAD');
       assert.equal(head.status, 200);
       assert.equal(head.text, '');
