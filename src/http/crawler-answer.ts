@@ -8,7 +8,7 @@ import { LINK_CARD_CSP, renderLinkCard } from './pages/link-card-page.js';
 export const NOINDEX = 'noindex';
 
 export interface CrawlerAnswerDeps extends Omit<LinkPageDeps, 'qr'> {
-  /** The one 404 (the link went away between the cache and the read). */
+  /** The request's domain's miss (the link went away between the cache and the read). */
   readonly miss: (request: IncomingMessage, response: ServerResponse) => void;
   /** The store did not answer: 503. */
   readonly unavailable: (response: ServerResponse) => void;

@@ -38,10 +38,9 @@ export interface LinkPreviewAnswerDeps extends LinkPageDeps {
 
 /**
  * `GET /{code}+` (issue 22, ADR 0122): a link's public preview page. The code is looked up
- * as a redirect looks it up (L1, the known codes, one coalesced read), so unknown,
- * disabled, expired and deleted codes take the redirect's one 404, and scanners and
- * shedding are held off the same way; only an active link's page reads the link itself.
- * Never a click.
+ * on the request's domain as a redirect looks it up (L1, the known codes, one coalesced
+ * read), so unknown, disabled, expired and deleted codes take the redirect's own miss;
+ * only an active link's page reads the link itself. Never a click.
  */
 export function makeLinkPreviewAnswer(
   deps: LinkPreviewAnswerDeps,
