@@ -14,6 +14,7 @@ import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import type { SmartAnswerDeps } from './smart-answer.js';
+import type { RobotsRules } from '../services/links/robots-rules.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -62,8 +63,10 @@ export interface AppDeps {
   readonly publicUrl: string;
   /** Where `GET /` sends a visitor (HOP_ROOT_REDIRECT); undefined: hop's own page. */
   readonly rootRedirect: string | undefined;
-  /** Links' QR codes (`GET /v1/links/{id}/qr`). */
+  /** Links' QR codes (`GET /v1/links/{id}/qr`, and the `+` page's). */
   readonly qrCodes: LinkQrDeps;
+  /** Each domain's robots.txt, from its crawlable links (issue 22). */
+  readonly robots: RobotsRules;
   readonly logger: FastifyBaseLogger;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;

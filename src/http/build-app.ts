@@ -50,6 +50,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientOf: deps.protection.clientOf,
     shedder,
     smart: deps.smartLinks,
+    linkPages: {
+      links: deps.qrCodes.links,
+      qr: deps.qrCodes.qr,
+      shortUrlOf: (link) => deps.domainRoutes.shortUrlOf(link.domain, link.code),
+      now: () => deps.linkService.clock.now(),
+    },
     domains: deps.domainRoutes,
   });
   const securityHeaders = deps.publicUrl.startsWith('https:')
@@ -145,7 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
   registerRedirectRoute(app, redirectFront);
-  registerVisitorRoutes(app, deps.rootRedirect, deps.domainRoutes);
+  registerVisitorRoutes(app, deps.rootRedirect, deps.domainRoutes, (request) =>
+    deps.robots.robotsTxt(deps.domainRoutes.routeOf(request.raw.rawHeaders).domain),
+  );
   registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.

@@ -2,6 +2,7 @@ import { MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../domain/code-format.js';
 import { LINK_STATES, REDIRECT_STATUSES } from '../domain/link.js';
 import { SCOPES } from '../domain/principal.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../domain/link-fields.js';
+import { PREVIEW_LIMITS } from '../domain/link-preview.js';
 import {
   BROWSERS,
   DEVICES,
@@ -152,6 +153,37 @@ const smartFields = {
   utm,
 };
 
+/**
+ * What a shared link's card shows (issue 22, ADR 0121). Types only here: the domain's
+ * parser (parse-preview-input.ts) checks lengths and the image's URL, naming each field.
+ */
+const preview = nullable({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    title: nullable({
+      type: 'string',
+      description: `Up to ${PREVIEW_LIMITS.title} characters; without it the card shows the link's title.`,
+    }),
+    description: nullable({
+      type: 'string',
+      description: `Up to ${PREVIEW_LIMITS.description} characters.`,
+    }),
+    image: nullable({
+      type: 'string',
+      description: `Absolute http(s) URL of the card's image (up to ${PREVIEW_LIMITS.image} characters), under the destination rules.`,
+    }),
+  },
+  description:
+    'The card link-preview and social crawlers show for the link (og: and twitter: tags). null removes it; a preview replaces the whole preview (fields left out are null).',
+});
+
+const crawlable = {
+  type: 'boolean',
+  description:
+    'Search engines may index the link: its redirects carry no X-Robots-Tag: noindex and robots.txt allows its path. Default false.',
+};
+
 export const createLinkBody = {
   type: 'object',
   required: ['destination'],
@@ -170,6 +202,8 @@ export const createLinkBody = {
     ttl_seconds: nullable({ type: 'integer', minimum: 1 }),
     title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
     tags,
+    preview,
+    crawlable,
     domain: nullable({
       type: 'string',
       maxLength: 253,
@@ -189,6 +223,8 @@ export const updateLinkBody = {
     expires_at: nullable({ type: 'string', description: 'RFC 3339, or null for never.' }),
     title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
     tags,
+    preview,
+    crawlable,
     ...smartFields,
   },
 } as const;
@@ -219,6 +255,8 @@ export const linkJson = {
     'fallback_url',
     'forward_query',
     'utm',
+    'preview',
+    'crawlable',
   ],
   properties: {
     id: { type: 'string', description: 'ULID.' },
@@ -263,6 +301,20 @@ export const linkJson = {
         content: { type: 'string' },
       },
       description: "The destination's utm_* parameters, parsed back from it.",
+    },
+    preview: {
+      type: ['object', 'null'],
+      required: ['title', 'description', 'image'],
+      properties: {
+        title: { type: ['string', 'null'] },
+        description: { type: ['string', 'null'] },
+        image: { type: ['string', 'null'] },
+      },
+      description: "The card crawlers show (ADR 0121); null: the link's title.",
+    },
+    crawlable: {
+      type: 'boolean',
+      description: 'Search engines may index the link (ADR 0121).',
     },
   },
 } as const;

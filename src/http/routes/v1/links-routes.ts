@@ -36,7 +36,13 @@ interface SmartBody {
   utm?: unknown;
 }
 
-interface CreateBody extends SmartBody {
+/** What a shared link shows (issue 22); the preview checked by parse-preview-input.ts. */
+interface PreviewBody {
+  preview?: unknown;
+  crawlable?: boolean;
+}
+
+interface CreateBody extends SmartBody, PreviewBody {
   destination: string;
   alias?: string | null;
   status_code?: number | null;
@@ -47,7 +53,7 @@ interface CreateBody extends SmartBody {
   domain?: string | null;
 }
 
-interface UpdateBody extends SmartBody {
+interface UpdateBody extends SmartBody, PreviewBody {
   destination?: string;
   status_code?: number;
   expires_at?: string | null;
@@ -129,6 +135,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           tags: body.tags,
           domain: body.domain,
           smart: smartFieldsOf(body),
+          preview: body.preview,
+          crawlable: body.crawlable,
         },
         { idempotencyKey, client: deps.protection.clientOf(request.raw) },
       );
@@ -266,6 +274,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         title: body.title,
         tags: body.tags,
         smart: smartFieldsOf(body),
+        preview: body.preview,
+        crawlable: body.crawlable,
       });
       return json(link);
     },
