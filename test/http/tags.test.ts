@@ -267,6 +267,79 @@ describe('tags API', () => {
   });
 
   describe('security', () => {
+    /** A key of `owner` with these scopes (and domains), issued by the admin. */
+    const scopedKey = async (owner: string, scopes: string[], domains?: string[]) => {
+      const issued = await server.request('POST', '/v1/keys', {
+        body: { owner, scopes, ...(domains === undefined ? {} : { domains }) },
+      });
+      assert.equal(issued.status, 201, issued.text);
+      return issued.json.key as string;
+    };
+
+    test('403 insufficient-scope: links:read to list, links:write to change', async () => {
+      const owner = `scoped-${++owners}`;
+      await createLinks(await server.ownerKey(owner), [['scoped']]);
+      const reader = await scopedKey(owner, ['links:read']);
+      const writer = await scopedKey(owner, ['links:write']);
+      const refused = (response: Awaited<ReturnType<TestServer['request']>>, scope: string) => {
+        assertProblem(response, 403, 'insufficient-scope');
+        assert.match(response.json.detail, new RegExp(scope));
+      };
+      refused(await server.request('GET', '/v1/tags', { key: writer }), 'links:read');
+      const rename = { key: reader, body: { name: 'other' } };
+      refused(await server.request('PATCH', '/v1/tags/scoped', rename), 'links:write');
+      refused(await server.request('DELETE', '/v1/tags/scoped', { key: reader }), 'links:write');
+      // Nothing changed; each scope does what it names.
+      const listed = await server.request('GET', '/v1/tags', { key: reader });
+      assert.deepEqual(listed.json.tags, [{ name: 'scoped', links: 1, clicks: 0 }]);
+      const renamed = await server.request('PATCH', '/v1/tags/scoped', {
+        key: writer,
+        body: { name: 'renamed' },
+      });
+      assert.deepEqual(renamed.json, { name: 'renamed', links: 1 });
+    });
+
+    test("a key limited to domains counts and changes only its domains' links", async () => {
+      const host = `go${++owners}.tags.test`;
+      const added = await server.request('POST', '/v1/domains', {
+        body: { host, root_redirect: null, not_found_redirect: null },
+      });
+      assert.equal(added.status, 201, added.text);
+      const owner = `domains-${owners}`;
+      const everywhere = await server.ownerKey(owner);
+      const make = async (body: Record<string, unknown>) => {
+        const created = await server.request('POST', '/v1/links', { key: everywhere, body });
+        assert.equal(created.status, 201, created.text);
+        return created.json as LinkJson;
+      };
+      const onDefault = await make({ destination: 'https://tags.example/d', tags: ['camp'] });
+      const onHost = await make({
+        destination: 'https://tags.example/h',
+        tags: ['camp'],
+        domain: host,
+      });
+      const limited = await scopedKey(owner, ['links:read', 'links:write'], [host]);
+
+      assert.deepEqual((await get(limited, '/v1/tags')).tags, [
+        { name: 'camp', links: 1, clicks: 0 },
+      ]);
+      assert.deepEqual(await listIds(limited, 'tag=camp'), [onHost.id]);
+      const renamed = await server.request('PATCH', '/v1/tags/camp', {
+        key: limited,
+        body: { name: 'trip' },
+      });
+      assert.deepEqual(renamed.json, { name: 'trip', links: 1 });
+      assert.deepEqual((await linkOf(everywhere, onHost)).tags, ['trip']);
+      assert.deepEqual(await linkOf(everywhere, onDefault), onDefault);
+      // The default domain's tag is not the limited key's to see or change.
+      assertProblem(
+        await server.request('DELETE', '/v1/tags/camp', { key: limited }),
+        404,
+        'not-found',
+      );
+      assert.deepEqual((await linkOf(everywhere, onDefault)).tags, ['camp']);
+    });
+
     test('401 without a key', async () => {
       assertProblem(await server.request('GET', '/v1/tags', { key: null }), 401);
       const rename = await server.request('PATCH', '/v1/tags/a', {

@@ -37,7 +37,13 @@ interface SmartBody {
   utm?: unknown;
 }
 
-interface CreateBody extends SmartBody {
+/** What a shared link shows (issue 22); the preview checked by parse-preview-input.ts. */
+interface PreviewBody {
+  preview?: unknown;
+  crawlable?: boolean;
+}
+
+interface CreateBody extends SmartBody, PreviewBody {
   destination: string;
   alias?: string | null;
   status_code?: number | null;
@@ -48,7 +54,7 @@ interface CreateBody extends SmartBody {
   domain?: string | null;
 }
 
-interface UpdateBody extends SmartBody {
+interface UpdateBody extends SmartBody, PreviewBody {
   destination?: string;
   status_code?: number;
   expires_at?: string | null;
@@ -96,6 +102,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: CreateBody }>(
     '/v1/links',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Create a short link',
         tags: ['links'],
@@ -131,6 +138,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           tags: body.tags,
           domain: body.domain,
           smart: smartFieldsOf(body),
+          preview: body.preview,
+          crawlable: body.crawlable,
         },
         { idempotencyKey, client: deps.protection.clientOf(request.raw) },
       );
@@ -146,6 +155,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: ListQuery }>(
     '/v1/links',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'List links, newest first or in the order of `sort`',
         tags: ['links'],
@@ -189,6 +199,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'Get one link',
         tags: ['links'],
@@ -215,6 +226,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
     '/v1/links/:id/qr',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: "QR code of the link's short URL",
         tags: ['links'],
@@ -248,6 +260,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch<{ Params: IdParams; Body: UpdateBody }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Change a link; bumps its version',
         tags: ['links'],
@@ -266,6 +279,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         title: body.title,
         tags: body.tags,
         smart: smartFieldsOf(body),
+        preview: body.preview,
+        crawlable: body.crawlable,
       });
       return json(link);
     },
@@ -278,6 +293,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post<{ Params: IdParams }>(
       `/v1/links/:id/${action}`,
       {
+        config: { scope: 'links:write' },
         schema: {
           summary: `${action === 'disable' ? 'Disable' : 'Enable'} a link (idempotent)`,
           tags: ['links'],
@@ -293,6 +309,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete<{ Params: IdParams }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Delete a link, leaving a tombstone',
         tags: ['links'],

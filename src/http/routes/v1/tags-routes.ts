@@ -27,6 +27,7 @@ export function registerTagRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: { search?: string; limit?: number; cursor?: string } }>(
     '/v1/tags',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'List the tags of the links the key can see, by name, with links and clicks',
         tags: ['tags'],
@@ -45,6 +46,7 @@ export function registerTagRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch<{ Params: NameParams; Body: { name: string } }>(
     '/v1/tags/:name',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Rename a tag on every link the key can see, merging into an existing one',
         tags: ['tags'],
@@ -61,6 +63,7 @@ export function registerTagRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete<{ Params: NameParams }>(
     '/v1/tags/:name',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Remove a tag from every link the key can see',
         tags: ['tags'],
