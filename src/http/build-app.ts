@@ -16,6 +16,7 @@ import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerVisitorRoutes } from './routes/visitor-routes.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
+import { registerBulkLinkRoutes } from './routes/v1/bulk-links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (request.headers.authorization === undefined) reply.header('cache-control', 'no-store');
     });
     registerLinkRoutes(v1, deps);
+    registerBulkLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
     registerStatsRoutes(v1, deps);

@@ -1,4 +1,5 @@
 import type { ApiKeyStore } from './api-key-store.js';
+import type { BulkAnswerStore } from './bulk-answers.js';
 import type { ClickStore } from './click-store.js';
 import type { LinkCensus } from './link-census.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
@@ -22,6 +23,8 @@ export interface Store {
   /** The sweeper's batches: marking expired, reclaiming codes, purging idempotency records. */
   readonly sweep: SweepQueries;
   readonly keys: ApiKeyStore;
+  /** Answers of bulk link calls made with an Idempotency-Key (ADR 0120). */
+  readonly bulkAnswers: BulkAnswerStore;
   readonly clicks: ClickStore;
   /** Counters leased in blocks: the permutation counter, pool offsets. */
   readonly sequences: SequenceStore;

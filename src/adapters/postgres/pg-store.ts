@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
 import { PgApiKeyStore } from './pg-api-key-store.js';
+import { PgBulkAnswers } from './pg-bulk-answers.js';
 import { PgClickStore } from './pg-click-store.js';
 import { guardPg } from './pg-errors.js';
 import { PgLinkCensus } from './pg-link-census.js';
@@ -39,6 +40,7 @@ export class PgStore implements Store {
   readonly codeScan: PgCodeScan;
   readonly sweep: PgSweepQueries;
   readonly keys: PgApiKeyStore;
+  readonly bulkAnswers: PgBulkAnswers;
   readonly clicks: PgClickStore;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
@@ -74,6 +76,7 @@ export class PgStore implements Store {
     this.codeScan = new PgCodeScan(primary);
     this.sweep = new PgSweepQueries(primary);
     this.keys = new PgApiKeyStore(primary);
+    this.bulkAnswers = new PgBulkAnswers(primary);
     this.clicks = new PgClickStore(primary);
     this.sequences = new PgSequenceStore(primary);
     this.census = new PgLinkCensus(primary);
