@@ -30,10 +30,8 @@ export const bulkCreateBody = {
       type: 'array',
       minItems: 1,
       maxItems: MAX_BULK_ITEMS,
-      items: {
-        type: 'object',
-        description: 'A body of POST /v1/links; one that is not valid is its own 422.',
-      },
+      // Any JSON: an item that is not a create body (not even an object) is its own 422.
+      items: { description: 'A body of POST /v1/links; one that is not valid is its own 422.' },
     },
   },
 } as const;

@@ -54,6 +54,7 @@ describe('bulk links API', () => {
       40: [422, 'invalid-status-code', { destination: 'https://example.com/', status_code: 999 }],
       50: [422, 'invalid-request', { destination: 5 }],
       60: [422, 'invalid-request', { destination: 'https://example.com/', colour: 'red' }],
+      70: [422, 'invalid-request', 'https://example.com/not-an-object'],
     };
     for (const [index, [, , body]] of Object.entries(bad)) links[Number(index)] = body;
     links[30] = { destination: 'https://example.com/30', alias: twice };
@@ -85,7 +86,8 @@ describe('bulk links API', () => {
     assert.equal(results[30].link.destination, 'https://example.com/30');
     assert.equal(results[0].link.clicks, 0);
     assert.deepEqual(results[0].link.tags, ['bulk']);
-    assert.equal(new Set(results.flatMap((r) => (r.link ? [r.link.code] : []))).size, 993);
+    assert.equal(results[70].problem.detail, 'The request body must be a JSON object.');
+    assert.equal(new Set(results.flatMap((r) => (r.link ? [r.link.code] : []))).size, 992);
 
     for (const index of [0, 30, 499, 999]) {
       const redirect = await redirectOf(results[index].link.code);
@@ -253,6 +255,47 @@ describe('bulk links API', () => {
       body: { destination: `https://example.com/${'x'.repeat(70 * 1024)}` },
     });
     assertProblem(single, 413, 'payload-too-large');
+  });
+
+  test('a call while the first with its key runs is 409; one that failed whole frees the key', async () => {
+    const principal = principalFor({ id: 'key-runner', owner: unique('runner'), admin: false });
+    const calls = server.runtime.appDeps.bulkCalls;
+    const key = unique('running');
+    const request = { operation: 'delete', body: { ids: ['a1b2c3'] } } as const;
+    let finish: (answer: string) => void = () => undefined;
+    let running: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      running = resolve;
+    });
+    const first = runBulkCall(calls, principal, key, request, () => {
+      running();
+      return new Promise<string>((resolve) => {
+        finish = resolve;
+      });
+    });
+    await started;
+    await assert.rejects(
+      runBulkCall(calls, principal, key, request, async () => 'twice'),
+      (error: any) => error.kind === 'idempotency-key-in-use' && error.retryAfterSeconds === 1,
+    );
+    finish('{"results":[]}');
+    assert.deepEqual(await first, { answer: '{"results":[]}', replayed: false });
+    assert.deepEqual(await runBulkCall(calls, principal, key, request, async () => 'again'), {
+      answer: '{"results":[]}',
+      replayed: true,
+    });
+
+    const failing = unique('failing');
+    await assert.rejects(
+      runBulkCall(calls, principal, failing, request, async () => {
+        throw new Error('the store went away');
+      }),
+      /the store went away/,
+    );
+    assert.deepEqual(await runBulkCall(calls, principal, failing, request, async () => 'ran'), {
+      answer: 'ran',
+      replayed: false,
+    });
   });
 
   test('a key without links:write is refused before anything runs or is claimed', async () => {
