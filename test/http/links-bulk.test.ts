@@ -242,6 +242,25 @@ describe('bulk links API', () => {
     );
   });
 
+  test('without a key 401; a malformed Idempotency-Key 422', async () => {
+    for (const [method, body] of [
+      ['POST', { links: [{ destination: 'https://example.com/' }] }],
+      ['PATCH', { ids: ['abc'], patch: { state: 'disabled' } }],
+      ['DELETE', { ids: ['abc'] }],
+    ] as const) {
+      assertProblem(
+        await server.request(method, '/v1/links/bulk', { body, key: null }),
+        401,
+        'unauthorized',
+      );
+      const badKey = await server.request(method, '/v1/links/bulk', {
+        body,
+        headers: { 'idempotency-key': 'with space' },
+      });
+      assertProblem(badKey, 422, 'invalid-request');
+    }
+  });
+
   test('a body past the bulk bound is 413; other routes keep their 64 KiB', async () => {
     const huge = JSON.stringify({
       links: [{ destination: `https://example.com/${'x'.repeat(5 * 1024 * 1024)}` }],
