@@ -21,6 +21,7 @@ export interface CreateBody extends SmartBody {
   ttl_seconds?: number | null;
   title?: string | null;
   tags?: string[];
+  domain?: string | null;
 }
 
 /** What a create body asks of `createLink`: one mapping, so a bulk item is a single create. */
@@ -33,6 +34,7 @@ export function createInputOf(body: CreateBody): CreateLinkInput {
     ttlSeconds: body.ttl_seconds,
     title: body.title,
     tags: body.tags,
+    domain: body.domain,
     smart: smartFieldsOf(body),
   };
 }

@@ -169,6 +169,11 @@ export const createLinkBody = {
     ttl_seconds: nullable({ type: 'integer', minimum: 1 }),
     title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
     tags,
+    domain: nullable({
+      type: 'string',
+      maxLength: 253,
+      description: 'Host of a short domain (GET /v1/domains); default the default domain.',
+    }),
     ...smartFields,
   },
 } as const;
@@ -216,6 +221,7 @@ export const linkJson = {
   ],
   properties: {
     id: { type: 'string', description: 'ULID.' },
+    domain: { type: 'string', description: 'Host of the short domain (issue 22).' },
     code: { type: 'string' },
     short_url: { type: 'string' },
     destination: { type: 'string' },
@@ -267,6 +273,7 @@ export const listLinksQuery = {
     q: { type: 'string', maxLength: 200, description: 'Substring of code, destination or title.' },
     state: { type: 'string', enum: [...LINK_STATES] },
     tag: { type: 'string', maxLength: MAX_TAG_LENGTH },
+    domain: { type: 'string', maxLength: 253, description: 'Only links on this short domain.' },
     owner: { type: 'string', maxLength: 128, description: 'Admin only: one owner.' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     cursor: { type: 'string', maxLength: 200 },

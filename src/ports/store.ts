@@ -1,6 +1,7 @@
 import type { ApiKeyStore } from './api-key-store.js';
 import type { BulkAnswerStore } from './bulk-answers.js';
 import type { ClickStore } from './click-store.js';
+import type { DomainStore } from './domain-store.js';
 import type { LinkCensus } from './link-census.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
 import type { LinkCodeScan } from './link-code-scan.js';
@@ -25,6 +26,8 @@ export interface Store {
   readonly keys: ApiKeyStore;
   /** Answers of bulk link calls made with an Idempotency-Key (ADR 0120). */
   readonly bulkAnswers: BulkAnswerStore;
+  /** The short domains beside the default one (issue 22). */
+  readonly domains: DomainStore;
   readonly clicks: ClickStore;
   /** Counters leased in blocks: the permutation counter, pool offsets. */
   readonly sequences: SequenceStore;

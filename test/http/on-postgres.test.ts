@@ -21,6 +21,7 @@ if (await postgresReachable()) {
   await import('./link-by-code.test.js');
   await import('./api-messages.test.js');
   await import('./links-bulk.test.js');
+  await import('./domain-redirects.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);

@@ -1,5 +1,5 @@
 /**
- * The fields of a link's JSON (SPEC §3, and issue 21's smart-link fields), sorted: the API
+ * The fields of a link's JSON (SPEC §3, issue 21's smart-link fields, issue 22's domain), sorted: the API
  * and the CLI's --json write these, for plain and smart links alike.
  */
 export const LINK_JSON_KEYS = [
@@ -9,6 +9,7 @@ export const LINK_JSON_KEYS = [
   'created_at',
   'custom',
   'destination',
+  'domain',
   'expires_at',
   'fallback_url',
   'forward_query',

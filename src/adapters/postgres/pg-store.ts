@@ -1,3 +1,4 @@
+import { PgDomainStore } from './pg-domain-store.js';
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
 import { PgApiKeyStore } from './pg-api-key-store.js';
@@ -41,6 +42,7 @@ export class PgStore implements Store {
   readonly sweep: PgSweepQueries;
   readonly keys: PgApiKeyStore;
   readonly bulkAnswers: PgBulkAnswers;
+  readonly domains: PgDomainStore;
   readonly clicks: PgClickStore;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
@@ -77,6 +79,7 @@ export class PgStore implements Store {
     this.sweep = new PgSweepQueries(primary);
     this.keys = new PgApiKeyStore(primary);
     this.bulkAnswers = new PgBulkAnswers(primary);
+    this.domains = new PgDomainStore(primary);
     this.clicks = new PgClickStore(primary);
     this.sequences = new PgSequenceStore(primary);
     this.census = new PgLinkCensus(primary);

@@ -1,3 +1,4 @@
+import { SqliteDomainStore } from './sqlite-domain-store.js';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Store } from '../../ports/store.js';
@@ -48,6 +49,7 @@ export class SqliteStore implements Store {
   readonly sweep: SqliteSweepQueries;
   readonly keys: SqliteApiKeyStore;
   readonly bulkAnswers: SqliteBulkAnswers;
+  readonly domains: SqliteDomainStore;
   readonly clicks: SqliteClickStore;
   readonly sequences: SqliteSequenceStore;
   readonly census: SqliteLinkCensus;
@@ -78,6 +80,7 @@ export class SqliteStore implements Store {
     this.sweep = new SqliteSweepQueries(db);
     this.keys = new SqliteApiKeyStore(db);
     this.bulkAnswers = new SqliteBulkAnswers(db);
+    this.domains = new SqliteDomainStore(db);
     this.sequences = new SqliteSequenceStore(db);
     this.census = new SqliteLinkCensus(db);
     this.linkChanges = new SqliteLinkChangeFeed(db);

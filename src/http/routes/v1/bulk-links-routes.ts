@@ -146,7 +146,7 @@ export function registerBulkLinkRoutes(app: FastifyInstance, deps: AppDeps): voi
                 index,
                 status: 201,
                 // A link just made has no clicks yet: no read of its totals.
-                link: toLinkJson(outcome.value.link, deps.publicUrl, now, NO_CLICKS),
+                link: toLinkJson(outcome.value.link, deps.domainRoutes, now, NO_CLICKS),
               }
             : { index, ...failed(problemOf(request, outcome.error)) };
         });
@@ -185,7 +185,7 @@ export function registerBulkLinkRoutes(app: FastifyInstance, deps: AppDeps): voi
         );
         const now = services.clock.now();
         const linkJson = (link: Link) =>
-          toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS);
+          toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS);
         return resultsById(
           ids,
           outcomes,

@@ -38,6 +38,7 @@ interface ListQuery {
   q?: string;
   state?: LinkState;
   tag?: string;
+  domain?: string;
   owner?: string;
   limit?: number;
   cursor?: string;
@@ -62,7 +63,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       links.map((link) => link.id),
     );
     const now = services.clock.now();
-    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS);
+    return (link: Link) =>
+      toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS);
   };
   const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
 
@@ -132,6 +134,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         search: query.q,
         state: query.state,
         tag: query.tag,
+        domain: query.domain,
         owner: query.owner,
         limit: query.limit,
         cursor: query.cursor,
@@ -143,7 +146,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get<{ Params: IdParams }>(
+  app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
       schema: {
@@ -151,10 +154,22 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         tags: ['links'],
         security,
         params: linkIdParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            domain: {
+              type: 'string',
+              maxLength: 253,
+              description: 'The short domain of a link named by its code; default the default.',
+            },
+          },
+        },
         response: { 200: linkJson, ...authErrors },
       },
     },
-    async (request) => json(await getLink(services, principalOf(request), request.params.id)),
+    async (request) =>
+      json(await getLink(services, principalOf(request), request.params.id, request.query.domain)),
   );
 
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
