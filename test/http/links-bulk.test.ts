@@ -4,6 +4,7 @@ import { principalFor } from '../../src/domain/principal.js';
 import { createLinks } from '../../src/services/links/bulk/create-links.js';
 import { runBulkCall } from '../../src/services/links/bulk/run-bulk-call.js';
 import { assertProblem } from '../support/problem-assertions.js';
+import { requestOnHost } from '../support/request-on-host.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /** Issue 22 bulk routes (ADR 0120): each item answered as its single call would be. */
@@ -97,6 +98,39 @@ describe('bulk links API', () => {
     const fetched = await server.request('GET', `/v1/links/${results[999].link.id}`);
     assert.equal(fetched.status, 200);
     assert.equal(fetched.json.code, results[999].link.code);
+  });
+
+  test("one alias on two domains is two links; an unknown domain is its item's 422", async () => {
+    const host = `bulk-${process.pid}-${++run}.test`;
+    const now = Date.now();
+    await server.runtime.store.domains.insertDomain({
+      host,
+      rootRedirect: null,
+      notFoundRedirect: null,
+      https: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await server.runtime.domainRoutes.reload();
+    const alias = unique('both');
+    const links = [
+      { destination: 'https://example.com/default', alias },
+      { destination: 'https://example.com/other', alias, domain: host },
+      { destination: 'https://example.com/again', alias, domain: host.toUpperCase() },
+      { destination: 'https://example.com/', domain: 'nowhere.test' },
+    ];
+    const response = await bulk('POST', { links }, { key: aliceKey });
+    const results = response.json.results as any[];
+    assert.deepEqual(
+      results.map((result) => result.status),
+      [201, 201, 409, 422],
+    );
+    assert.equal(results[1].link.domain, host);
+    assert.equal(results[1].link.short_url, `https://${host}/${alias}`);
+    assert.equal(results[3].problem.errors[0].field, 'domain');
+    const onDomain = await requestOnHost(server.url, 'GET', `/${alias}`, host);
+    assert.equal(onDomain.location, 'https://example.com/other');
+    assert.equal((await redirectOf(alias)).headers.get('location'), 'https://example.com/default');
   });
 
   test('an Idempotency-Key answers a replay with the first answer and creates nothing again', async () => {
