@@ -12,8 +12,14 @@ export interface SmartBody {
   utm?: unknown;
 }
 
+/** What a shared link shows (issue 22); the preview checked by parse-preview-input.ts. */
+export interface PreviewBody {
+  preview?: unknown;
+  crawlable?: boolean;
+}
+
 /** A create's body (SPEC §3): POST /v1/links, and each item of POST /v1/links/bulk. */
-export interface CreateBody extends SmartBody {
+export interface CreateBody extends SmartBody, PreviewBody {
   destination: string;
   alias?: string | null;
   status_code?: number | null;
@@ -36,5 +42,7 @@ export function createInputOf(body: CreateBody): CreateLinkInput {
     tags: body.tags,
     domain: body.domain,
     smart: smartFieldsOf(body),
+    preview: body.preview,
+    crawlable: body.crawlable,
   };
 }

@@ -351,6 +351,28 @@ describe('bulk links API', () => {
     });
   });
 
+  test('a key without links:write is 403 insufficient-scope on every bulk route', async () => {
+    const issued = await server.request('POST', '/v1/keys', {
+      body: { owner: 'alice', scopes: ['links:read'] },
+    });
+    assert.equal(issued.status, 201, issued.text);
+    const key = issued.json.key as string;
+    const idem = unique('refused');
+    for (const [method, body] of [
+      ['POST', { links: [{ destination: 'https://example.com/' }] }],
+      ['PATCH', { ids: ['abc'], patch: { state: 'disabled' } }],
+      ['DELETE', { ids: ['abc'] }],
+    ] as const) {
+      const response = await bulk(method, body, { key, idem });
+      assertProblem(response, 403, 'insufficient-scope');
+      assert.equal(response.json.errors[0].detail, 'links:write');
+    }
+    // Nothing was claimed: the owner's writing key may use the Idempotency-Key afresh.
+    const allowed = await bulk('DELETE', { ids: ['abc'] }, { key: aliceKey, idem });
+    assert.equal(allowed.status, 207);
+    assert.equal(allowed.headers.get('idempotent-replayed'), null);
+  });
+
   test('a key without links:write is refused before anything runs or is claimed', async () => {
     const reader = principalFor({
       id: 'key-reader',

@@ -19,6 +19,7 @@ import {
   type SmartFields,
 } from './smart-link-fields.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
+import { checkPreview } from './check-preview.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 import { takeCreateQuota } from './take-create-quota.js';
@@ -36,6 +37,10 @@ export interface CreateLinkInput {
   readonly tags?: readonly string[] | undefined;
   /** The short domain's host (issue 22); absent: the default domain. */
   readonly domain?: string | null | undefined;
+  /** What crawlers show (issue 22), as the API spells it, unchecked; null or absent: none. */
+  readonly preview?: unknown;
+  /** Search engines may index the link (issue 22); absent: false. */
+  readonly crawlable?: boolean | undefined;
   /**
    * Created disabled: an imported link that was disabled where it was exported, which must
    * never redirect, not even between its create and a disable. Not in the API's create.
@@ -104,6 +109,7 @@ export async function createLink(
   const title = normaliseTitle(input.title);
   const tags = normaliseTags(input.tags);
   const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
+  const preview = input.preview === undefined ? null : checkPreview(input.preview, deps);
   const smart = await newSmartOptions(smartInput, input.passwordHash);
   const finalDestination = destinationWithUtm(destination, smartInput, deps);
 
@@ -139,8 +145,8 @@ export async function createLink(
       deletedAt: null,
       version: 1,
       smart,
-      preview: null,
-      crawlable: false,
+      preview,
+      crawlable: input.crawlable === true,
     };
     deps.createCounters.insertAttempts++;
     const result = await deps.links.insertLink(link, claim);
@@ -263,6 +269,8 @@ function fingerprint(input: CreateLinkInput): string {
     ...(input.smart === undefined ? [] : [fingerprintFields(input.smart)]),
     // Only when given (issue 22), as above.
     ...(input.domain == null ? [] : [{ domain: input.domain }]),
+    ...(input.preview == null ? [] : [{ preview: input.preview }]),
+    ...(input.crawlable === undefined ? [] : [{ crawlable: input.crawlable }]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -105,6 +105,7 @@ export function registerBulkLinkRoutes(app: FastifyInstance, deps: AppDeps): voi
     '/v1/links/bulk',
     {
       bodyLimit,
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Create up to 1,000 links, each as POST /v1/links would',
         tags: ['links'],
@@ -158,6 +159,7 @@ export function registerBulkLinkRoutes(app: FastifyInstance, deps: AppDeps): voi
     '/v1/links/bulk',
     {
       bodyLimit,
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Change up to 1,000 links by id, each as PATCH (and enable/disable) would',
         tags: ['links'],
@@ -199,6 +201,7 @@ export function registerBulkLinkRoutes(app: FastifyInstance, deps: AppDeps): voi
     '/v1/links/bulk',
     {
       bodyLimit,
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Delete up to 1,000 links by id, each as DELETE would',
         tags: ['links'],

@@ -11,7 +11,12 @@ import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
 import { smartFieldsOf } from '../../../services/links/smart-link-fields.js';
 import { readIdempotencyKey } from '../../idempotency-key.js';
-import { createInputOf, type CreateBody, type SmartBody } from '../../create-link-input.js';
+import {
+  createInputOf,
+  type CreateBody,
+  type PreviewBody,
+  type SmartBody,
+} from '../../create-link-input.js';
 import { toLinkJson } from '../../link-json.js';
 import { principalOf } from '../../principal-of.js';
 import { rateLimitHeaders } from '../../rate-limit-headers.js';
@@ -26,7 +31,7 @@ import {
   updateLinkBody,
 } from '../../schemas.js';
 
-interface UpdateBody extends SmartBody {
+interface UpdateBody extends SmartBody, PreviewBody {
   destination?: string;
   status_code?: number;
   expires_at?: string | null;
@@ -71,6 +76,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: CreateBody }>(
     '/v1/links',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Create a short link',
         tags: ['links'],
@@ -108,6 +114,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: ListQuery }>(
     '/v1/links',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'List links, newest first or in the order of `sort`',
         tags: ['links'],
@@ -149,6 +156,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'Get one link',
         tags: ['links'],
@@ -175,6 +183,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
     '/v1/links/:id/qr',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: "QR code of the link's short URL",
         tags: ['links'],
@@ -208,6 +217,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch<{ Params: IdParams; Body: UpdateBody }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Change a link; bumps its version',
         tags: ['links'],
@@ -226,6 +236,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         title: body.title,
         tags: body.tags,
         smart: smartFieldsOf(body),
+        preview: body.preview,
+        crawlable: body.crawlable,
       });
       return json(link);
     },
@@ -238,6 +250,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post<{ Params: IdParams }>(
       `/v1/links/:id/${action}`,
       {
+        config: { scope: 'links:write' },
         schema: {
           summary: `${action === 'disable' ? 'Disable' : 'Enable'} a link (idempotent)`,
           tags: ['links'],
@@ -253,6 +266,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete<{ Params: IdParams }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Delete a link, leaving a tombstone',
         tags: ['links'],
