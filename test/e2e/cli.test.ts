@@ -130,7 +130,21 @@ describe('the hop CLI', () => {
     const all = await runHop(['links', 'list', '--owner', 'admin'], env);
     // A header row, then the one link.
     assert.equal(all.stdout.trim().split('\n').length, 2);
-    const mine = await runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);
+    const mine = await runHop(
+      [
+        'links',
+        'list',
+        '--owner',
+        'cli-team',
+        '--tag',
+        'team',
+        'x',
+        '--exclude-tag',
+        'y',
+        '--json',
+      ],
+      env,
+    );
     const rows = mine.stdout
       .trim()
       .split('\n')
