@@ -154,6 +154,8 @@ function Details({ link }: { link: Link }) {
         </button>{' '}
         <span role="status">{copied}</span>
       </dd>
+      <dt>Domain</dt>
+      <dd data-testid="domain">{link.domain}</dd>
       <dt>Destination</dt>
       <dd class="destination" data-testid="destination">
         {link.destination}
