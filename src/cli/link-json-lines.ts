@@ -12,6 +12,6 @@ export async function linksAsJson(runtime: Runtime, links: readonly Link[]): Pro
   );
   const now = runtime.linkService.clock.now();
   return links.map((link) =>
-    toLinkJson(link, runtime.config.publicUrl, now, totals.get(link.id) ?? NO_CLICKS),
+    toLinkJson(link, runtime.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS),
   );
 }

@@ -31,6 +31,7 @@ export interface CachedAbsence {
   readonly location: '';
   readonly fixedOutcome: null;
   readonly smart: null;
+  readonly crawlable: false;
 }
 
 export type CacheEntry = CachedLink | CachedAbsence;
@@ -47,6 +48,7 @@ export const ABSENT_ENTRY: CachedAbsence = Object.freeze({
   location: '',
   fixedOutcome: null,
   smart: null,
+  crawlable: false,
 });
 
 /**
@@ -65,6 +67,7 @@ export function cacheEntryFor(target: RedirectTarget | null): CacheEntry {
         target.status,
         target.location,
         target.smart,
+        target.crawlable,
       );
 }
 
@@ -78,6 +81,7 @@ export function cachedLinkOf(
   status: RedirectStatus,
   location: string,
   smart: SmartOptions | null = null,
+  crawlable = false,
 ): CachedLink {
   // A smart link's answer depends on its visitor: it never has one fixed outcome.
   const fixedOutcome: RedirectOutcome | null =
@@ -90,6 +94,7 @@ export function cachedLinkOf(
           status,
           location,
           cacheControl: TEMPORARY_CACHE_CONTROL,
+          crawlable,
         });
   const entry: CachedLink = {
     found: true,
@@ -102,6 +107,7 @@ export function cachedLinkOf(
     location,
     fixedOutcome,
     smart: smart === null ? null : prepareSmart(linkId, smart),
+    crawlable,
   };
   return Object.freeze(entry);
 }

@@ -1,3 +1,4 @@
+import type { LinkPreview } from './link-preview.js';
 import type { SmartOptions } from './smart/smart-options.js';
 
 /** The redirect status codes a link may answer with (SPEC §3). */
@@ -24,6 +25,11 @@ export const LINK_STATES: readonly LinkState[] = ['active', 'disabled', 'expired
 
 export interface Link {
   readonly id: string;
+  /**
+   * The stored host of the link's domain: `''` (DEFAULT_DOMAIN) for the default domain, the
+   * host of HOP_PUBLIC_URL. Codes are unique per domain (issue 22, ADR 0115).
+   */
+  readonly domain: string;
   readonly code: string;
   readonly owner: string;
   readonly destination: string;
@@ -45,6 +51,10 @@ export interface Link {
    * for a plain link, which is stored and served as before.
    */
   readonly smart: SmartOptions | null;
+  /** What link-preview and social crawlers are shown (issue 22); null: the title. */
+  readonly preview: LinkPreview | null;
+  /** True when search engines may index the redirect (no `X-Robots-Tag: noindex`). */
+  readonly crawlable: boolean;
 }
 
 /** The state a reader sees at `nowMs`: expiry is checked against the clock, never trusted. */

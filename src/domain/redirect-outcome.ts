@@ -12,6 +12,8 @@ export type RedirectOutcome =
       readonly status: RedirectStatus;
       readonly location: string;
       readonly cacheControl: string;
+      /** Search engines may index it: no `X-Robots-Tag: noindex` (issue 22). */
+      readonly crawlable: boolean;
     }
   /** Unknown, disabled, expired and deleted look the same from outside (SPEC §3). */
   | { readonly kind: 'not-found' }

@@ -17,4 +17,6 @@ export interface RedirectTarget {
   readonly location: string;
   /** What a smart link does beyond its destination (issue 21); null for a plain link. */
   readonly smart: SmartOptions | null;
+  /** Search engines may index it: redirects skip `X-Robots-Tag: noindex` (issue 22). */
+  readonly crawlable: boolean;
 }

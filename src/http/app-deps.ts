@@ -1,3 +1,4 @@
+import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
@@ -41,6 +42,8 @@ export interface AppDeps {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
   readonly redirect: RedirectResolver;
+  /** The short domains: the redirect's routing by Host and every short URL (issue 22). */
+  readonly domainRoutes: DomainRoutes;
   readonly analytics: AnalyticsDeps;
   /** Counts a redirect's click; null when analytics are off. */
   readonly clicks: ClickRecorder | null;

@@ -48,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientOf: deps.protection.clientOf,
     shedder,
     smart: deps.smartLinks,
+    domains: deps.domainRoutes,
   });
   const securityHeaders = deps.publicUrl.startsWith('https:')
     ? { ...SECURITY_HEADERS, 'strict-transport-security': 'max-age=31536000' }

@@ -3,10 +3,13 @@ import { smartOptionsJson, type SmartOptionsJson } from '../domain/smart/smart-o
 import { NO_SMART_OPTIONS } from '../domain/smart/smart-options.js';
 import { utmOf, type Utm } from '../domain/smart/utm.js';
 import { effectiveState, type Link, type LinkState } from '../domain/link.js';
+import type { ShortUrls } from '../services/redirect/domain-routes.js';
 
 /** A link on the wire: snake_case as SPEC §3 writes it. */
 export interface LinkJson {
   id: string;
+  /** The short domain's host (issue 22): HOP_PUBLIC_URL's for the default domain. */
+  domain: string;
   code: string;
   short_url: string;
   destination: string;
@@ -40,14 +43,15 @@ const PLAIN_JSON = smartOptionsJson(NO_SMART_OPTIONS);
 /** The one serializer of links; `state` is the effective state at `nowMs`. */
 export function toLinkJson(
   link: Link,
-  publicUrl: string,
+  shortUrls: ShortUrls,
   nowMs: number,
   clicks: ClickCounts,
 ): LinkJson {
   return {
     id: link.id,
+    domain: shortUrls.hostOf(link.domain),
     code: link.code,
-    short_url: `${publicUrl}/${link.code}`,
+    short_url: shortUrls.shortUrlOf(link.domain, link.code),
     destination: link.destination,
     status_code: link.statusCode,
     state: effectiveState(link, nowMs),

@@ -8,6 +8,7 @@ import type { ClientAddressOf, ClientOf } from './client-address.js';
 import { isReservedAlias } from '../domain/alias-rules.js';
 import { readClickHeaders } from './click-headers.js';
 import { readPasswordForm } from './read-password-form.js';
+import type { DomainRoute, DomainRoutes } from '../services/redirect/domain-routes.js';
 import {
   makeSmartAnswer,
   SMART_CACHE_CONTROL,
@@ -84,6 +85,8 @@ export interface RedirectFrontDeps {
   readonly shedder: LoadShedder;
   /** What smart links need beyond a plain redirect (issue 21): gate, limit, visitor. */
   readonly smart: Omit<SmartAnswerDeps, 'writer'>;
+  /** The domain each request's `Host` names (issue 22). */
+  readonly domains: Pick<DomainRoutes, 'routeOf'>;
 }
 
 export interface RedirectFront {
@@ -125,8 +128,39 @@ const FALLBACK_CACHE_CONTROL = 'no-store';
  * looked up on a miss.
  */
 export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
-  const { resolver, observe, clicks, countryHeader, clickAddressOf, scanners, clientOf, shedder } =
-    deps;
+  const {
+    resolver,
+    observe,
+    clicks,
+    countryHeader,
+    clickAddressOf,
+    scanners,
+    clientOf,
+    shedder,
+    domains,
+  } = deps;
+
+  /** A 302 of ours that is never kept or counted: fallbacks, a domain's own redirects. */
+  const sendTo = (response: ServerResponse, location: string) => {
+    response.writeHead(302, {
+      location,
+      'cache-control': FALLBACK_CACHE_CONTROL,
+      'content-length': '0',
+    });
+    response.end();
+  };
+
+  /**
+   * `GET /` (and HEAD) on a domain with a root redirect (issue 22): 302 there. Any other
+   * root request is Fastify's root page (ADR 0093).
+   */
+  const answerRoot = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (request.method === 'POST') return false;
+    const { rootRedirect } = domains.routeOf(request.rawHeaders);
+    if (rootRedirect === null || resolver.blocks(rootRedirect)) return false;
+    sendTo(response, rootRedirect);
+    return true;
+  };
 
   const countClick = (request: IncomingMessage, linkId: string, code: string) => {
     // SPEC §3: HEAD and prefetches are not clicks. A password form's POST (the only other
@@ -148,24 +182,30 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     }
   };
 
-  const sendMiss = (request: IncomingMessage, response: ServerResponse) => {
+  const sendMiss = (request: IncomingMessage, response: ServerResponse, route: DomainRoute) => {
+    // Issue 22: a domain's not-found redirect takes every miss on it, the same for unknown,
+    // disabled, expired and deleted codes (SPEC §3's one answer, per domain).
+    if (route.notFoundRedirect !== null && !resolver.blocks(route.notFoundRedirect)) {
+      sendTo(response, route.notFoundRedirect);
+      return;
+    }
     const miss = missAnswer(request.rawHeaders);
     response.writeHead(404, miss.headers);
     response.end(miss.body);
   };
 
-  const sendFallback = (request: IncomingMessage, response: ServerResponse, location: string) => {
+  const sendFallback = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    location: string,
+    route: DomainRoute,
+  ) => {
     // A fallback on the blocklist goes nowhere, like a destination on it (ADR 0114).
     if (resolver.blocks(location)) {
-      sendMiss(request, response);
+      sendMiss(request, response, route);
       return;
     }
-    response.writeHead(302, {
-      location,
-      'cache-control': FALLBACK_CACHE_CONTROL,
-      'content-length': '0',
-    });
-    response.end();
+    sendTo(response, location);
   };
 
   const writer: SmartWriter = {
@@ -180,8 +220,9 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       response.end();
     },
     spent: (request, response, outcome) => {
-      if (outcome.kind === 'fallback') sendFallback(request, response, outcome.location);
-      else sendMiss(request, response);
+      const route = domains.routeOf(request.rawHeaders);
+      if (outcome.kind === 'fallback') sendFallback(request, response, outcome.location, route);
+      else sendMiss(request, response, route);
     },
     unavailable: (response) => {
       response.writeHead(503, UNAVAILABLE_HEADERS);
@@ -196,6 +237,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     outcome: RedirectOutcome,
     source: string,
     startedAt: number,
+    route: DomainRoute,
   ) => {
     if (outcome.kind === 'redirect') {
       // Recorded before the response is written: one-after-the-other A/B runs once put
@@ -218,11 +260,11 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       return;
     }
     if (outcome.kind === 'fallback') {
-      sendFallback(request, response, outcome.location);
+      sendFallback(request, response, outcome.location, route);
       observe(source, startedAt);
       return;
     }
-    sendMiss(request, response);
+    sendMiss(request, response, route);
     observe(outcome.kind === 'invalid' ? 'invalid' : 'not_found', startedAt);
     scanners?.recordMiss(clientOf(request));
   };
@@ -238,13 +280,14 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     code: string,
     startedAt: number,
     coolDownMs: number,
+    route: DomainRoute,
   ): boolean => {
-    const outcome = resolver.resolveFromMemory(code);
+    const outcome = resolver.resolveFromMemory(code, route.domain);
     if (outcome?.kind === 'reserved') return false;
     const found =
       outcome?.kind === 'redirect' || outcome?.kind === 'smart' || outcome?.kind === 'fallback';
     if (found || (outcome !== undefined && coolDownMs === 0)) {
-      send(request, response, outcome, 'l1', startedAt);
+      send(request, response, outcome, 'l1', startedAt, route);
       return true;
     }
     refuse(response, coolDownMs);
@@ -272,23 +315,29 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
 
   const answer = (request: IncomingMessage, response: ServerResponse, code: string): boolean => {
     const startedAt = performance.now();
+    // Issue 22: the domain the Host names; without other domains, the default at once.
+    const route = domains.routeOf(request.rawHeaders);
     if (scanners?.throttling === true) {
       const coolDownMs = scanners.coolDownLeft(clientOf(request));
-      if (coolDownMs > 0) return sendFromMemory(request, response, code, startedAt, coolDownMs);
+      if (coolDownMs > 0) {
+        return sendFromMemory(request, response, code, startedAt, coolDownMs, route);
+      }
     }
-    if (shedder.level() === 2) return sendFromMemory(request, response, code, startedAt, 0);
-    const outcome = resolver.resolve(code);
+    if (shedder.level() === 2) {
+      return sendFromMemory(request, response, code, startedAt, 0, route);
+    }
+    const outcome = resolver.resolve(code, route.domain);
     if (!(outcome instanceof Promise)) {
       // Our own routes (/healthz, /metrics, /openapi.json …) are never codes: Fastify's.
       if (outcome.kind === 'reserved') return false;
-      send(request, response, outcome, 'l1', startedAt);
+      send(request, response, outcome, 'l1', startedAt, route);
       return true;
     }
     shedder.enter();
     outcome.then(
       (resolved) => {
         shedder.leave();
-        send(request, response, resolved.outcome, resolved.source, startedAt);
+        send(request, response, resolved.outcome, resolved.source, startedAt, route);
       },
       () => {
         shedder.leave();
@@ -312,7 +361,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     // `/{code}/` is `/{code}` (ADR 0095); `/` is the root page's (ADR 0093), and any other
     // slash is no code: `//x`, `/a/b`, `/a/b/` and `/v1/…` go on to Fastify.
     if (code.endsWith('/')) code = code.slice(0, -1);
-    if (code.length === 0 || code.includes('/')) return false;
+    // `/` and `/?…` are the root: a domain's root redirect, else Fastify's root page.
+    if (code.length === 0)
+      return url.length === 1 || query === 1 ? answerRoot(request, response) : false;
+    if (code.includes('/')) return false;
     if (!posted) return answer(request, response, code);
     // A password link's form (issue 21). Our own routes' names are Fastify's, body unread.
     if (isReservedAlias(code)) return false;
@@ -342,19 +394,21 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         return;
       }
       request.resume();
+      const route = domains.routeOf(request.rawHeaders);
       if (outcome.kind === 'fallback') {
-        sendFallback(request, response, outcome.location);
+        sendFallback(request, response, outcome.location, route);
         return;
       }
-      sendMiss(request, response);
+      sendMiss(request, response, route);
       if (outcome.kind === 'not-found' || outcome.kind === 'invalid') {
         scanners?.recordMiss(clientOf(request));
       }
     };
+    const { domain } = domains.routeOf(request.rawHeaders);
     // Throttled scanners and heavy shedding: what memory can answer, as for a GET.
     const coolDownMs = scanners?.throttling === true ? scanners.coolDownLeft(clientOf(request)) : 0;
     if (coolDownMs > 0 || shedder.level() === 2) {
-      const inMemory = resolver.resolveFromMemory(code);
+      const inMemory = resolver.resolveFromMemory(code, domain);
       if (inMemory === undefined || (coolDownMs > 0 && inMemory.kind === 'not-found')) {
         request.resume();
         refuse(response, coolDownMs);
@@ -363,7 +417,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       answerWith(inMemory);
       return;
     }
-    const outcome = resolver.resolve(code);
+    const outcome = resolver.resolve(code, domain);
     if (!(outcome instanceof Promise)) {
       answerWith(outcome);
       return;

@@ -1,3 +1,4 @@
+import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { Config } from '../config/config.js';
 import type { AppDeps, ConsoleDeps, ProtectionDeps, SmartLinkDeps } from '../http/app-deps.js';
@@ -33,6 +34,7 @@ export function composeAppDeps(
     readonly passwordTries: PasswordTries;
     /** The IP database (ADR 0109); null when an edge's header gives countries. */
     readonly geo: GeoLookup | null;
+    readonly domainRoutes: DomainRoutes;
   },
 ): { appDeps: AppDeps; close: () => Promise<void> } {
   const { services, resolver, clicks, metrics, console, protection } = parts;
@@ -68,6 +70,7 @@ export function composeAppDeps(
     linkService: services.linkService,
     keyService: services.keyService,
     redirect: resolver,
+    domainRoutes: parts.domainRoutes,
     analytics: { links: store.links, clicks: store.clicks, clock },
     clicks: clicks?.record ?? null,
     countryHeader: config.countryHeader,
@@ -75,7 +78,7 @@ export function composeAppDeps(
     pingStore: () => store.ping(),
     publicUrl: config.publicUrl,
     rootRedirect: config.rootRedirect,
-    qrCodes: { links: store.links, qr: qrRenderer, publicUrl: config.publicUrl },
+    qrCodes: { links: store.links, qr: qrRenderer, shortUrls: parts.domainRoutes },
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics,

@@ -1,9 +1,10 @@
+import { DEFAULT_DOMAIN } from '../domain/link-domain.js';
+import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { ALPHABETS } from '../codes/alphabets.js';
 import { RandomCodeGenerator } from '../codes/random-code-generator.js';
 import type { Config } from '../config/config.js';
-import { normaliseHostname } from '../domain/destination-policy.js';
 import type { DomainBlocklist } from '../domain/domain-blocklist.js';
 import type { Clock } from '../ports/clock.js';
 import type { LinkEvents } from '../ports/link-events.js';
@@ -47,6 +48,7 @@ export function composeServices(
     readonly cacheEvents: LinkEvents;
     readonly blocklist: DomainBlocklist;
     readonly createLimiter: RateLimiter | null;
+    readonly domainRoutes: DomainRoutes;
   },
 ): ServiceParts {
   const { codes, cacheEvents, blocklist, createLimiter } = parts;
@@ -65,7 +67,7 @@ export function composeServices(
     newId: () => newId(),
     destinationPolicy: {
       maxLength: config.maxUrlLength,
-      ownHosts: [normaliseHostname(config.publicUrl)],
+      ownHosts: parts.domainRoutes.ownHosts,
       blockedDomains: blocklist,
     },
     expiryPolicy: { defaultTtlMs: config.defaultTtlMs, maxTtlMs: config.maxTtlMs },
@@ -73,6 +75,8 @@ export function composeServices(
     maxCodeAttempts: MAX_CODE_ATTEMPTS,
     events: bothLinkEvents(cacheEvents, codes.guessBound),
     createCounters: new CreateCounters(),
+    domains: store.domains,
+    defaultHost: parts.domainRoutes.hostOf(DEFAULT_DOMAIN),
   };
   const keyService: KeyServiceDeps = {
     keys: store.keys,

@@ -1,3 +1,4 @@
+import { DomainRoutes } from '../services/redirect/domain-routes.js';
 import type { Config } from '../config/config.js';
 import type { AppDeps } from '../http/app-deps.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
@@ -34,6 +35,8 @@ export interface Runtime {
   readonly shared: RedisSharedLinkCache | null;
   /** Every code the store holds; `hop serve` loads it and keeps it current. */
   readonly knownCodes: KnownCodes;
+  /** The short domains (issue 22): routing by Host, short URLs; `hop serve` rereads them. */
+  readonly domainRoutes: DomainRoutes;
   /** Null when HOP_ANALYTICS=off. `hop serve` starts it; a closing runtime flushes it. */
   readonly clicks: ClickPipeline | null;
   /** The code strategy, its guess bound and where reclaimed codes go. */
@@ -116,11 +119,15 @@ export async function composeRuntime(
     logger,
     serving,
   );
+  // The short domains (issue 22): read once here, then kept current by `hop serve`.
+  const domainRoutes = new DomainRoutes(store.domains, config.publicUrl);
+  await domainRoutes.reload();
   const services = composeServices(config, store, clock, {
     codes,
     cacheEvents: caches.resolver,
     blocklist: blocklistFile.blocklist,
     createLimiter: createLimiter?.limiter ?? null,
+    domainRoutes,
   });
   // 5. What the HTTP app adds: the console, abuse resistance (SPEC §7), metrics (SPEC §8).
   const consoleDeps = composeConsole(config, store, clock, logger, {
@@ -153,6 +160,7 @@ export async function composeRuntime(
     protection: protection.deps,
     passwordTries: passwordTries.tries,
     geo,
+    domainRoutes,
   });
   return {
     config,
@@ -162,6 +170,7 @@ export async function composeRuntime(
     appDeps: app.appDeps,
     shared: caches.shared,
     knownCodes: caches.knownCodes,
+    domainRoutes,
     clicks,
     codes,
     sweepDeps: services.sweepDeps,

@@ -1,6 +1,7 @@
 import { CENSUS_INTERVAL_MS, countActiveLinks } from '../jobs/count-active-links.js';
 import { followLinkChanges, linkChangesKeepMs } from '../jobs/follow-link-changes.js';
 import { keepKnownCodesCurrent } from '../jobs/keep-known-codes-current.js';
+import { reloadDomains } from '../jobs/reload-domains.js';
 import { sweepLinks } from '../jobs/sweep-links.js';
 import type { Logger } from '../observability/logger.js';
 import type { Runtime } from './compose.js';
@@ -16,6 +17,7 @@ export function startServingJobs(runtime: Runtime, logger: Logger): void {
   // Off, the filter is never loaded and says "maybe" for every code: misses read L2 or the
   // store, as they would before it loads.
   if (config.knownCodes) jobs.start(keepKnownCodesCurrent(runtime.knownCodes, logger));
+  jobs.start(reloadDomains(runtime.domainRoutes));
   const feed = runtime.store.linkChanges;
   if (feed !== null) {
     jobs.start(

@@ -1,4 +1,7 @@
-/** One page of a scan over every code the store holds. */
+/**
+ * One page of a scan over every code the store holds. A "code" here is a link key (ADR
+ * 0115): the code itself on the default domain, `host/code` on any other.
+ */
 export interface CodeScanPage {
   readonly codes: readonly string[];
   /** Where the next scan continues (opaque). */

@@ -50,6 +50,11 @@ export const NEVER_EXPIRES_SORT_VALUE = Number.MAX_SAFE_INTEGER;
 export interface LinkQuery {
   /** Only this owner's links; `undefined` for all owners (admin). */
   readonly owner?: string | undefined;
+  /**
+   * Only links on these domains (stored hosts, `''` the default; issue 22); `undefined`
+   * for every domain. An empty list matches nothing.
+   */
+  readonly domains?: readonly string[] | undefined;
   /** Case-insensitive substring of code, destination or title. */
   readonly search?: string | undefined;
   /** Effective state; without it every state but `deleted`. */
@@ -69,7 +74,7 @@ export interface LinkQuery {
 /** Whole links, as the link use cases create, read, list and change them (SPEC §3, §4). */
 export interface LinkRepository {
   /**
-   * Inserts `link` if no link holds its code, and claims `idempotency` if given, atomically:
+   * Inserts `link` if no link on its domain holds its code, and claims `idempotency` if given, atomically:
    * either both are written or neither. Uniqueness is decided by the database.
    */
   insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult>;
@@ -81,8 +86,8 @@ export interface LinkRepository {
   ): Promise<IdempotencyRecord | null>;
   /** The link with this id, in any state, or null. */
   findLinkById(id: string): Promise<Link | null>;
-  /** The link holding this code, in any state, or null. */
-  findLinkByCode(code: string): Promise<Link | null>;
+  /** The link holding this code on this domain (a stored host), in any state, or null. */
+  findLinkByCode(domain: string, code: string): Promise<Link | null>;
   /**
    * Links matching `query`, newest first (descending id) or in `query.sort`'s order, at
    * most `limit`.

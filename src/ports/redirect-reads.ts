@@ -3,11 +3,13 @@ import type { RedirectTarget } from '../domain/redirect-target.js';
 /** The redirect's store read: what a cache miss asks the store (SPEC §5). */
 export interface RedirectReads {
   /**
-   * What a redirect needs of the link holding this code (any state), or null: the
+   * What a redirect needs of the link holding this code on this domain (a stored host,
+   * `''` the default; any state), or null: the
    * redirect's store read, which reads no more than it must. `primary`: read where writes
    * go, never a replica that may not have replayed the latest change.
    */
   findRedirectByCode(
+    domain: string,
     code: string,
     options?: { readonly primary?: boolean },
   ): Promise<RedirectTarget | null>;

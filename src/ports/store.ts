@@ -1,5 +1,6 @@
 import type { ApiKeyStore } from './api-key-store.js';
 import type { ClickStore } from './click-store.js';
+import type { DomainStore } from './domain-store.js';
 import type { LinkCensus } from './link-census.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
 import type { LinkCodeScan } from './link-code-scan.js';
@@ -22,6 +23,8 @@ export interface Store {
   /** The sweeper's batches: marking expired, reclaiming codes, purging idempotency records. */
   readonly sweep: SweepQueries;
   readonly keys: ApiKeyStore;
+  /** The short domains beside the default one (issue 22). */
+  readonly domains: DomainStore;
   readonly clicks: ClickStore;
   /** Counters leased in blocks: the permutation counter, pool offsets. */
   readonly sequences: SequenceStore;

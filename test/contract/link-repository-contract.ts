@@ -25,7 +25,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
 
       assert.deepEqual(await store.links.insertLink(link), { kind: 'inserted', link });
       assert.deepEqual(await store.links.findLinkById(link.id), link);
-      assert.deepEqual(await store.links.findLinkByCode(link.code), link);
+      assert.deepEqual(await store.links.findLinkByCode('', link.code), link);
     });
 
     test('a link with every field set round-trips exactly', async (t) => {
@@ -50,7 +50,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       assert.deepEqual(byId, link);
       // Tags keep their order: they are a list, not a set sorted by the database.
       assert.deepEqual(byId?.tags, ['zeta', 'alpha', 'café', 'a:b.c-d_e']);
-      assert.deepEqual(await store.links.findLinkByCode(link.code), link);
+      assert.deepEqual(await store.links.findLinkByCode('', link.code), link);
     });
 
     test('every redirect status and stored state round-trips', async (t) => {
@@ -73,7 +73,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       const store = await openFresh(t, openStore);
       await store.links.insertLink(makeLink());
       assert.equal(await store.links.findLinkById(makeLink().id), null);
-      assert.equal(await store.links.findLinkByCode(makeCode()), null);
+      assert.equal(await store.links.findLinkByCode('', makeCode()), null);
     });
 
     test('lookups holding U+0000 (a hostile path) find nothing and never fail', async (t) => {
@@ -82,7 +82,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       await store.links.insertLink(link);
       const nul = `${link.code}\u0000`;
       assert.equal(await store.links.findLinkById(`${link.id}\u0000`), null);
-      assert.equal(await store.links.findLinkByCode(nul), null);
+      assert.equal(await store.links.findLinkByCode('', nul), null);
       assert.equal(await store.links.findIdempotencyRecord(link.owner, '\u0000', 0), null);
       for (const filter of ['owner', 'search', 'tag'] as const) {
         const found = await store.links.listLinks({ [filter]: nul, limit: 10, nowMs: 0 });
@@ -96,9 +96,9 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       const upper = makeLink({ code: 'CaseCode' });
       assert.equal((await store.links.insertLink(lower)).kind, 'inserted');
       assert.equal((await store.links.insertLink(upper)).kind, 'inserted');
-      assert.deepEqual(await store.links.findLinkByCode('casecode'), lower);
-      assert.deepEqual(await store.links.findLinkByCode('CaseCode'), upper);
-      assert.equal(await store.links.findLinkByCode('CASECODE'), null);
+      assert.deepEqual(await store.links.findLinkByCode('', 'casecode'), lower);
+      assert.deepEqual(await store.links.findLinkByCode('', 'CaseCode'), upper);
+      assert.equal(await store.links.findLinkByCode('', 'CASECODE'), null);
     });
   });
 
@@ -110,8 +110,9 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       const batch = Array.from({ length: 500 }, () => makeLink());
       const clash = makeLink({ code: existing.code });
       assert.equal(await store.links.importLinks([...batch, clash]), 500);
-      for (const link of batch) assert.deepEqual(await store.links.findLinkByCode(link.code), link);
-      assert.deepEqual(await store.links.findLinkByCode(existing.code), existing);
+      for (const link of batch)
+        assert.deepEqual(await store.links.findLinkByCode('', link.code), link);
+      assert.deepEqual(await store.links.findLinkByCode('', existing.code), existing);
       assert.equal(await store.links.findLinkById(clash.id), null);
       assert.equal(await store.links.importLinks([]), 0);
     });
@@ -125,7 +126,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       await store.links.insertLink(first);
 
       assert.deepEqual(await store.links.insertLink(second), { kind: 'code-taken' });
-      assert.deepEqual(await store.links.findLinkByCode(first.code), first);
+      assert.deepEqual(await store.links.findLinkByCode('', first.code), first);
       assert.equal(await store.links.findLinkById(second.id), null);
     });
 
@@ -144,7 +145,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
 
       const second = makeLink({ code: first.code });
       assert.deepEqual(await store.links.insertLink(second), { kind: 'code-taken' });
-      assert.deepEqual(await store.links.findLinkByCode(first.code), tombstone);
+      assert.deepEqual(await store.links.findLinkByCode('', first.code), tombstone);
       assert.equal(await store.links.findLinkById(second.id), null);
     });
 
@@ -156,7 +157,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       assert.deepEqual(await store.links.insertLink(makeLink({ code: first.code })), {
         kind: 'code-taken',
       });
-      assert.deepEqual(await store.links.findLinkByCode(first.code), first);
+      assert.deepEqual(await store.links.findLinkByCode('', first.code), first);
     });
 
     test('20 concurrent inserts of one code: exactly one is inserted', async (t) => {
@@ -171,7 +172,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       assert.equal(results.filter((result) => result.kind === 'code-taken').length, 19);
       const winner = inserted[0]?.kind === 'inserted' ? inserted[0].link : undefined;
       assert.ok(winner);
-      assert.deepEqual(await store.links.findLinkByCode(code), winner);
+      assert.deepEqual(await store.links.findLinkByCode('', code), winner);
       const stored = await Promise.all(candidates.map((c) => store.links.findLinkById(c.id)));
       assert.equal(stored.filter((link) => link !== null).length, 1);
     });
@@ -185,7 +186,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
 
       assert.ok(results.every((result) => result.kind === 'inserted'));
       for (const link of links) {
-        assert.deepEqual(await store.links.findLinkByCode(link.code), link);
+        assert.deepEqual(await store.links.findLinkByCode('', link.code), link);
       }
     });
   });
@@ -214,7 +215,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
 
       assert.equal(await store.links.replaceLink(next, 1), true);
       assert.deepEqual(await store.links.findLinkById(link.id), next);
-      assert.deepEqual(await store.links.findLinkByCode(link.code), next);
+      assert.deepEqual(await store.links.findLinkByCode('', link.code), next);
     });
 
     test('nulls replace values and values replace nulls', async (t) => {
@@ -273,7 +274,7 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       const ghost = makeLink();
       assert.equal(await store.links.replaceLink(changed(ghost), 1), false);
       assert.equal(await store.links.findLinkById(ghost.id), null);
-      assert.equal(await store.links.findLinkByCode(ghost.code), null);
+      assert.equal(await store.links.findLinkByCode('', ghost.code), null);
     });
 
     test('code, owner, created_at and custom are never changed by replace', async (t) => {
@@ -291,8 +292,8 @@ export function linkRepositoryContract(openStore: OpenStore): void {
 
       assert.equal(await store.links.replaceLink(attempt, 1), true);
       assert.deepEqual(await store.links.findLinkById(link.id), next);
-      assert.deepEqual(await store.links.findLinkByCode(link.code), next);
-      assert.equal(await store.links.findLinkByCode(attempt.code), null);
+      assert.deepEqual(await store.links.findLinkByCode('', link.code), next);
+      assert.equal(await store.links.findLinkByCode('', attempt.code), null);
     });
 
     test('replacing one link leaves the others alone', async (t) => {

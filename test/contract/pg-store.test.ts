@@ -124,7 +124,7 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       t.after(() => cli.close());
       const link = makeLink();
       assert.equal((await cli.links.insertLink(link)).kind, 'inserted');
-      assert.deepEqual(await server.links.findLinkByCode(link.code), link);
+      assert.deepEqual(await server.links.findLinkByCode('', link.code), link);
       assert.deepEqual(await server.links.insertLink(makeLink({ code: link.code })), {
         kind: 'code-taken',
       });
@@ -211,13 +211,13 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       await locker.query(`SET search_path = ${schema}`);
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE links IN ACCESS EXCLUSIVE MODE');
-      await assert.rejects(store.redirects.findRedirectByCode(link.code), {
+      await assert.rejects(store.redirects.findRedirectByCode('', link.code), {
         name: 'HopError',
         kind: 'store-unavailable',
       });
       await locker.query('ROLLBACK');
       assert.equal(
-        (await store.redirects.findRedirectByCode(link.code))?.location,
+        (await store.redirects.findRedirectByCode('', link.code))?.location,
         link.destination,
       );
     });

@@ -22,6 +22,7 @@ function targetOf(link: Link): RedirectTarget {
     status: link.statusCode,
     location: link.destination,
     smart: link.smart,
+    crawlable: link.crawlable,
   };
 }
 
@@ -38,9 +39,9 @@ export function redirectReadsContract(openStore: OpenStore): void {
       ];
       for (const link of links) assert.equal((await store.links.insertLink(link)).kind, 'inserted');
       for (const link of links) {
-        assert.deepEqual(await store.redirects.findRedirectByCode(link.code), targetOf(link));
+        assert.deepEqual(await store.redirects.findRedirectByCode('', link.code), targetOf(link));
         assert.deepEqual(
-          await store.redirects.findRedirectByCode(link.code, { primary: true }),
+          await store.redirects.findRedirectByCode('', link.code, { primary: true }),
           targetOf(link),
         );
       }
@@ -50,9 +51,12 @@ export function redirectReadsContract(openStore: OpenStore): void {
       const store = await openFresh(t, openStore);
       const link = makeLink({ code: 'RedirectCase' });
       await store.links.insertLink(link);
-      assert.equal(await store.redirects.findRedirectByCode(makeCode()), null);
-      assert.equal(await store.redirects.findRedirectByCode('redirectcase'), null);
-      assert.deepEqual(await store.redirects.findRedirectByCode('RedirectCase'), targetOf(link));
+      assert.equal(await store.redirects.findRedirectByCode('', makeCode()), null);
+      assert.equal(await store.redirects.findRedirectByCode('', 'redirectcase'), null);
+      assert.deepEqual(
+        await store.redirects.findRedirectByCode('', 'RedirectCase'),
+        targetOf(link),
+      );
     });
 
     test('a replaced link is read as it now is', async (t) => {
@@ -67,14 +71,14 @@ export function redirectReadsContract(openStore: OpenStore): void {
         version: 2,
       };
       assert.equal(await store.links.replaceLink(next, 1), true);
-      assert.deepEqual(await store.redirects.findRedirectByCode(link.code), targetOf(next));
+      assert.deepEqual(await store.redirects.findRedirectByCode('', link.code), targetOf(next));
     });
 
     test('a code holding U+0000 (a hostile path) finds nothing and never fails', async (t) => {
       const store = await openFresh(t, openStore);
       const link = makeLink();
       await store.links.insertLink(link);
-      assert.equal(await store.redirects.findRedirectByCode(`${link.code}\u0000`), null);
+      assert.equal(await store.redirects.findRedirectByCode('', `${link.code}\u0000`), null);
     });
   });
 }

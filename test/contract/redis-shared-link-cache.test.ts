@@ -26,6 +26,7 @@ function entry(
     location,
     fixedOutcome: null,
     smart: null,
+    crawlable: false,
   };
 }
 
@@ -118,6 +119,7 @@ function sharedCacheContract(
         status: 302,
         location: 'https://example.com/v1',
         cacheControl: 'private, no-store',
+        crawlable: false,
       });
     });
 

@@ -83,7 +83,7 @@ describe('SqliteStore specifics', () => {
 
     const link = makeLink();
     assert.equal((await cli.links.insertLink(link)).kind, 'inserted');
-    assert.deepEqual(await server.links.findLinkByCode(link.code), link);
+    assert.deepEqual(await server.links.findLinkByCode('', link.code), link);
     assert.deepEqual(await server.links.insertLink(makeLink({ code: link.code })), {
       kind: 'code-taken',
     });
@@ -154,7 +154,7 @@ describe('SqliteStore specifics', () => {
 
     const after = openFile(t, file);
     assert.deepEqual(await after.links.findLinkById(link.id), link);
-    assert.deepEqual(await after.links.findLinkByCode(link.code), link);
+    assert.deepEqual(await after.links.findLinkByCode('', link.code), link);
     assert.deepEqual(await after.keys.findActiveKeyByHash(key.keyHash), key);
     assert.deepEqual(await after.keys.listKeys(), [key]);
     const replay = await after.links.insertLink(makeLink({ owner }), claim);

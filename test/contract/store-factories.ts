@@ -64,6 +64,9 @@ export function makeLink(overrides: Partial<Link> = {}): Link {
     deletedAt: null,
     version: 1,
     smart: null,
+    domain: '',
+    preview: null,
+    crawlable: false,
     ...overrides,
   };
 }

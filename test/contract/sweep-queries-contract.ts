@@ -170,7 +170,7 @@ export function sweepQueriesContract(openStore: OpenStore): void {
 
       for (const link of gone) {
         assert.equal(await store.links.findLinkById(link.id), null);
-        assert.equal(await store.links.findLinkByCode(link.code), null);
+        assert.equal(await store.links.findLinkByCode('', link.code), null);
         const reuse = makeLink({ code: link.code });
         assert.deepEqual(await store.links.insertLink(reuse), { kind: 'inserted', link: reuse });
       }

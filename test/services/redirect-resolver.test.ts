@@ -45,9 +45,9 @@ function countingStore(t: TestContext) {
   });
   const reads = { count: 0 };
   const redirects: RedirectReads = {
-    findRedirectByCode: (code) => {
+    findRedirectByCode: (domain, code) => {
       reads.count++;
-      return store.redirects.findRedirectByCode(code);
+      return store.redirects.findRedirectByCode(domain, code);
     },
   };
   return { store, redirects, codeScan: store.codeScan, reads };
@@ -70,6 +70,9 @@ function makeLink(overrides: Partial<Link> = {}): Link {
     deletedAt: null,
     version: 1,
     smart: null,
+    domain: '',
+    preview: null,
+    crawlable: false,
     ...overrides,
   };
 }
@@ -107,10 +110,10 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     const { store, reads, resolver } = setup(t);
     const link = makeLink();
     await store.links.insertLink(link);
-    const first = resolver.resolve(link.code);
+    const first = resolver.resolve(link.code, '');
     assert.ok(first instanceof Promise, 'the first read goes to the store');
     assert.equal((await outcomeOf(first)).kind, 'redirect');
-    const second = resolver.resolve(link.code);
+    const second = resolver.resolve(link.code, '');
     assert.ok(!(second instanceof Promise), 'the second is an L1 hit');
     assert.deepEqual(second, {
       kind: 'redirect',
@@ -119,6 +122,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
       status: 302,
       location: 'https://example.com/',
       cacheControl: 'private, no-store',
+      crawlable: false,
     });
     assert.equal(reads.count, 1);
   });
@@ -128,7 +132,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     const link = makeLink();
     await store.links.insertLink(link);
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, () => outcomeOf(resolver.resolve(link.code))),
+      Array.from({ length: 50 }, () => outcomeOf(resolver.resolve(link.code, ''))),
     );
     assert.equal(reads.count, 1);
     assert.equal(resolver.stats.coalescedReads, 49);
@@ -137,13 +141,13 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
 
   test('an unknown code is cached as absent; creating it replaces that at once', async (t) => {
     const { store, reads, resolver } = setup(t);
-    assert.equal((await outcomeOf(resolver.resolve('Later12'))).kind, 'not-found');
-    assert.equal((resolver.resolve('Later12') as { kind: string }).kind, 'not-found');
+    assert.equal((await outcomeOf(resolver.resolve('Later12', ''))).kind, 'not-found');
+    assert.equal((resolver.resolve('Later12', '') as { kind: string }).kind, 'not-found');
     assert.equal(reads.count, 1, 'the negative entry answered the second');
     const link = makeLink({ code: 'Later12' });
     await store.links.insertLink(link);
     resolver.linkCreated(link);
-    const outcome = resolver.resolve('Later12');
+    const outcome = resolver.resolve('Later12', '');
     assert.ok(!(outcome instanceof Promise));
     assert.equal(outcome.kind, 'redirect');
   });
@@ -153,10 +157,10 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     const link = makeLink();
     await store.links.insertLink(link);
     await store.close();
-    await assert.rejects(Promise.resolve(resolver.resolve(link.code)), {
+    await assert.rejects(Promise.resolve(resolver.resolve(link.code, '')), {
       kind: 'store-unavailable',
     });
-    await assert.rejects(Promise.resolve(resolver.resolve(link.code)), {
+    await assert.rejects(Promise.resolve(resolver.resolve(link.code, '')), {
       kind: 'store-unavailable',
     });
   });
@@ -165,9 +169,9 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     const { store, clock, resolver } = setup(t);
     const link = makeLink({ expiresAt: START + 5_000 });
     await store.links.insertLink(link);
-    assert.equal((await outcomeOf(resolver.resolve(link.code))).kind, 'redirect');
+    assert.equal((await outcomeOf(resolver.resolve(link.code, ''))).kind, 'redirect');
     clock.advance(5_000);
-    const hit = resolver.resolve(link.code);
+    const hit = resolver.resolve(link.code, '');
     assert.ok(!(hit instanceof Promise));
     assert.equal(hit.kind, 'not-found');
   });
@@ -176,7 +180,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     const { store, resolver, cache } = setup(t);
     const v1 = makeLink();
     await store.links.insertLink(v1);
-    const slowRead = resolver.resolve(v1.code); // in flight with version 1
+    const slowRead = resolver.resolve(v1.code, ''); // in flight with version 1
     const v2: Link = { ...v1, state: 'disabled', version: 2 };
     await store.links.replaceLink(v2, 1);
     resolver.linkChanged(v2);
@@ -192,8 +196,9 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
       location: v1.destination,
       fixedOutcome: null,
       smart: null,
+      crawlable: false,
     });
-    const after = resolver.resolve(v1.code);
+    const after = resolver.resolve(v1.code, '');
     assert.equal((await outcomeOf(after)).kind, 'not-found', 'version 1 never overwrote version 2');
   });
 
@@ -202,7 +207,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     for (let i = 0; i < 30; i++) {
       const link = makeLink();
       await store.links.insertLink(link);
-      await resolver.resolve(link.code);
+      await resolver.resolve(link.code, '');
     }
     assert.equal(cache.size, 10);
   });
@@ -210,7 +215,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
   test('impossible codes never reach the cache or the store', (t) => {
     const { reads, resolver, cache } = setup(t);
     for (const path of ['', 'ab', 'a/b', 'x'.repeat(65), 'caf\u00e9']) {
-      assert.equal((resolver.resolve(path) as { kind: string }).kind, 'invalid');
+      assert.equal((resolver.resolve(path, '') as { kind: string }).kind, 'invalid');
     }
     assert.equal(reads.count, 0);
     assert.equal(cache.size, 0);
@@ -219,13 +224,13 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
   test('reserved words, in any case, are our routes: said so once, never read', async (t) => {
     const { reads, resolver, cache } = setup(t);
     for (const path of ['healthz', 'Healthz', 'V1', 'favicon.ico', 'OpenAPI.json']) {
-      assert.equal((resolver.resolve(path) as { kind: string }).kind, 'reserved', path);
-      assert.equal(resolver.resolveFromMemory(path)?.kind, 'reserved', path);
+      assert.equal((resolver.resolve(path, '') as { kind: string }).kind, 'reserved', path);
+      assert.equal(resolver.resolveFromMemory(path, '')?.kind, 'reserved', path);
     }
     assert.equal(reads.count, 0);
     assert.equal(cache.size, 0);
     // A word that only starts like one is a code, read like any other.
-    assert.equal((await outcomeOf(resolver.resolve('Healthz1'))).kind, 'not-found');
+    assert.equal((await outcomeOf(resolver.resolve('Healthz1', ''))).kind, 'not-found');
     assert.equal(reads.count, 1);
   });
 });
@@ -234,7 +239,7 @@ describe('RedirectResolver with the known codes loaded', () => {
   test('before the first load every miss reads the store, as without the filter', async (t) => {
     const { reads, resolver, knownCodes } = setup(t);
     assert.equal(knownCodes.ready, false);
-    assert.equal((await outcomeOf(resolver.resolve('Unknown1'))).kind, 'not-found');
+    assert.equal((await outcomeOf(resolver.resolve('Unknown1', ''))).kind, 'not-found');
     assert.equal(reads.count, 1);
   });
 
@@ -245,14 +250,14 @@ describe('RedirectResolver with the known codes loaded', () => {
     assert.equal(await knownCodes.catchUp(), 1);
     assert.equal(knownCodes.ready, true);
 
-    const unknown = resolver.resolve('Unknown1');
+    const unknown = resolver.resolve('Unknown1', '');
     assert.ok(!(unknown instanceof Promise), 'answered synchronously');
     assert.equal(unknown.kind, 'not-found');
     assert.equal(reads.count, 0);
     assert.equal(cache.size, 0, 'scanners cannot push real links out of L1');
     assert.equal(resolver.stats.readsSkipped, 1);
 
-    assert.equal((await outcomeOf(resolver.resolve(link.code))).kind, 'redirect');
+    assert.equal((await outcomeOf(resolver.resolve(link.code, ''))).kind, 'redirect');
     assert.equal(reads.count, 1, 'a known code is read');
   });
 
@@ -262,7 +267,7 @@ describe('RedirectResolver with the known codes loaded', () => {
     const link = makeLink();
     await store.links.insertLink(link);
     resolver.linkCreated(link);
-    const outcome = resolver.resolve(link.code);
+    const outcome = resolver.resolve(link.code, '');
     assert.ok(!(outcome instanceof Promise));
     assert.equal(outcome.kind, 'redirect');
   });
@@ -272,9 +277,9 @@ describe('RedirectResolver with the known codes loaded', () => {
     await knownCodes.catchUp();
     const elsewhere = makeLink();
     await store.links.insertLink(elsewhere); // not told to this resolver
-    assert.equal((resolver.resolve(elsewhere.code) as RedirectOutcome).kind, 'not-found');
+    assert.equal((resolver.resolve(elsewhere.code, '') as RedirectOutcome).kind, 'not-found');
     assert.equal(await knownCodes.catchUp(), 1, 'only the new code is read');
-    assert.equal((await outcomeOf(resolver.resolve(elsewhere.code))).kind, 'redirect');
+    assert.equal((await outcomeOf(resolver.resolve(elsewhere.code, ''))).kind, 'redirect');
   });
 
   test('the first load reads in batches and misses nothing', async (t) => {
@@ -325,7 +330,7 @@ describe('RedirectResolver with the known codes loaded', () => {
     // Find a code this filter lets through though it was never added (~1 in 1,000 do).
     let probe = 0;
     while (!knownCodes.mightExist(`Fp${probe}x`) && probe < 1_000_000) probe++;
-    assert.equal((await outcomeOf(resolver.resolve(`Fp${probe}x`))).kind, 'not-found');
+    assert.equal((await outcomeOf(resolver.resolve(`Fp${probe}x`, ''))).kind, 'not-found');
     assert.equal(reads.count, 1);
     assert.equal(resolver.stats.filterFalsePositives, 1);
   });
@@ -380,7 +385,7 @@ describe('RedirectResolver over L1, a real Redis L2 and a real SQLite store', ()
     const { store, reads, resolver } = setup(t, {}, shared);
     const v1 = makeLink({ destination: 'https://example.com/old' });
     await store.links.insertLink(v1);
-    assert.equal(locationOf(await outcomeOf(resolver.resolve(v1.code))), v1.destination);
+    assert.equal(locationOf(await outcomeOf(resolver.resolve(v1.code, ''))), v1.destination);
     await eventually(async () => (await shared.get(v1.code))?.version === 1, 'the L2 fill');
     const [key] = await admin.keys(`${prefix}*${v1.code}`);
     assert.ok(key !== undefined);
@@ -396,7 +401,7 @@ describe('RedirectResolver over L1, a real Redis L2 and a real SQLite store', ()
     await admin.set(key, before, 'PX', 60_000);
 
     const readsBefore = reads.count;
-    const outcome = await outcomeOf(resolver.resolve(v1.code));
+    const outcome = await outcomeOf(resolver.resolve(v1.code, ''));
     assert.equal(locationOf(outcome), v2.destination, 'never the old destination');
     assert.equal(reads.count, readsBefore + 1, 'the store answered');
     assert.equal(resolver.stats.l2Stale, 1);
@@ -420,7 +425,7 @@ describe('RedirectResolver over L1, a real Redis L2 and a real SQLite store', ()
     const v2: Link = { ...v1, state: 'disabled', version: 2 };
     await store.links.replaceLink(v2, 1);
     // The GET is on the connection before the floor, so it comes back with version 1.
-    const pending = resolver.resolve(v1.code);
+    const pending = resolver.resolve(v1.code, '');
     assert.ok(pending instanceof Promise);
     resolver.linkChanged(v2);
     assert.equal((await pending).outcome.kind, 'not-found', 'the disable is not undone');

@@ -320,7 +320,7 @@ describe('runSweep over a real SQLite store', () => {
     clock.advance(2 * HOUR_MS);
     assert.equal((await runSweep(deps, clock.now())).expired, 1);
     // Someone asks for the expired code: L1 now holds the old link, expired, at version 5.
-    const before = resolver.resolve(old.code);
+    const before = resolver.resolve(old.code, '');
     assert.equal((before instanceof Promise ? (await before).outcome : before).kind, 'not-found');
 
     clock.advance(DAY_MS);
@@ -330,7 +330,7 @@ describe('runSweep over a real SQLite store', () => {
     assert.equal((await store.links.insertLink(reborn)).kind, 'inserted');
     resolver.linkCreated(reborn);
 
-    const after = resolver.resolve(old.code);
+    const after = resolver.resolve(old.code, '');
     const outcome = after instanceof Promise ? (await after).outcome : after;
     assert.equal(outcome.kind, 'redirect');
     assert.equal(outcome.kind === 'redirect' ? outcome.linkId : null, reborn.id);

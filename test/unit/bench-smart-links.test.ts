@@ -29,8 +29,8 @@ describe('bench smart links', { timeout: 10_000 }, () => {
 
     const reopened = SqliteStore.open({ file: join(dir, 'hop.db') });
     t.after(() => reopened.close());
-    const smart = await reopened.links.findLinkByCode(made.code);
-    const plain = await reopened.links.findLinkByCode(left.code);
+    const smart = await reopened.links.findLinkByCode('', made.code);
+    const plain = await reopened.links.findLinkByCode('', left.code);
     assert.deepEqual(smart?.smart, FIVE_RULES);
     assert.equal(smart?.version, made.version + 1);
     assert.equal(plain?.smart, null);

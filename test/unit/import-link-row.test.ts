@@ -183,6 +183,9 @@ describe('a link as a row of an export', () => {
     deletedAt: null,
     version: 2,
     smart: null,
+    domain: '',
+    preview: null,
+    crawlable: false,
   };
 
   test('holds the code as alias, an RFC 3339 expiry, the tags joined, the state', () => {
@@ -275,6 +278,9 @@ describe('a smart link in a link file (ADR 0113)', () => {
     deletedAt: null,
     version: 1,
     smart,
+    domain: '',
+    preview: null,
+    crawlable: false,
   };
   const anyUrl: CheckUrl = (url) => ({ ok: true, url });
 

@@ -37,6 +37,9 @@ function link(state: StoredLinkState, expiresAt: number | null): Link {
     deletedAt: state === 'deleted' ? NOW - 1 : null,
     version: 1,
     smart: null,
+    domain: '',
+    preview: null,
+    crawlable: false,
   };
 }
 

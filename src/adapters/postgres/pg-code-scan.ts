@@ -94,11 +94,12 @@ export class PgCodeScan implements LinkCodeScan {
       id: string | null;
       code: string | null;
     }>(
-      `SELECT s.xmin, s.xmax, l.created_xid::text AS xid, l.id, l.code
+      `SELECT s.xmin, s.xmax, l.created_xid::text AS xid, l.id,
+              CASE l.domain WHEN '' THEN l.code ELSE l.domain || '/' || l.code END AS code
        FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
                     pg_snapshot_xmax(pg_current_snapshot())::text AS xmax) AS s
        LEFT JOIN LATERAL (
-         SELECT created_xid, id, code FROM links WHERE (created_xid, id) > ($1::xid8, $2)
+         SELECT created_xid, id, domain, code FROM links WHERE (created_xid, id) > ($1::xid8, $2)
          ORDER BY created_xid, id LIMIT $3) AS l ON true
        ORDER BY l.created_xid, l.id`,
       [after.xid, after.id, limit],

@@ -2,12 +2,12 @@ import type pg from 'pg';
 import type { Link } from '../../domain/link.js';
 import type { IdempotencyClaim, InsertLinkResult } from '../../ports/link-repository.js';
 import { LINK_COLUMNS, recordFromRow, type IdempotencyRow } from '../sql/link-sql.js';
-import { smartColumnOf } from '../sql/smart-column.js';
+import { previewColumnOf, smartColumnOf } from '../sql/smart-column.js';
 import { inTransaction } from './pg-transaction.js';
 
 export const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-  ON CONFLICT (code) DO NOTHING`;
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+  ON CONFLICT (domain, code) DO NOTHING`;
 
 /**
  * Inserts `link` and claims its idempotency key in one transaction. Null when a concurrent
@@ -86,5 +86,8 @@ export function linkParams(link: Link): unknown[] {
     link.deletedAt,
     link.version,
     smartColumnOf(link.smart),
+    link.domain,
+    previewColumnOf(link.preview),
+    link.crawlable,
   ];
 }

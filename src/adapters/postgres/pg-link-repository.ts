@@ -16,7 +16,7 @@ import {
 } from '../sql/link-sql.js';
 import { guardPg } from './pg-errors.js';
 import { fromRow, NUL, type LinkRow } from './pg-link-rows.js';
-import { smartColumnOf } from '../sql/smart-column.js';
+import { previewColumnOf, smartColumnOf } from '../sql/smart-column.js';
 import { INSERT_LINK, insertWithClaim, linkParams } from './pg-insert-with-claim.js';
 
 /** Links per statement when importing: one round trip each. */
@@ -77,12 +77,12 @@ export class PgLinkRepository implements LinkRepository {
     });
   }
 
-  async findLinkByCode(code: string): Promise<Link | null> {
-    if (code.includes(NUL)) return null;
+  async findLinkByCode(domain: string, code: string): Promise<Link | null> {
+    if (code.includes(NUL) || domain.includes(NUL)) return null;
     return guardPg('read the link', async () => {
       const { rows } = await this.#primary.query<LinkRow>(
-        `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1`,
-        [code],
+        `SELECT ${LINK_COLUMNS} FROM links WHERE domain = $1 AND code = $2`,
+        [domain, code],
       );
       return rows[0] === undefined ? null : fromRow(rows[0]);
     });
@@ -102,6 +102,7 @@ export class PgLinkRepository implements LinkRepository {
       const order = listOrderSql(query, 'click_totals', param);
       if (order.after !== null) where.push(order.after);
       if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
+      if (query.domains !== undefined) where.push(`domain = ANY(${param(query.domains)}::text[])`);
       if (query.beforeId !== undefined) where.push(`id < ${param(query.beforeId)}`);
       if (query.search !== undefined && query.search !== '') {
         const search = param(query.search.toLowerCase());
@@ -125,7 +126,8 @@ export class PgLinkRepository implements LinkRepository {
     return guardPg('update the link', async () => {
       const result = await this.#primary.query(
         `UPDATE links SET destination = $2, status_code = $3, state = $4, title = $5, tags = $6,
-           updated_at = $7, expires_at = $8, deleted_at = $9, version = $10, smart = $12
+           updated_at = $7, expires_at = $8, deleted_at = $9, version = $10, smart = $12,
+           preview = $13, crawlable = $14
          WHERE id = $1 AND version = $11`,
         [
           next.id,
@@ -140,6 +142,8 @@ export class PgLinkRepository implements LinkRepository {
           next.version,
           expectedVersion,
           smartColumnOf(next.smart),
+          previewColumnOf(next.preview),
+          next.crawlable,
         ],
       );
       return result.rowCount === 1;
@@ -155,12 +159,14 @@ export class PgLinkRepository implements LinkRepository {
         const result = await this.#primary.query(
           `INSERT INTO links (${LINK_COLUMNS})
            SELECT id, code, owner, destination, status_code, state, custom, title, tags,
-             created_at, updated_at, expires_at, deleted_at, version, smart
+             created_at, updated_at, expires_at, deleted_at, version, smart, domain, preview,
+             crawlable
            FROM jsonb_to_recordset($1::jsonb) AS r(id text, code text, owner text,
              destination text, status_code smallint, state text, custom boolean, title text,
              tags jsonb, created_at bigint, updated_at bigint, expires_at bigint,
-             deleted_at bigint, version integer, smart text)
-           ON CONFLICT (code) DO NOTHING`,
+             deleted_at bigint, version integer, smart text, domain text, preview text,
+             crawlable boolean)
+           ON CONFLICT (domain, code) DO NOTHING`,
           [JSON.stringify(chunk.map(recordOf))],
         );
         inserted += result.rowCount ?? 0;
@@ -188,5 +194,8 @@ function recordOf(link: Link): Record<string, unknown> {
     deleted_at: link.deletedAt,
     version: link.version,
     smart: smartColumnOf(link.smart),
+    domain: link.domain,
+    preview: previewColumnOf(link.preview),
+    crawlable: link.crawlable,
   };
 }

@@ -1,5 +1,5 @@
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
-import { smartFromColumn } from '../sql/smart-column.js';
+import { previewFromColumn, smartFromColumn } from '../sql/smart-column.js';
 
 /** A row of `links` as pg reads it: booleans as booleans, tags as a jsonb array. */
 export interface LinkRow {
@@ -19,6 +19,10 @@ export interface LinkRow {
   version: number;
   /** SmartOptions as JSON text, NULL for a plain link (issue 21). */
   smart: string | null;
+  domain: string;
+  /** LinkPreview as JSON text, NULL without one (issue 22). */
+  preview: string | null;
+  crawlable: boolean;
 }
 
 /**
@@ -44,5 +48,8 @@ export function fromRow(row: LinkRow): Link {
     deletedAt: row.deleted_at,
     version: row.version,
     smart: smartFromColumn(row.smart),
+    domain: row.domain,
+    preview: previewFromColumn(row.preview),
+    crawlable: row.crawlable,
   };
 }

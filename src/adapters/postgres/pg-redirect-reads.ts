@@ -28,27 +28,32 @@ export class PgRedirectReads implements RedirectReads {
   }
 
   async findRedirectByCode(
+    domain: string,
     code: string,
     options?: { readonly primary?: boolean },
   ): Promise<RedirectTarget | null> {
-    if (code.includes(NUL)) return null;
+    if (code.includes(NUL) || domain.includes(NUL)) return null;
     return guardPg('read the link', async () => {
-      if (!this.#replica) return readRedirect(this.#redirectReads, code);
-      if (options?.primary === true) return readRedirect(this.#primaryRedirectReads, code);
+      if (!this.#replica) return readRedirect(this.#redirectReads, domain, code);
+      if (options?.primary === true) return readRedirect(this.#primaryRedirectReads, domain, code);
       // A replica that fails (down, lagging past the timeout) is no reason to fail a
       // redirect while the primary answers: no single database node stops redirects.
-      const found = await readRedirect(this.#redirectReads, code).catch(() => null);
+      const found = await readRedirect(this.#redirectReads, domain, code).catch(() => null);
       // Read-your-writes across instances: a link created a moment ago on another instance
       // may not have reached the replica; "not found" is only believed from the primary.
-      return found ?? readRedirect(this.#primaryRedirectReads, code);
+      return found ?? readRedirect(this.#primaryRedirectReads, domain, code);
     });
   }
 }
 
-async function readRedirect(pool: pg.Pool, code: string): Promise<RedirectTarget | null> {
+async function readRedirect(
+  pool: pg.Pool,
+  domain: string,
+  code: string,
+): Promise<RedirectTarget | null> {
   const { rows } = await pool.query<RedirectRow>({
-    text: `SELECT ${REDIRECT_COLUMNS} FROM links WHERE code = $1`,
-    values: [code],
+    text: `SELECT ${REDIRECT_COLUMNS} FROM links WHERE domain = $1 AND code = $2`,
+    values: [domain, code],
     rowMode: 'array',
   });
   const row = rows[0];

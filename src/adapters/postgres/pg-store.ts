@@ -1,3 +1,4 @@
+import { PgDomainStore } from './pg-domain-store.js';
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
 import { PgApiKeyStore } from './pg-api-key-store.js';
@@ -39,6 +40,7 @@ export class PgStore implements Store {
   readonly codeScan: PgCodeScan;
   readonly sweep: PgSweepQueries;
   readonly keys: PgApiKeyStore;
+  readonly domains: PgDomainStore;
   readonly clicks: PgClickStore;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
@@ -74,6 +76,7 @@ export class PgStore implements Store {
     this.codeScan = new PgCodeScan(primary);
     this.sweep = new PgSweepQueries(primary);
     this.keys = new PgApiKeyStore(primary);
+    this.domains = new PgDomainStore(primary);
     this.clicks = new PgClickStore(primary);
     this.sequences = new PgSequenceStore(primary);
     this.census = new PgLinkCensus(primary);

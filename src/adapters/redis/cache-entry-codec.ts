@@ -9,7 +9,9 @@ import type { SmartOptions } from '../../domain/smart/smart-options.js';
  * (issue 21) carries its options as one more field before the link id,
  * `=<encodeURIComponent(JSON)>` (no `|` inside): plain links keep the older shape, and a
  * build from before smart links reads a smart value as a miss (its link id check fails on
- * the field), never as a redirect that skips the password, rules and limit.
+ * the field), never as a redirect that skips the password, rules and limit. A crawlable link
+ * (issue 22) writes its status as `+302`: a build from before reads the number all the
+ * same, and sends `X-Robots-Tag: noindex` as it always did.
  */
 export const ABSENT_VALUE = '0|absent';
 const LINK_ID = /^[0-9A-Za-z-]{1,64}$/;
@@ -18,7 +20,8 @@ export function encodeEntry(entry: CacheEntry): string {
   if (!entry.found) return ABSENT_VALUE;
   const smart =
     entry.smart === null ? '' : `=${encodeURIComponent(JSON.stringify(entry.smart.options))}|`;
-  return `${entry.version}|${entry.state}|${entry.expiresAt ?? ''}|${entry.status}|${smart}${entry.linkId}|${entry.location}`;
+  const status = entry.crawlable ? `+${entry.status}` : String(entry.status);
+  return `${entry.version}|${entry.state}|${entry.expiresAt ?? ''}|${status}|${smart}${entry.linkId}|${entry.location}`;
 }
 
 /** The entry a value stands for, or undefined for floors and anything unreadable. */
@@ -51,6 +54,7 @@ export function decodeEntry(value: string | null, code: string): CacheEntry | un
       Number(status) as RedirectStatus,
       location,
       smart,
+      status.startsWith('+'),
     );
   } catch {
     // Options this build cannot prepare (another build's shape): a miss, read from the store.

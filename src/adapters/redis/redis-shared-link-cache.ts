@@ -1,3 +1,4 @@
+import { splitLinkKey } from '../../domain/link-domain.js';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../../observability/logger.js';
 import type { CacheEntry } from '../../ports/near-link-cache.js';
@@ -154,7 +155,8 @@ export class RedisSharedLinkCache implements SharedLinkCache {
           return undefined;
         }
         this.#succeeded();
-        return decodeEntry(held, code);
+        // `code` is a link key (ADR 0115): the entry holds the code alone.
+        return decodeEntry(held, splitLinkKey(code).code);
       },
       () => {
         this.#breaker.failed();

@@ -7,7 +7,9 @@ import {
 
 /** The columns of `links`, in the order both SQL stores read and write them. */
 export const LINK_COLUMNS =
-  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version, smart';
+  'id, code, owner, destination, status_code, state, custom, title, tags, created_at, updated_at, expires_at, deleted_at, version, smart, domain, preview, crawlable';
+
+const LINK_DEFAULTS = { smart: null, domain: '', preview: null, crawlable: false } as const;
 
 /** An idempotency record as both SQL stores keep it: the first answer, as JSON. */
 export interface IdempotencyRow {
@@ -23,8 +25,9 @@ export function recordFromRow(row: IdempotencyRow): IdempotencyRecord {
     owner: row.owner,
     key: row.key,
     requestHash: row.request_hash,
-    // Records kept before smart links (issue 21) have no `smart`: a plain link.
-    link: { smart: null, ...(JSON.parse(row.response) as Omit<Link, 'smart'>) },
+    // Records kept before smart links (issue 21) have no `smart`, and those kept before
+    // domains (issue 22) no domain, preview or crawlable: a plain link on the default domain.
+    link: { ...LINK_DEFAULTS, ...(JSON.parse(row.response) as Partial<Link>) } as Link,
     createdAt: row.created_at,
   };
 }

@@ -7,7 +7,7 @@ import type { RedirectTarget } from '../../domain/redirect-target.js';
  * covering index, migration 0003). Read as positional rows: no column names per row.
  */
 export const REDIRECT_COLUMNS =
-  'id, code, version, state, expires_at, status_code, destination, smart';
+  'id, code, version, state, expires_at, status_code, destination, smart, crawlable';
 
 /** A row of REDIRECT_COLUMNS, in their order. */
 export type RedirectRow = [
@@ -19,6 +19,7 @@ export type RedirectRow = [
   number,
   string,
   string | null,
+  number | boolean,
 ];
 
 export function redirectTargetOf(row: RedirectRow): RedirectTarget {
@@ -31,5 +32,7 @@ export function redirectTargetOf(row: RedirectRow): RedirectTarget {
     status: row[5] as RedirectStatus,
     location: row[6],
     smart: smartFromColumn(row[7]),
+    // SQLite reads 0/1, PostgreSQL a boolean.
+    crawlable: row[8] === true || row[8] === 1,
   };
 }

@@ -1,3 +1,4 @@
+import type { LinkPreview } from '../../domain/link-preview.js';
 import type { SmartOptions } from '../../domain/smart/smart-options.js';
 
 /**
@@ -11,4 +12,13 @@ export function smartColumnOf(smart: SmartOptions | null): string | null {
 
 export function smartFromColumn(text: string | null): SmartOptions | null {
   return text === null ? null : (JSON.parse(text) as SmartOptions);
+}
+
+/** The `preview` column of both SQL stores (issue 22): the LinkPreview as JSON text, or NULL. */
+export function previewColumnOf(preview: LinkPreview | null): string | null {
+  return preview === null ? null : JSON.stringify(preview);
+}
+
+export function previewFromColumn(text: string | null): LinkPreview | null {
+  return text === null ? null : (JSON.parse(text) as LinkPreview);
 }

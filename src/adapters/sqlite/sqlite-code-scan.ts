@@ -1,6 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { CodeScanPage, LinkCodeScan } from '../../ports/link-code-scan.js';
+import { splitLinkKey } from '../../domain/link-domain.js';
 import { guardSqlite } from './sqlite-errors.js';
+
+/** A row's link key (ADR 0115): its code on the default domain, `host/code` elsewhere. */
+const LINK_KEY_SQL = "CASE domain WHEN '' THEN code ELSE domain || '/' || code END";
 
 /**
  * Where a scan of codes stands: walking the code index (every row up to `untilRowid` is
@@ -14,7 +18,7 @@ function rowsCursor(afterRowid: number): string {
   return `rows:${afterRowid}`;
 }
 
-/** `codes:<untilRowid>:<afterCode>` or `rows:<afterRowid>`; codes never contain ':'. */
+/** `codes:<untilRowid>:<afterKey>` or `rows:<afterRowid>`; link keys never contain ':'. */
 function parseScanCursor(cursor: string): ScanPosition {
   const [phase, first = '', rest = ''] = cursor.split(':');
   const rowid = Number(first);
@@ -25,7 +29,7 @@ function parseScanCursor(cursor: string): ScanPosition {
 }
 
 /**
- * A first scan walks the unique index on code, which holds nothing but codes (a tenth of
+ * A first scan walks the unique index on (domain, code), which holds nothing but keys (a tenth of
  * the table: reading the table would push the redirect's index out of the page cache).
  * Rows added since that scan began are found by rowid, which is commit order: SQLite has
  * one writer, and a new row takes max(rowid) + 1. That holds while max(rowid) never goes
@@ -34,19 +38,19 @@ function parseScanCursor(cursor: string): ScanPosition {
  */
 export class SqliteCodeScan implements LinkCodeScan {
   readonly #codesAfter: Database.Statement<[number, number], [number, string]>;
-  readonly #codesInOrder: Database.Statement<[string, number], string>;
+  readonly #codesInOrder: Database.Statement<[string, string, number], string>;
   readonly #lastRowid: Database.Statement<[], number | null>;
 
   constructor(db: Database.Database) {
     this.#codesInOrder = db
-      .prepare<[string, number], string>(
-        'SELECT code FROM links WHERE code > ? ORDER BY code LIMIT ?',
+      .prepare<[string, string, number], string>(
+        `SELECT ${LINK_KEY_SQL} FROM links WHERE (domain, code) > (?, ?) ORDER BY domain, code LIMIT ?`,
       )
       .pluck();
     this.#lastRowid = db.prepare<[], number | null>('SELECT max(rowid) FROM links').pluck();
     this.#codesAfter = db
       .prepare<[number, number], [number, string]>(
-        'SELECT rowid, code FROM links WHERE rowid > ? ORDER BY rowid LIMIT ?',
+        `SELECT rowid, ${LINK_KEY_SQL} FROM links WHERE rowid > ? ORDER BY rowid LIMIT ?`,
       )
       .raw();
   }
@@ -62,7 +66,8 @@ export class SqliteCodeScan implements LinkCodeScan {
           cursor: last === undefined ? rowsCursor(position.afterRowid) : rowsCursor(last[0]),
         };
       }
-      const codes = this.#codesInOrder.all(position.afterCode, limit);
+      const after = splitLinkKey(position.afterCode);
+      const codes = this.#codesInOrder.all(after.domain, after.code, limit);
       const last = codes.at(-1);
       return {
         codes,

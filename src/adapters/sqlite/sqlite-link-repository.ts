@@ -21,7 +21,7 @@ export class SqliteLinkRepository implements LinkRepository {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
   readonly #byId: Database.Statement<[string], LinkRow>;
-  readonly #byCode: Database.Statement<[string], LinkRow>;
+  readonly #byCode: Database.Statement<[string, string], LinkRow>;
   readonly #replace: Database.Statement;
   readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
   readonly #deleteClaim: Database.Statement<[string, string]>;
@@ -46,15 +46,17 @@ export class SqliteLinkRepository implements LinkRepository {
     registerFold(db);
     this.#insert = db.prepare(
       `INSERT INTO links (${LINK_COLUMNS}) VALUES (@id, @code, @owner, @destination, @status_code, @state,
-        @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version, @smart)
-       ON CONFLICT (code) DO NOTHING`,
+        @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version, @smart, @domain, @preview,
+        @crawlable)
+       ON CONFLICT (domain, code) DO NOTHING`,
     );
     this.#byId = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
-    this.#byCode = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE code = ?`);
+    this.#byCode = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE domain = ? AND code = ?`);
     this.#replace = db.prepare(
       `UPDATE links SET destination = @destination, status_code = @status_code, state = @state,
         title = @title, tags = @tags, updated_at = @updated_at, expires_at = @expires_at,
-        deleted_at = @deleted_at, version = @version, smart = @smart
+        deleted_at = @deleted_at, version = @version, smart = @smart, preview = @preview,
+        crawlable = @crawlable
        WHERE id = @id AND version = @expected_version`,
     );
     this.#findClaim = db.prepare(
@@ -116,8 +118,8 @@ export class SqliteLinkRepository implements LinkRepository {
     return guardSqlite('read the link', () => fromRowOrNull(this.#byId.get(id)));
   }
 
-  async findLinkByCode(code: string): Promise<Link | null> {
-    return guardSqlite('read the link', () => fromRowOrNull(this.#byCode.get(code)));
+  async findLinkByCode(domain: string, code: string): Promise<Link | null> {
+    return guardSqlite('read the link', () => fromRowOrNull(this.#byCode.get(domain, code)));
   }
 
   async listLinks(query: LinkQuery): Promise<readonly Link[]> {
@@ -133,6 +135,13 @@ export class SqliteLinkRepository implements LinkRepository {
       if (query.owner !== undefined) {
         where.push('owner = @owner');
         params['owner'] = query.owner;
+      }
+      if (query.domains !== undefined) {
+        const names = query.domains.map((domain, index) => {
+          params[`domain_${index}`] = domain;
+          return `@domain_${index}`;
+        });
+        where.push(names.length === 0 ? '0' : `domain IN (${names.join(', ')})`);
       }
       if (query.beforeId !== undefined) {
         where.push('id < @before_id');
@@ -205,6 +214,8 @@ export class SqliteLinkRepository implements LinkRepository {
         deleted_at: row.deleted_at,
         version: row.version,
         smart: row.smart,
+        preview: row.preview,
+        crawlable: row.crawlable,
         expected_version: expectedVersion,
       });
       return result.changes === 1;

@@ -1,5 +1,10 @@
 import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
-import { smartColumnOf, smartFromColumn } from '../sql/smart-column.js';
+import {
+  previewColumnOf,
+  previewFromColumn,
+  smartColumnOf,
+  smartFromColumn,
+} from '../sql/smart-column.js';
 
 /** A row of `links` as better-sqlite3 reads it: booleans as 0/1, tags as JSON text. */
 export interface LinkRow {
@@ -19,6 +24,10 @@ export interface LinkRow {
   version: number;
   /** SmartOptions as JSON text, NULL for a plain link (issue 21). */
   smart: string | null;
+  domain: string;
+  /** LinkPreview as JSON text, NULL without one (issue 22). */
+  preview: string | null;
+  crawlable: number;
 }
 
 export function toRow(link: Link): LinkRow {
@@ -38,6 +47,9 @@ export function toRow(link: Link): LinkRow {
     deleted_at: link.deletedAt,
     version: link.version,
     smart: smartColumnOf(link.smart),
+    domain: link.domain,
+    preview: previewColumnOf(link.preview),
+    crawlable: link.crawlable ? 1 : 0,
   };
 }
 
@@ -58,6 +70,9 @@ export function fromRow(row: LinkRow): Link {
     deletedAt: row.deleted_at,
     version: row.version,
     smart: smartFromColumn(row.smart),
+    domain: row.domain,
+    preview: previewFromColumn(row.preview),
+    crawlable: row.crawlable === 1,
   };
 }
 

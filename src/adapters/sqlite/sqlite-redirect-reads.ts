@@ -6,22 +6,22 @@ import { guardSqlite } from './sqlite-errors.js';
 
 /** The redirect's read: one file, so `primary` changes nothing. */
 export class SqliteRedirectReads implements RedirectReads {
-  readonly #byCode: Database.Statement<[string], RedirectRow>;
+  readonly #byCode: Database.Statement<[string, string], RedirectRow>;
 
   constructor(db: Database.Database) {
-    // Positional rows, and only these columns: links_redirect (migration 0003) covers them,
+    // Positional rows, and only these columns: links_redirect (migration 0012) covers them,
     // so the read touches one index and never the table. Named, because the planner would
     // otherwise take the unique index on code and then read the table too.
     this.#byCode = db
-      .prepare<[string], RedirectRow>(
-        `SELECT ${REDIRECT_COLUMNS} FROM links INDEXED BY links_redirect WHERE code = ?`,
+      .prepare<[string, string], RedirectRow>(
+        `SELECT ${REDIRECT_COLUMNS} FROM links INDEXED BY links_redirect WHERE domain = ? AND code = ?`,
       )
       .raw();
   }
 
-  async findRedirectByCode(code: string): Promise<RedirectTarget | null> {
+  async findRedirectByCode(domain: string, code: string): Promise<RedirectTarget | null> {
     return guardSqlite('read the link', () => {
-      const row = this.#byCode.get(code);
+      const row = this.#byCode.get(domain, code);
       return row === undefined ? null : redirectTargetOf(row);
     });
   }

@@ -1,3 +1,4 @@
+import { SqliteDomainStore } from './sqlite-domain-store.js';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Store } from '../../ports/store.js';
@@ -46,6 +47,7 @@ export class SqliteStore implements Store {
   readonly codeScan: SqliteCodeScan;
   readonly sweep: SqliteSweepQueries;
   readonly keys: SqliteApiKeyStore;
+  readonly domains: SqliteDomainStore;
   readonly clicks: SqliteClickStore;
   readonly sequences: SqliteSequenceStore;
   readonly census: SqliteLinkCensus;
@@ -75,6 +77,7 @@ export class SqliteStore implements Store {
     this.codeScan = new SqliteCodeScan(db);
     this.sweep = new SqliteSweepQueries(db);
     this.keys = new SqliteApiKeyStore(db);
+    this.domains = new SqliteDomainStore(db);
     this.sequences = new SqliteSequenceStore(db);
     this.census = new SqliteLinkCensus(db);
     this.linkChanges = new SqliteLinkChangeFeed(db);

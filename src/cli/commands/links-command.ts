@@ -65,7 +65,7 @@ Examples:
             tags: options.tag,
             smart,
           });
-          process.stdout.write(`${runtime.config.publicUrl}/${link.code}\n`);
+          process.stdout.write(`${runtime.domainRoutes.shortUrlOf(link.domain, link.code)}\n`);
         },
         { createsDatabase: true },
       );

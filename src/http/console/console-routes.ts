@@ -209,7 +209,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
           dashboard.rankedAt === null ? null : new Date(dashboard.rankedAt).toISOString(),
         busiest: dashboard.busiest.map(({ link, clicks }) => ({
           clicks,
-          link: toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS),
+          link: toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS),
         })),
         redirects: {
           per_second: dashboard.redirects.perSecond,

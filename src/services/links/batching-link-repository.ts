@@ -61,7 +61,8 @@ export class BatchingLinkRepository implements LinkRepository {
           ? batch.map(() => true)
           : await Promise.all(
               batch.map(
-                async ({ link }) => (await this.#store.findLinkByCode(link.code))?.id === link.id,
+                async ({ link }) =>
+                  (await this.#store.findLinkByCode(link.domain, link.code))?.id === link.id,
               ),
             );
       batch.forEach((queued, i) => {

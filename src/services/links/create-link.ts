@@ -4,7 +4,8 @@ import { HopError } from '../../domain/errors.js';
 import { resolveExpiry } from '../../domain/expiry.js';
 import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
-import type { Principal } from '../../domain/principal.js';
+import { canUseDomain, type Principal } from '../../domain/principal.js';
+import { DEFAULT_DOMAIN, requestHostOf } from '../../domain/link-domain.js';
 import type { QuotaReading } from '../../domain/quota.js';
 import type { SmartInput } from '../../domain/smart/parse-smart-input.js';
 import { NO_SMART_OPTIONS, type SmartOptions } from '../../domain/smart/smart-options.js';
@@ -33,6 +34,8 @@ export interface CreateLinkInput {
   readonly ttlSeconds?: number | null | undefined;
   readonly title?: string | null | undefined;
   readonly tags?: readonly string[] | undefined;
+  /** The short domain's host (issue 22); absent: the default domain. */
+  readonly domain?: string | null | undefined;
   /**
    * Created disabled: an imported link that was disabled where it was exported, which must
    * never redirect, not even between its create and a disable. Not in the API's create.
@@ -90,6 +93,7 @@ export async function createLink(
   }
 
   const quotas = await takeCreateQuota(deps.createLimiter, principal, context.client);
+  const domain = await storedDomainOrThrow(deps, principal, input.domain);
 
   const now = deps.clock.now();
   const destination = checkDestinationOrThrow(input.destination, deps.destinationPolicy);
@@ -120,6 +124,7 @@ export async function createLink(
     if (alias === null && isReservedAlias(code)) continue;
     const link: Link = {
       id: deps.newId(),
+      domain,
       code,
       owner: principal.owner,
       destination: finalDestination,
@@ -134,6 +139,8 @@ export async function createLink(
       deletedAt: null,
       version: 1,
       smart,
+      preview: null,
+      crawlable: false,
     };
     deps.createCounters.insertAttempts++;
     const result = await deps.links.insertLink(link, claim);
@@ -146,7 +153,7 @@ export async function createLink(
         // Another request with this key committed between our first look and the insert.
         return replayOrThrow(result.record.link, result.record.requestHash, requestHash, input);
       case 'code-taken':
-        if (alias !== null) throw await aliasTaken(deps, alias);
+        if (alias !== null) throw await aliasTaken(deps, domain, alias);
     }
   }
   throw new HopError(
@@ -154,6 +161,24 @@ export async function createLink(
     `No free code found in ${attempts} attempts; try again shortly.`,
     { retryable: true, retryAfterSeconds: 1 },
   );
+}
+
+/**
+ * The stored host of the domain a create names (ADR 0115): `''` for none or the default
+ * host; a registered domain's host; else `invalid-request` on `domain`, the same for a
+ * domain that does not exist and one the key may not use (issue 22).
+ */
+async function storedDomainOrThrow(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  requested: string | null | undefined,
+): Promise<string> {
+  const host = requested == null ? DEFAULT_DOMAIN : requestHostOf(requested);
+  const stored = host === DEFAULT_DOMAIN || host === deps.defaultHost ? DEFAULT_DOMAIN : host;
+  const known = stored === DEFAULT_DOMAIN || (await deps.domains.findDomain(stored)) !== null;
+  if (known && canUseDomain(principal, stored)) return stored;
+  const detail = `There is no domain "${host}"; GET /v1/domains lists them.`;
+  throw new HopError('invalid-request', detail, { fields: [{ field: 'domain', detail }] });
 }
 
 /** A new link's options: the write's, with an imported password hash when there is one. */
@@ -181,8 +206,8 @@ async function newSmartOptions(
  * Why an alias cannot be had: held by a link, or held for good by a deleted one (custom
  * aliases are never reclaimed or reused: SPEC §2). One more read, on this refusal only.
  */
-async function aliasTaken(deps: LinkServiceDeps, alias: string): Promise<HopError> {
-  const holder = await deps.links.findLinkByCode(alias);
+async function aliasTaken(deps: LinkServiceDeps, domain: string, alias: string): Promise<HopError> {
+  const holder = await deps.links.findLinkByCode(domain, alias);
   const detail =
     holder?.state === 'deleted'
       ? `The alias "${alias}" belonged to a deleted link; an alias is never reused, so choose another.`
@@ -232,6 +257,8 @@ function fingerprint(input: CreateLinkInput): string {
     // Only when given, for the same reason; the password by a salted hash's absence: a
     // fingerprint is an unsalted digest and must not carry a password (issue 21).
     ...(input.smart === undefined ? [] : [fingerprintFields(input.smart)]),
+    // Only when given (issue 22), as above.
+    ...(input.domain == null ? [] : [{ domain: input.domain }]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

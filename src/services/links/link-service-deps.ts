@@ -1,6 +1,7 @@
 import type { DestinationPolicyOptions } from '../../domain/destination-policy.js';
 import type { ExpiryPolicy } from '../../domain/expiry.js';
 import type { Clock } from '../../ports/clock.js';
+import type { DomainStore } from '../../ports/domain-store.js';
 import type { CodeGenerator } from '../../ports/code-generator.js';
 import type { LinkEvents } from '../../ports/link-events.js';
 import type { LinkRepository } from '../../ports/link-repository.js';
@@ -24,4 +25,8 @@ export interface LinkServiceDeps {
   readonly events: LinkEvents;
   /** Store round trips of creates, counted for the metric. */
   readonly createCounters: CreateCounters;
+  /** The short domains a link may be created on (issue 22). */
+  readonly domains: Pick<DomainStore, 'findDomain'>;
+  /** The host of HOP_PUBLIC_URL: the default domain, stored as `''` (ADR 0115). */
+  readonly defaultHost: string;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_DOMAIN } from '../../domain/link-domain.js';
 import type { Link } from '../../domain/link.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 
@@ -48,6 +49,9 @@ export async function seedLinks(deps: LinkServiceDeps, options: SeedOptions): Pr
         deletedAt: null,
         version: 1,
         smart: null,
+        domain: DEFAULT_DOMAIN,
+        preview: null,
+        crawlable: false,
       });
     }
     const inserted = await deps.links.importLinks(batch);
@@ -56,7 +60,7 @@ export async function seedLinks(deps: LinkServiceDeps, options: SeedOptions): Pr
     } else {
       // A generated code collided: keep only the links that are really there.
       for (const link of batch) {
-        const stored = await deps.links.findLinkByCode(link.code);
+        const stored = await deps.links.findLinkByCode(link.domain, link.code);
         if (stored?.id === link.id) codes.push(link.code);
       }
     }

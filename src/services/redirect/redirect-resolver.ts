@@ -1,5 +1,6 @@
 import { isReservedAlias } from '../../domain/alias-rules.js';
 import { isPossibleCode } from '../../domain/code-format.js';
+import { DEFAULT_DOMAIN, linkKey } from '../../domain/link-domain.js';
 import type { Link } from '../../domain/link.js';
 import {
   cacheControlFor,
@@ -61,13 +62,17 @@ export class RedirectResolver implements LinkEvents {
     this.#blocklist = deps.blocklist;
     // Invalidations from any instance (this one included) drop the code from L1. Creates
     // are announced the same way, so the code is known here before the next catch-up.
-    deps.shared?.onInvalidation((code, version) => {
-      this.#known.add(code);
-      this.#drop(code, version);
+    deps.shared?.onInvalidation((key, version) => {
+      this.#known.add(key);
+      this.#drop(key, version);
     });
   }
 
   /**
+   * `code` on `domain` (a stored host, `''` the default: ADR 0115). Every cache, the known
+   * codes and the reads in flight hold it under its link key: the code itself on the
+   * default domain (no new string on the redirect's hot path), `host/code` on another.
+   *
    * 1. L1 hit: answer synchronously, checking state and expiry against the clock.
    * 2. Reject a path that cannot be a code, or is a reserved word, without any I/O.
    * 3. Miss on a code that certainly does not exist (scanners, typos): 404 at once.
@@ -75,8 +80,9 @@ export class RedirectResolver implements LinkEvents {
    *    (when configured, with its timeout; an entry older than L1 knows is a miss), then
    *    the store.
    */
-  resolve(code: string): RedirectOutcome | Promise<ResolvedMiss> {
-    const entry = this.#cache.get(code);
+  resolve(code: string, domain: string): RedirectOutcome | Promise<ResolvedMiss> {
+    const key = domain === DEFAULT_DOMAIN ? code : linkKey(domain, code);
+    const entry = this.#cache.get(key);
     if (entry !== undefined) {
       this.stats.l1Hits++;
       return this.#outcomeOf(entry);
@@ -87,33 +93,33 @@ export class RedirectResolver implements LinkEvents {
     if (isReservedAlias(code)) return RESERVED;
     if (!isPossibleCode(code)) return INVALID;
     this.stats.l1Misses++;
-    if (!this.#known.mightExist(code)) {
+    if (!this.#known.mightExist(key)) {
       this.stats.readsSkipped++;
       return NOT_FOUND;
     }
-    const pending = this.#inflight.get(code);
+    const pending = this.#inflight.get(key);
     if (pending !== undefined) {
       this.stats.coalescedReads++;
       return pending;
     }
     const read =
       this.#shared === null
-        ? this.#readStore(code)
-        : this.#shared.get(code).then((shared) => {
+        ? this.#readStore(domain, code, key)
+        : this.#shared.get(key).then((shared) => {
             // L1 refuses an entry older than a version it knows, e.g. an invalidation made
             // here while Redis was unreachable, which Redis may still not have: a miss.
-            if (shared !== undefined && this.#cache.set(code, shared)) {
+            if (shared !== undefined && this.#cache.set(key, shared)) {
               this.stats.l2Hits++;
               return { outcome: this.#outcomeOf(shared), source: 'l2' } as const;
             }
             if (shared !== undefined) this.stats.l2Stale++;
             this.stats.l2Misses++;
-            return this.#readStore(code);
+            return this.#readStore(domain, code, key);
           });
-    this.#inflight.set(code, read);
+    this.#inflight.set(key, read);
     const settle = () => {
       // Only this read's own slot: an invalidation may have started a newer one since.
-      if (this.#inflight.get(code) === read) this.#inflight.delete(code);
+      if (this.#inflight.get(key) === read) this.#inflight.delete(key);
     };
     void read.then(settle, settle);
     return read;
@@ -124,15 +130,16 @@ export class RedirectResolver implements LinkEvents {
    * or undefined when only a read could tell: for throttled scanners and for redirects
    * under heavy load shedding, which must not cost a read.
    */
-  resolveFromMemory(code: string): RedirectOutcome | undefined {
-    const entry = this.#cache.get(code);
+  resolveFromMemory(code: string, domain: string): RedirectOutcome | undefined {
+    const key = domain === DEFAULT_DOMAIN ? code : linkKey(domain, code);
+    const entry = this.#cache.get(key);
     if (entry !== undefined) {
       this.stats.l1Hits++;
       return this.#outcomeOf(entry);
     }
     if (isReservedAlias(code)) return RESERVED;
     if (!isPossibleCode(code)) return INVALID;
-    if (!this.#known.mightExist(code)) {
+    if (!this.#known.mightExist(key)) {
       this.stats.readsSkipped++;
       return NOT_FOUND;
     }
@@ -154,16 +161,18 @@ export class RedirectResolver implements LinkEvents {
   linkCreated(link: Link): void {
     // Write-through: the code may sit in L1 or L2 as absent; the new link replaces that.
     const entry = entryOf(link);
-    this.#known.add(link.code);
-    this.#cache.set(link.code, entry);
-    this.#shared?.set(link.code, entry);
+    const key = linkKey(link.domain, link.code);
+    this.#known.add(key);
+    this.#cache.set(key, entry);
+    this.#shared?.set(key, entry);
     // Other instances may hold the code as absent in their L1 (SPEC §5).
-    this.#shared?.broadcast(link.code, link.version);
+    this.#shared?.broadcast(key, link.version);
   }
 
   linkChanged(link: Link): void {
-    this.#drop(link.code, link.version);
-    this.#shared?.invalidate(link.code, link.version);
+    const key = linkKey(link.domain, link.code);
+    this.#drop(key, link.version);
+    this.#shared?.invalidate(key, link.version);
   }
 
   /**
@@ -172,36 +181,36 @@ export class RedirectResolver implements LinkEvents {
    * holds that version and keeps it; at most a read in flight for the code stops being
    * shared.
    */
-  changedElsewhere(code: string, version: number): void {
-    this.#drop(code, version);
+  changedElsewhere(key: string, version: number): void {
+    this.#drop(key, version);
   }
 
-  /** Forgets L1's entry and any read in flight for a code now at `version`. */
-  #drop(code: string, version: number): void {
-    this.#inflight.delete(code);
-    this.#cache.invalidate(code, version);
+  /** Forgets L1's entry and any read in flight for a link key now at `version`. */
+  #drop(key: string, version: number): void {
+    this.#inflight.delete(key);
+    this.#cache.invalidate(key, version);
   }
 
-  #readStore(code: string): Promise<ResolvedMiss> {
-    return this.#redirects.findRedirectByCode(code).then((found) => {
+  #readStore(domain: string, code: string, key: string): Promise<ResolvedMiss> {
+    return this.#redirects.findRedirectByCode(domain, code).then((found) => {
       // L1's entry is made here, once per fill: the store's read knows nothing of caches.
       const entry = cacheEntryFor(found);
       // A store error never gets here, so it is never cached as "not found" (SPEC §5).
-      if (this.#cache.set(code, entry)) return this.#stored(code, found, entry);
+      if (this.#cache.set(key, entry)) return this.#stored(key, found, entry);
       // Older than a change this instance made or was told of (a replica that has not
       // replayed it yet): never served (SPEC §5). The primary has the change.
       this.stats.staleStoreReads++;
-      return this.#redirects.findRedirectByCode(code, { primary: true }).then((latest) => {
+      return this.#redirects.findRedirectByCode(domain, code, { primary: true }).then((latest) => {
         const fresh = cacheEntryFor(latest);
-        this.#cache.set(code, fresh);
-        return this.#stored(code, latest, fresh);
+        this.#cache.set(key, fresh);
+        return this.#stored(key, latest, fresh);
       });
     });
   }
 
-  #stored(code: string, found: RedirectTarget | null, entry: CacheEntry): ResolvedMiss {
+  #stored(key: string, found: RedirectTarget | null, entry: CacheEntry): ResolvedMiss {
     if (found === null && this.#known.ready) this.stats.filterFalsePositives++;
-    this.#shared?.set(code, entry);
+    this.#shared?.set(key, entry);
     return { outcome: this.#outcomeOf(entry), source: 'store' };
   }
 
@@ -229,6 +238,7 @@ export class RedirectResolver implements LinkEvents {
       status: entry.status,
       location: entry.location,
       cacheControl: cacheControlFor(entry.status, entry.expiresAt, now),
+      crawlable: entry.crawlable,
     };
   }
 }
@@ -243,6 +253,7 @@ function entryOf(link: Link): CacheEntry {
     link.statusCode,
     link.destination,
     link.smart,
+    link.crawlable,
   );
 }
 

@@ -83,7 +83,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       links.map((link) => link.id),
     );
     const now = services.clock.now();
-    return (link: Link) => toLinkJson(link, deps.publicUrl, now, totals.get(link.id) ?? NO_CLICKS);
+    return (link: Link) =>
+      toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS);
   };
   const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
 
