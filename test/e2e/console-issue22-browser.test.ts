@@ -277,7 +277,7 @@ whenChromium('the console for issue 22, in Chromium', () => {
       await page.context().close();
     });
 
-    test('the links table: the domain shown and filtered; ticked links tagged, disabled, enabled and deleted in bulk; a failure listed and left ticked', async () => {
+    test('the links table: the domain shown and filtered; ticked links tagged, disabled, enabled and deleted in bulk; a failure listed', async () => {
       const marker = `b${unique()}`;
       const host = `bulk-${unique()}.example`;
       await addDomain(host);
@@ -330,7 +330,7 @@ whenChromium('the console for issue 22, in Chromium', () => {
       await page.getByTestId('links-status').getByText(`Tagged ${marker}-x: 3 links.`).waitFor();
       for (const link of await states()) assert.deepEqual(link.tags, [marker, `${marker}-x`]);
 
-      // Disable them; one was deleted meanwhile: its failure is listed and it stays ticked.
+      // Still ticked: disable them; one was deleted meanwhile, and its failure is listed.
       assert.equal((await callApi(h, 'DELETE', `/v1/links/${three.id}`)).status, 204);
       await page.getByRole('button', { name: 'Disable selected' }).click();
       await page
@@ -353,7 +353,8 @@ whenChromium('the console for issue 22, in Chromium', () => {
       await page.getByRole('button', { name: 'Enable selected' }).click();
       await page.getByTestId('links-status').getByText('Enabled 2 links.').waitFor();
       await row(two.code).locator('.state', { hasText: 'active' }).waitFor();
-      for (const link of [one, two]) await page.getByLabel(`Select ${link.code}`).check();
+      // Still ticked after a change: delete them next.
+      await page.getByTestId('bulk-actions').getByText('2 links selected').waitFor();
       await page.getByRole('button', { name: 'Delete selected' }).click();
       await page.getByRole('button', { name: 'Delete 2 links for good' }).click();
       await page.getByTestId('links-status').getByText('Deleted 2 links.').waitFor();

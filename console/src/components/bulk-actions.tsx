@@ -8,6 +8,8 @@ import { formText } from '../form-text.js';
 /** What a bulk call left undone: the links that failed, each with the API's reason. */
 export interface BulkOutcome {
   readonly message: string;
+  /** A delete: the links it removed leave the selection. */
+  readonly deleted: boolean;
   readonly failures: readonly {
     readonly id: string;
     readonly code: string;
@@ -18,7 +20,8 @@ export interface BulkOutcome {
 /**
  * The actions on the links ticked in the table (issue 22): add a tag, disable, enable,
  * delete, each one PATCH or DELETE /v1/links/bulk. The 207's results say per link what
- * happened; those that failed stay ticked, to try again.
+ * happened. After a change every link stays ticked, so another action can follow; after
+ * a delete, those that failed (ADR 0123).
  */
 export function BulkActions(props: {
   selected: readonly Link[];
@@ -29,7 +32,7 @@ export function BulkActions(props: {
   const [busy, setBusy] = useState(false);
   const ids = selected.map((link) => link.id);
   const run = (
-    verb: { done: string; failed: string },
+    verb: { done: string; failed: string; deleted?: boolean },
     call: () => Promise<{ results: readonly BulkResult[] }>,
   ) => {
     setBusy(true);
@@ -102,7 +105,7 @@ export function BulkActions(props: {
         keep="Keep them"
         disabled={busy}
         onConfirm={() => {
-          run({ done: 'Deleted', failed: 'be deleted' }, () => api.bulkRemove(ids));
+          run({ done: 'Deleted', failed: 'be deleted', deleted: true }, () => api.bulkRemove(ids));
         }}
       />
       <FieldError id="bulk-tag-error" message={tagError} />
@@ -114,7 +117,7 @@ export function BulkActions(props: {
 function outcomeOf(
   results: readonly BulkResult[],
   selected: readonly Link[],
-  verb: { done: string; failed: string },
+  verb: { done: string; failed: string; deleted?: boolean },
 ): BulkOutcome {
   const codeOf = new Map(selected.map((link) => [link.id, link.code]));
   const failures = results
@@ -130,7 +133,7 @@ function outcomeOf(
     failures.length === 0
       ? `${verb.done} ${links(succeeded)}.`
       : `${verb.done} ${links(succeeded)}; ${links(failures.length)} could not ${verb.failed}:`;
-  return { message, failures };
+  return { message, failures, deleted: verb.deleted === true };
 }
 
 /** The links a bulk call could not change, each with the API's reason. */

@@ -241,7 +241,7 @@ function NewKeyForm(props: { hosts: readonly string[]; onIssued: (key: IssuedKey
         checked={OWNER_SCOPES}
       />
       <label class="inline">
-        <input type="checkbox" name="admin" /> Admin key (every scope, every owner&rsquo;s links)
+        <input type="checkbox" name="admin" /> Admin key: every scope, every link
       </label>
       {props.hosts.length > 0 && (
         <ChoiceGroup

@@ -172,8 +172,8 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
           onDone={(done) => {
             setStatus(done.message);
             setOutcome(done);
-            // The links that failed stay ticked, to try again.
-            setTicked(new Set(done.failures.map((failure) => failure.id)));
+            // After a delete only the links it could not delete stay ticked.
+            if (done.deleted) setTicked(new Set(done.failures.map((failure) => failure.id)));
             reload();
           }}
         />
