@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { addBackupCommand } from './commands/backup-command.js';
 import { addBenchCommand } from './commands/bench-command.js';
+import { addDomainsCommand } from './commands/domains-command.js';
 import { addKeysCommand } from './commands/keys-command.js';
 import { addLinksCommand } from './commands/links-command.js';
 import { addMigrateCommand } from './commands/migrate-command.js';
@@ -13,14 +14,15 @@ import { exitQuietlyOnClosedStdout } from './closed-stdout.js';
 import { refuseUnknownCommand } from './unknown-command.js';
 
 /**
- * The `hop` command line: serve (default), worker, migrate, backup, keys, links, pool, sweep,
- * bench.
+ * The `hop` command line: serve (default), worker, migrate, backup, keys, domains, links, pool,
+ * sweep, bench.
  */
 const program = new Command('hop').description('hop, the URL shortener');
 addServeCommand(program);
 addMigrateCommand(program);
 addBackupCommand(program);
 addKeysCommand(program);
+addDomainsCommand(program);
 addLinksCommand(program);
 addPoolCommand(program);
 addSweepCommand(program);

@@ -39,6 +39,15 @@ export function splitLinkKey(key: string): { readonly domain: string; readonly c
     : { domain: key.slice(0, slash), code: key.slice(slash + 1) };
 }
 
+/**
+ * The stored host of the domain a caller names by `host` (a request's value, any case):
+ * `''` for the default domain's host, else the host itself, normalised.
+ */
+export function storedDomainOf(host: string, defaultHost: string): string {
+  const normalised = requestHostOf(host.trim());
+  return normalised === defaultHost || normalised === DEFAULT_DOMAIN ? DEFAULT_DOMAIN : normalised;
+}
+
 /** RFC 1123 host names: labels of letters, digits and inner hyphens, at most 253 characters. */
 const HOST_PATTERN =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

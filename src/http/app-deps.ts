@@ -1,6 +1,7 @@
 import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
+import type { DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
@@ -13,6 +14,7 @@ import type { LoadShedder } from '../services/protection/load-shedder.js';
 import type { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import type { SmartAnswerDeps } from './smart-answer.js';
+import type { RobotsRules } from '../services/links/robots-rules.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -41,6 +43,8 @@ export interface ConsoleDeps {
 export interface AppDeps {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Short domains (issue 22): `/v1/domains`. */
+  readonly domainService: DomainServiceDeps;
   readonly redirect: RedirectResolver;
   /** The short domains: the redirect's routing by Host and every short URL (issue 22). */
   readonly domainRoutes: DomainRoutes;
@@ -59,8 +63,10 @@ export interface AppDeps {
   readonly publicUrl: string;
   /** Where `GET /` sends a visitor (HOP_ROOT_REDIRECT); undefined: hop's own page. */
   readonly rootRedirect: string | undefined;
-  /** Links' QR codes (`GET /v1/links/{id}/qr`). */
+  /** Links' QR codes (`GET /v1/links/{id}/qr`, and the `+` page's). */
   readonly qrCodes: LinkQrDeps;
+  /** Each domain's robots.txt, from its crawlable links (issue 22). */
+  readonly robots: RobotsRules;
   readonly logger: FastifyBaseLogger;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;

@@ -14,10 +14,12 @@ import { makeRedirectFront, OVERLOADED_BODY, OVERLOADED_HEADERS } from './redire
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRedirectRoute } from './routes/redirect-route.js';
 import { registerVisitorRoutes } from './routes/visitor-routes.js';
+import { registerDomainRoutes } from './routes/v1/domains-routes.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
+import { assertRouteScope, requireRouteScopes } from './route-scope.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -48,6 +50,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientOf: deps.protection.clientOf,
     shedder,
     smart: deps.smartLinks,
+    linkPages: {
+      links: deps.qrCodes.links,
+      qr: deps.qrCodes.qr,
+      shortUrlOf: (link) => deps.domainRoutes.shortUrlOf(link.domain, link.code),
+      now: () => deps.linkService.clock.now(),
+    },
     domains: deps.domainRoutes,
   });
   const securityHeaders = deps.publicUrl.startsWith('https:')
@@ -143,7 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
   registerRedirectRoute(app, redirectFront);
-  registerVisitorRoutes(app, deps.rootRedirect);
+  registerVisitorRoutes(app, deps.rootRedirect, deps.domainRoutes, (request) =>
+    deps.robots.robotsTxt(deps.domainRoutes.routeOf(request.raw.rawHeaders).domain),
+  );
   registerConsoleRoutes(app, deps);
 
   // The authenticated API lives in its own scope: its hooks never run on the redirect.
@@ -151,17 +161,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     v1.decorateRequest('principal', null);
     v1.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
-      request.principal = await principalOfRequest(
-        deps.keyService.keys,
-        deps.console.sessions,
-        request,
-      );
+      request.principal = await principalOfRequest(deps.keyService, deps.console.sessions, request);
       // A browser's answers stay out of every cache (routes may say otherwise, e.g. QR).
       if (request.headers.authorization === undefined) reply.header('cache-control', 'no-store');
+      assertRouteScope(request);
     });
+    requireRouteScopes(v1);
     registerLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
+    registerDomainRoutes(v1, deps);
     registerStatsRoutes(v1, deps);
   });
 

@@ -3,6 +3,7 @@ import { smartOptionsJson, type SmartOptionsJson } from '../domain/smart/smart-o
 import { NO_SMART_OPTIONS } from '../domain/smart/smart-options.js';
 import { utmOf, type Utm } from '../domain/smart/utm.js';
 import { effectiveState, type Link, type LinkState } from '../domain/link.js';
+import type { LinkPreview } from '../domain/link-preview.js';
 import type { ShortUrls } from '../services/redirect/domain-routes.js';
 
 /** A link on the wire: snake_case as SPEC §3 writes it. */
@@ -36,6 +37,10 @@ export interface LinkJson {
   forward_query: boolean;
   /** The destination's utm_* parameters, parsed back from it. */
   utm: Utm;
+  /** What link-preview and social crawlers show (issue 22); null: the link's title. */
+  preview: LinkPreview | null;
+  /** Search engines may index the link (no X-Robots-Tag: noindex; allowed in robots.txt). */
+  crawlable: boolean;
 }
 
 const PLAIN_JSON = smartOptionsJson(NO_SMART_OPTIONS);
@@ -67,5 +72,7 @@ export function toLinkJson(
     bot_clicks: clicks.botClicks,
     ...(link.smart === null ? PLAIN_JSON : smartOptionsJson(link.smart)),
     utm: utmOf(link.destination) ?? {},
+    preview: link.preview,
+    crawlable: link.crawlable,
   };
 }

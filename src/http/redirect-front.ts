@@ -6,7 +6,10 @@ import type { ScannerThrottle } from '../services/protection/scanner-throttle.js
 import type { ClickRecorder } from './app-deps.js';
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import { isReservedAlias } from '../domain/alias-rules.js';
-import { readClickHeaders } from './click-headers.js';
+import { isLinkCrawler } from '../domain/link-crawlers.js';
+import { readClickHeaders, type ClickHeaders } from './click-headers.js';
+import { makeCrawlerAnswer, NOINDEX } from './crawler-answer.js';
+import { makeLinkPreviewAnswer, type LinkPageDeps } from './link-preview-answer.js';
 import { readPasswordForm } from './read-password-form.js';
 import type { DomainRoute, DomainRoutes } from '../services/redirect/domain-routes.js';
 import {
@@ -87,6 +90,8 @@ export interface RedirectFrontDeps {
   readonly smart: Omit<SmartAnswerDeps, 'writer'>;
   /** The domain each request's `Host` names (issue 22). */
   readonly domains: Pick<DomainRoutes, 'routeOf'>;
+  /** The `+` page and the crawlers' cards (issue 22): whole links and QR codes. */
+  readonly linkPages: LinkPageDeps;
 }
 
 export interface RedirectFront {
@@ -98,7 +103,8 @@ export interface RedirectFront {
   readonly handle: (request: IncomingMessage, response: ServerResponse) => boolean;
   /**
    * Answers a GET or HEAD of `code`, already taken from its path: a redirect, the one 404,
-   * or a refusal (429, 503). Returns false, having written nothing, for a reserved word.
+   * or a refusal (429, 503); for `{code}+`, the link's preview page (ADR 0122). Returns
+   * false, having written nothing, for a reserved word.
    */
   readonly answer: (request: IncomingMessage, response: ServerResponse, code: string) => boolean;
   /**
@@ -146,6 +152,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       location,
       'cache-control': FALLBACK_CACHE_CONTROL,
       'content-length': '0',
+      'x-robots-tag': NOINDEX,
     });
     response.end();
   };
@@ -166,20 +173,52 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     // SPEC §3: HEAD and prefetches are not clicks. A password form's POST (the only other
     // method here) answered by the redirect is one: it is the visit (issue 21).
     if (clicks !== null && request.method !== 'HEAD') {
-      const headers = readClickHeaders(request.rawHeaders, countryHeader);
-      if (!headers.prefetch) {
-        // Issue 21: without an edge's country header, the address is passed on and placed
-        // at the flush, off the redirect (ADR 0109); reading it is all the redirect adds.
-        clicks(
-          linkId,
-          code,
-          headers.userAgent,
-          headers.referer,
-          headers.country,
-          countryHeader === undefined ? clickAddressOf(request) : undefined,
-        );
-      }
+      recordClick(request, readClickHeaders(request.rawHeaders, countryHeader), linkId, code);
     }
+  };
+
+  const recordClick = (
+    request: IncomingMessage,
+    headers: Readonly<ClickHeaders>,
+    linkId: string,
+    code: string,
+  ) => {
+    if (clicks !== null && !headers.prefetch) {
+      // Issue 21: without an edge's country header, the address is passed on and placed
+      // at the flush, off the redirect (ADR 0109); reading it is all the redirect adds.
+      clicks(
+        linkId,
+        code,
+        headers.userAgent,
+        headers.referer,
+        headers.country,
+        countryHeader === undefined ? clickAddressOf(request) : undefined,
+      );
+    }
+  };
+
+  /**
+   * A GET's click, and whether its agent is a link crawler (ADR 0121): the click's one read
+   * of the headers tells both, and the crawler's visit is counted like any (a bot's, by
+   * its agent: ADR 0094). True when `crawlers` answered it with the link's card.
+   */
+  const countedCard = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    linkId: string,
+    code: string,
+  ): boolean => {
+    const headers = readClickHeaders(request.rawHeaders, countryHeader);
+    recordClick(request, headers, linkId, code);
+    if (!isLinkCrawler(headers.userAgent)) return false;
+    return answerCrawler(request, response, linkId);
+  };
+
+  /** The card needs a read: under heavy shedding (SPEC §7) the crawler gets the redirect. */
+  const answerCrawler = (request: IncomingMessage, response: ServerResponse, linkId: string) => {
+    if (shedder.level() === 2) return false;
+    crawlers.answer(request, response, linkId);
+    return true;
   };
 
   const sendMiss = (request: IncomingMessage, response: ServerResponse, route: DomainRoute) => {
@@ -215,6 +254,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         location,
         'cache-control': SMART_CACHE_CONTROL,
         'content-length': '0',
+        ...(link.crawlable ? {} : { 'x-robots-tag': NOINDEX }),
         ...(cookies.length === 0 ? {} : { 'set-cookie': [...cookies] }),
       });
       response.end();
@@ -230,6 +270,14 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     },
   };
   const smart = makeSmartAnswer({ ...deps.smart, writer });
+  /** The one 404 (or the domain's not-found redirect) of the request's own domain. */
+  const sendMissHere = (request: IncomingMessage, response: ServerResponse) => {
+    sendMiss(request, response, domains.routeOf(request.rawHeaders));
+  };
+  const unavailable = (response: ServerResponse) => {
+    writer.unavailable(response);
+  };
+  const crawlers = makeCrawlerAnswer({ ...deps.linkPages, miss: sendMissHere, unavailable });
 
   const send = (
     request: IncomingMessage,
@@ -244,18 +292,45 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       // this order ahead (9% against 17-20%), but such runs were later found to scatter by
       // more than that on this VM (BENCHMARKS.md, 2026-12-03), so the order is kept, not
       // shown to matter.
-      countClick(request, outcome.linkId, outcome.code);
-      response.writeHead(outcome.status, {
-        location: outcome.location,
-        'cache-control': outcome.cacheControl,
-        'content-length': '0',
-      });
+      if (
+        request.method !== 'HEAD' &&
+        countedCard(request, response, outcome.linkId, outcome.code)
+      ) {
+        observe(source, startedAt);
+        return;
+      }
+      // Issue 22: noindex unless crawlable; one fixed shape per branch, nothing spread.
+      if (outcome.crawlable) {
+        response.writeHead(outcome.status, {
+          location: outcome.location,
+          'cache-control': outcome.cacheControl,
+          'content-length': '0',
+        });
+      } else {
+        response.writeHead(outcome.status, {
+          location: outcome.location,
+          'cache-control': outcome.cacheControl,
+          'content-length': '0',
+          'x-robots-tag': NOINDEX,
+        });
+      }
       response.end();
       observe(source, startedAt);
       return;
     }
     if (outcome.kind === 'smart') {
-      smart.answer(request, response, outcome.link);
+      // A password link shows no card: its crawler gets the form, like anyone (ADR 0121).
+      const link = outcome.link;
+      if (
+        request.method !== 'HEAD' &&
+        link.smart?.options.passwordHash == null &&
+        isLinkCrawler(readClickHeaders(request.rawHeaders, countryHeader).userAgent) &&
+        answerCrawler(request, response, link.linkId)
+      ) {
+        countClick(request, link.linkId, link.code);
+      } else {
+        smart.answer(request, response, link);
+      }
       observe(source, startedAt);
       return;
     }
@@ -313,10 +388,25 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     response.end(OVERLOADED_BODY);
   };
 
+  const preview = makeLinkPreviewAnswer({
+    ...deps.linkPages,
+    resolver,
+    scanners,
+    clientOf,
+    shedder,
+    miss: sendMiss,
+    refuse,
+    unavailable,
+  });
+
   const answer = (request: IncomingMessage, response: ServerResponse, code: string): boolean => {
     const startedAt = performance.now();
     // Issue 22: the domain the Host names; without other domains, the default at once.
     const route = domains.routeOf(request.rawHeaders);
+    // `/{code}+`: the link's preview page (issue 22, ADR 0122); no code holds a `+`.
+    if (code.charCodeAt(code.length - 1) === 43) {
+      return preview(request, response, code.slice(0, -1), route);
+    }
     if (scanners?.throttling === true) {
       const coolDownMs = scanners.coolDownLeft(clientOf(request));
       if (coolDownMs > 0) {

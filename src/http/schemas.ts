@@ -1,6 +1,8 @@
 import { MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../domain/code-format.js';
 import { LINK_STATES, REDIRECT_STATUSES } from '../domain/link.js';
+import { SCOPES } from '../domain/principal.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../domain/link-fields.js';
+import { PREVIEW_LIMITS } from '../domain/link-preview.js';
 import {
   BROWSERS,
   DEVICES,
@@ -151,6 +153,37 @@ const smartFields = {
   utm,
 };
 
+/**
+ * What a shared link's card shows (issue 22, ADR 0121). Types only here: the domain's
+ * parser (parse-preview-input.ts) checks lengths and the image's URL, naming each field.
+ */
+const preview = nullable({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    title: nullable({
+      type: 'string',
+      description: `Up to ${PREVIEW_LIMITS.title} characters; without it the card shows the link's title.`,
+    }),
+    description: nullable({
+      type: 'string',
+      description: `Up to ${PREVIEW_LIMITS.description} characters.`,
+    }),
+    image: nullable({
+      type: 'string',
+      description: `Absolute http(s) URL of the card's image (up to ${PREVIEW_LIMITS.image} characters), under the destination rules.`,
+    }),
+  },
+  description:
+    'The card link-preview and social crawlers show for the link (og: and twitter: tags). null removes it; a preview replaces the whole preview (fields left out are null).',
+});
+
+const crawlable = {
+  type: 'boolean',
+  description:
+    'Search engines may index the link: its redirects carry no X-Robots-Tag: noindex and robots.txt allows its path. Default false.',
+};
+
 export const createLinkBody = {
   type: 'object',
   required: ['destination'],
@@ -169,6 +202,13 @@ export const createLinkBody = {
     ttl_seconds: nullable({ type: 'integer', minimum: 1 }),
     title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
     tags,
+    preview,
+    crawlable,
+    domain: nullable({
+      type: 'string',
+      maxLength: 253,
+      description: 'Host of a short domain (GET /v1/domains); default the default domain.',
+    }),
     ...smartFields,
   },
 } as const;
@@ -183,6 +223,8 @@ export const updateLinkBody = {
     expires_at: nullable({ type: 'string', description: 'RFC 3339, or null for never.' }),
     title: nullable({ type: 'string', maxLength: MAX_TITLE_LENGTH }),
     tags,
+    preview,
+    crawlable,
     ...smartFields,
   },
 } as const;
@@ -213,9 +255,12 @@ export const linkJson = {
     'fallback_url',
     'forward_query',
     'utm',
+    'preview',
+    'crawlable',
   ],
   properties: {
     id: { type: 'string', description: 'ULID.' },
+    domain: { type: 'string', description: 'Host of the short domain (issue 22).' },
     code: { type: 'string' },
     short_url: { type: 'string' },
     destination: { type: 'string' },
@@ -257,6 +302,20 @@ export const linkJson = {
       },
       description: "The destination's utm_* parameters, parsed back from it.",
     },
+    preview: {
+      type: ['object', 'null'],
+      required: ['title', 'description', 'image'],
+      properties: {
+        title: { type: ['string', 'null'] },
+        description: { type: ['string', 'null'] },
+        image: { type: ['string', 'null'] },
+      },
+      description: "The card crawlers show (ADR 0121); null: the link's title.",
+    },
+    crawlable: {
+      type: 'boolean',
+      description: 'Search engines may index the link (ADR 0121).',
+    },
   },
 } as const;
 
@@ -267,6 +326,7 @@ export const listLinksQuery = {
     q: { type: 'string', maxLength: 200, description: 'Substring of code, destination or title.' },
     state: { type: 'string', enum: [...LINK_STATES] },
     tag: { type: 'string', maxLength: MAX_TAG_LENGTH },
+    domain: { type: 'string', maxLength: 253, description: 'Only links on this short domain.' },
     owner: { type: 'string', maxLength: 128, description: 'Admin only: one owner.' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     cursor: { type: 'string', maxLength: 200 },
@@ -340,20 +400,81 @@ export const createKeyBody = {
   additionalProperties: false,
   properties: {
     owner: { type: 'string', maxLength: 128 },
-    admin: { type: 'boolean', default: false },
+    admin: { type: 'boolean', default: false, description: 'Only an admin key issues one.' },
+    name: { type: 'string', maxLength: 100, description: 'What people call the key.' },
+    scopes: {
+      type: 'array',
+      maxItems: SCOPES.length,
+      items: { type: 'string', enum: [...SCOPES] },
+      description:
+        'What the key may do; left out: links:read, links:write and analytics:read (those the issuing key holds). Not for admin keys: they hold every scope.',
+    },
+    domains: {
+      type: 'array',
+      maxItems: 100,
+      items: { type: 'string', maxLength: 253 },
+      description:
+        "Hosts of the only domains the key may create on or see (the host of the public URL is the default domain); left out: every domain (the issuing key's).",
+    },
+    expires_at: {
+      type: 'string',
+      maxLength: 64,
+      description: 'RFC 3339, in the future: from then on the key is refused (401).',
+    },
   },
 } as const;
 
+const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
+
+const keyProperties = {
+  id: { type: 'string' },
+  owner: { type: 'string' },
+  admin: { type: 'boolean' },
+  name: { type: ['string', 'null'] },
+  prefix: { type: 'string', description: 'The first characters of the key.' },
+  scopes: {
+    type: 'array',
+    items: { type: 'string', enum: [...SCOPES] },
+    description: "What the key may do: an admin key's every scope.",
+  },
+  domains: {
+    type: ['array', 'null'],
+    items: { type: 'string' },
+    description: 'The only domains the key may use; null: every domain.',
+  },
+  expires_at: nullableTime,
+  last_used_at: { ...nullableTime, description: 'Within a minute; null: not used since issue.' },
+  created_at: { type: 'string', format: 'date-time' },
+  revoked_at: nullableTime,
+} as const;
+
+const KEY_FIELDS = [
+  'id',
+  'owner',
+  'admin',
+  'name',
+  'prefix',
+  'scopes',
+  'domains',
+  'expires_at',
+  'last_used_at',
+  'created_at',
+  'revoked_at',
+] as const;
+
 export const keyJson = {
   type: 'object',
-  required: ['id', 'owner', 'admin', 'prefix', 'created_at', 'revoked_at'],
+  required: [...KEY_FIELDS],
+  properties: keyProperties,
+} as const;
+
+/** A key as issued: its JSON and, this once, its secret. */
+export const issuedKeyJson = {
+  type: 'object',
+  required: ['key', ...KEY_FIELDS],
   properties: {
-    id: { type: 'string' },
-    owner: { type: 'string' },
-    admin: { type: 'boolean' },
-    prefix: { type: 'string', description: 'The first characters of the key.' },
-    created_at: { type: 'string', format: 'date-time' },
-    revoked_at: { type: ['string', 'null'], format: 'date-time' },
+    key: { type: 'string', description: 'The secret, shown only this once.' },
+    ...keyProperties,
   },
 } as const;
 

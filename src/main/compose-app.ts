@@ -14,6 +14,7 @@ import type { Store } from '../ports/store.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { ClickPipeline } from './click-pipeline.js';
 import type { ServiceParts } from './compose-services.js';
+import { RobotsRules } from '../services/links/robots-rules.js';
 
 /** Links are small; anything bigger than this is not a link. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -69,6 +70,7 @@ export function composeAppDeps(
   const appDeps: AppDeps = {
     linkService: services.linkService,
     keyService: services.keyService,
+    domainService: services.domainService,
     redirect: resolver,
     domainRoutes: parts.domainRoutes,
     analytics: { links: store.links, clicks: store.clicks, clock },
@@ -79,6 +81,7 @@ export function composeAppDeps(
     publicUrl: config.publicUrl,
     rootRedirect: config.rootRedirect,
     qrCodes: { links: store.links, qr: qrRenderer, shortUrls: parts.domainRoutes },
+    robots: new RobotsRules({ crawlable: store.crawlableLinks, clock }),
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     metrics,

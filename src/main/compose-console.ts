@@ -8,6 +8,7 @@ import { ScannerThrottle } from '../services/protection/scanner-throttle.js';
 import type { CodeParts } from './compose-codes.js';
 import { loadConsoleAssets } from './console-assets.js';
 import { resolveConsoleSecret } from './console-secret.js';
+import type { KeyUses } from '../services/keys/key-uses.js';
 
 /** Refused console sign-ins an address may make in 10 minutes before it waits 10 minutes. */
 const CONSOLE_SIGN_IN_LIMIT = { threshold: 10, windowMs: 600_000, coolDownMs: 600_000 };
@@ -26,6 +27,8 @@ export function composeConsole(
     readonly serving: boolean;
     readonly codes: CodeParts;
     readonly recentRedirects: () => RecentRedirects;
+    /** The API's record of keys' last use: a console session is a use of its key. */
+    readonly keyUses: KeyUses;
   },
 ): ConsoleDeps {
   const { codes, recentRedirects } = parts;
@@ -42,6 +45,7 @@ export function composeConsole(
       ttlMs: CONSOLE_SESSION_TTL_MS,
       secret: consoleSecret,
       signInThrottle: new ScannerThrottle({ ...CONSOLE_SIGN_IN_LIMIT, now: () => clock.now() }),
+      uses: parts.keyUses,
     },
     dashboard: {
       links: store.links,

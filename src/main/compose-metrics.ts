@@ -44,6 +44,7 @@ export function composeMetrics(parts: {
         sweepFailures: services.sweeps.failures,
         sweptExpired: services.sweeps.expired,
         reclaimedCodes: services.sweeps.reclaimed,
+        keyUseWriteFailures: services.keyService.uses.failures,
       };
     },
     protection,

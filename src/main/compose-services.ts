@@ -10,7 +10,9 @@ import type { Clock } from '../ports/clock.js';
 import type { LinkEvents } from '../ports/link-events.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Store } from '../ports/store.js';
+import type { DomainEvents, DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
+import { KeyUses } from '../services/keys/key-uses.js';
 import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import { CreateCounters } from '../services/links/create-counters.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
@@ -29,6 +31,8 @@ const API_KEY_RANDOM_LENGTH = 32;
 export interface ServiceParts {
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Short domains (issue 22). */
+  readonly domainService: DomainServiceDeps;
   /** What a sweep needs (SPEC §7): `hop serve`'s job and `hop sweep` run it alike. */
   readonly sweepDeps: SweepDeps;
   /** The sweeper's totals, kept by whoever runs it (`hop serve`, `hop sweep`). */
@@ -48,7 +52,11 @@ export function composeServices(
     readonly cacheEvents: LinkEvents;
     readonly blocklist: DomainBlocklist;
     readonly createLimiter: RateLimiter | null;
+    /** A key's last use could not be written: logged, the request goes on regardless. */
+    readonly onKeyUseError: (error: unknown) => void;
     readonly domainRoutes: DomainRoutes;
+    /** Told of every change to a domain: the redirect's registry of domains. */
+    readonly domainEvents: DomainEvents;
   },
 ): ServiceParts {
   const { codes, cacheEvents, blocklist, createLimiter } = parts;
@@ -83,11 +91,24 @@ export function composeServices(
     clock,
     newId: () => newId(),
     newSecret: () => `hop_${secrets.generateSync()}`,
+    defaultHost: linkService.defaultHost,
+    domains: store.domains,
+    uses: new KeyUses(store.keys, clock, parts.onKeyUseError),
+  };
+  const domainService: DomainServiceDeps = {
+    domains: store.domains,
+    clock,
+    defaultHost: parts.domainRoutes.hostOf(DEFAULT_DOMAIN),
+    defaultHttps: config.publicUrl.startsWith('https:'),
+    defaultRootRedirect: config.rootRedirect ?? null,
+    destinationPolicy: linkService.destinationPolicy,
+    events: parts.domainEvents,
   };
   const sweeps: SweepTotals = { runs: 0, failures: 0, expired: 0, reclaimed: 0, lastRunAt: null };
   return {
     linkService,
     keyService,
+    domainService,
     sweepDeps: {
       sweep: store.sweep,
       events: linkService.events,

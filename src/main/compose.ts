@@ -5,6 +5,7 @@ import { JobScheduler } from '../jobs/job-scheduler.js';
 import type { Logger } from '../observability/logger.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
+import type { DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { SweepDeps } from '../services/lifecycle/sweeper.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
@@ -30,6 +31,8 @@ export interface Runtime {
   readonly store: Store;
   readonly linkService: LinkServiceDeps;
   readonly keyService: KeyServiceDeps;
+  /** Short domains (issue 22): the API's and `hop domains`. */
+  readonly domainService: DomainServiceDeps;
   readonly appDeps: AppDeps;
   /** L2, when Redis is configured. */
   readonly shared: RedisSharedLinkCache | null;
@@ -127,13 +130,25 @@ export async function composeRuntime(
     cacheEvents: caches.resolver,
     blocklist: blocklistFile.blocklist,
     createLimiter: createLimiter?.limiter ?? null,
+    onKeyUseError: (error) => {
+      logger.warn({ err: error }, "could not record an API key's last use");
+    },
     domainRoutes,
+    // A change made through this process routes at once (ADR 0117); one made elsewhere
+    // within the reload job's period. A failed reload leaves that job to catch up.
+    domainEvents: {
+      domainsChanged: () =>
+        domainRoutes.reload().catch((error: unknown) => {
+          logger.warn({ err: error }, 'domains could not be reloaded after a change');
+        }),
+    },
   });
   // 5. What the HTTP app adds: the console, abuse resistance (SPEC §7), metrics (SPEC §8).
   const consoleDeps = composeConsole(config, store, clock, logger, {
     serving,
     codes,
     recentRedirects: () => metrics.recentRedirects(),
+    keyUses: services.keyService.uses,
   });
   const protection = composeProtection(config, clock);
   // Wrong link passwords (issue 21): shared through Redis by servers; a CLI never asks.
@@ -167,6 +182,7 @@ export async function composeRuntime(
     store,
     linkService: services.linkService,
     keyService: services.keyService,
+    domainService: services.domainService,
     appDeps: app.appDeps,
     shared: caches.shared,
     knownCodes: caches.knownCodes,
@@ -187,6 +203,8 @@ export async function composeRuntime(
       createLimiter?.client?.disconnect();
       passwordTries.client?.disconnect();
       await app.close();
+      // Keys' last uses still being written land before their store closes.
+      await services.keyService.uses.settled();
       await store.close();
     },
   };

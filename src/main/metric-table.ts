@@ -155,6 +155,13 @@ export const METRIC_TABLE: readonly Row[] = [
     type: 'counter',
     read: (c) => c.reclaimedCodes,
   },
+  {
+    group: 'codes',
+    name: 'hop_key_use_write_failures_total',
+    help: "Writes of an API key's last use that failed (logged; the request went on).",
+    type: 'counter',
+    read: (c) => c.keyUseWriteFailures,
+  },
   // Abuse resistance (SPEC §7).
   {
     group: 'protection',

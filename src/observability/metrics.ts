@@ -30,6 +30,8 @@ export interface CodeCounters {
   readonly sweepFailures: number;
   readonly sweptExpired: number;
   readonly reclaimedCodes: number;
+  /** Writes of a key's last use the store refused (issue 22, ADR 0118). */
+  readonly keyUseWriteFailures: number;
 }
 
 /** Abuse resistance (SPEC §7); read only when scraped. */

@@ -1,3 +1,5 @@
+import type { Scope } from '../domain/principal.js';
+
 export interface ApiKeyRecord {
   readonly id: string;
   readonly owner: string;
@@ -8,6 +10,16 @@ export interface ApiKeyRecord {
   readonly prefix: string;
   readonly createdAt: number;
   readonly revokedAt: number | null;
+  /** What people call the key ("ci deploys"); null: unnamed. */
+  readonly name: string | null;
+  /** What the key may do; null: a key made before scopes (the owner default, ADR 0118). */
+  readonly scopes: readonly Scope[] | null;
+  /** The only domains (stored hosts; `''` the default) the key may use; null: every one. */
+  readonly domains: readonly string[] | null;
+  /** Epoch ms from which the key no longer authenticates; null: never. */
+  readonly expiresAt: number | null;
+  /** When the key last authenticated, to within a minute; null: never since issue 22. */
+  readonly lastUsedAt: number | null;
 }
 
 export interface ApiKeyStore {
@@ -19,6 +31,12 @@ export interface ApiKeyStore {
   findActiveKeyById(id: string): Promise<ApiKeyRecord | null>;
   /** Every key, revoked ones included, oldest first. */
   listKeys(): Promise<readonly ApiKeyRecord[]>;
+  /**
+   * Records that the key was used at `usedAt` if its last recorded use is at or before
+   * `ifLastUsedBy` (or there is none): so instances sharing the store write each key at most
+   * once a minute between them. True when it wrote.
+   */
+  recordKeyUse(id: string, usedAt: number, ifLastUsedBy: number): Promise<boolean>;
   /** Marks the key revoked; false when there is no such unrevoked key. */
   revokeKey(id: string, nowMs: number): Promise<boolean>;
   /**

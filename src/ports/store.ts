@@ -1,5 +1,6 @@
 import type { ApiKeyStore } from './api-key-store.js';
 import type { ClickStore } from './click-store.js';
+import type { CrawlableLinks } from './crawlable-links.js';
 import type { DomainStore } from './domain-store.js';
 import type { LinkCensus } from './link-census.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
@@ -30,6 +31,8 @@ export interface Store {
   readonly sequences: SequenceStore;
   /** Counts active links for the guess probability. */
   readonly census: LinkCensus;
+  /** The crawlable links' codes, for robots.txt (issue 22). */
+  readonly crawlableLinks: CrawlableLinks;
   /**
    * Changes made by every process on a store that has no broadcast of its own (the
    * embedded SQLite file); null where instances tell each other through Redis.

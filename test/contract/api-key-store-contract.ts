@@ -17,6 +17,49 @@ export function apiKeyStoreContract(openStore: OpenStore): void {
       assert.equal(await store.keys.findActiveKeyByHash(makeKey().keyHash), null);
     });
 
+    test('name, scopes, domains, expiry and last use round-trip; NULLs stay null', async (t) => {
+      const store = await openFresh(t, openStore);
+      const scoped = makeKey({
+        name: 'ci deploys ✓',
+        scopes: ['links:read', 'analytics:read'],
+        // '' is the default domain: an empty string, not a missing one.
+        domains: ['', 'go.acme.com'],
+        expiresAt: BASE_MS + 86_400_000,
+        lastUsedAt: BASE_MS + 5,
+      });
+      const none = makeKey({ scopes: [], domains: [] });
+      const old = makeKey();
+      for (const key of [scoped, none, old]) assert.equal(await store.keys.insertKey(key), true);
+      assert.deepEqual(await store.keys.findActiveKeyByHash(scoped.keyHash), scoped);
+      assert.deepEqual(await store.keys.findActiveKeyById(scoped.id), scoped);
+      assert.deepEqual(await store.keys.findActiveKeyByHash(none.keyHash), none);
+      assert.deepEqual(await store.keys.findActiveKeyByHash(old.keyHash), old);
+      assert.deepEqual(
+        (await store.keys.listKeys()).find((k) => k.id === scoped.id),
+        scoped,
+      );
+    });
+
+    test('recordKeyUse writes only if the last use is at or before the given time', async (t) => {
+      const store = await openFresh(t, openStore);
+      const key = makeKey();
+      const bystander = makeKey();
+      await store.keys.insertKey(key);
+      await store.keys.insertKey(bystander);
+      const lastUsed = async () => (await store.keys.findActiveKeyById(key.id))?.lastUsedAt;
+
+      assert.equal(await store.keys.recordKeyUse(key.id, BASE_MS + 1000, BASE_MS - 59_000), true);
+      assert.equal(await lastUsed(), BASE_MS + 1000);
+      // Another instance, a second later: its minute has not passed, nothing is written.
+      assert.equal(await store.keys.recordKeyUse(key.id, BASE_MS + 2000, BASE_MS - 58_000), false);
+      assert.equal(await lastUsed(), BASE_MS + 1000);
+      // A minute to the millisecond after: written.
+      assert.equal(await store.keys.recordKeyUse(key.id, BASE_MS + 61_000, BASE_MS + 1000), true);
+      assert.equal(await lastUsed(), BASE_MS + 61_000);
+      assert.equal((await store.keys.findActiveKeyById(bystander.id))?.lastUsedAt, null);
+      assert.equal(await store.keys.recordKeyUse(makeKey().id, BASE_MS, BASE_MS), false);
+    });
+
     test('a fresh store has no keys', async (t) => {
       const store = await openFresh(t, openStore);
       assert.equal(await store.keys.countKeys(), 0);

@@ -15,6 +15,7 @@ import {
   READ_TOTALS,
 } from '../support/bot-click-migration.js';
 import { runClickStoreContract } from './click-store-contract.js';
+import { domainStoreContract } from './domain-store-contract.js';
 import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
 import { makeClaim, makeLink, makeOwner } from './store-factories.js';
@@ -49,7 +50,8 @@ async function openSchemaStore(t: TestContext, schema = uniqueSchema()): Promise
 }
 
 await whenPostgres('PgStore (needs PostgreSQL)', () => {
-  runStoreContract('PgStore', async () => {
+  /** A fresh store on a schema of its own, dropped by `cleanup`. */
+  const openFreshStore = async () => {
     const schema = uniqueSchema();
     const store = await PgStore.open(options(schema));
     return {
@@ -59,6 +61,12 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
         await dropSchema(schema);
       },
     };
+  };
+
+  runStoreContract('PgStore', openFreshStore);
+
+  describe('Store contract: PgStore domains', () => {
+    domainStoreContract(openFreshStore);
   });
 
   runClickStoreContract('PgClickStore', async (t) => (await openSchemaStore(t)).clicks);

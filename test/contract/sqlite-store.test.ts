@@ -6,6 +6,7 @@ import { describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { domainStoreContract } from './domain-store-contract.js';
 import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
 import { BASE_MS, makeClaim, makeKey, makeLink, makeOwner } from './store-factories.js';
@@ -26,7 +27,8 @@ function openFile(t: TestContext, file: string): SqliteStore {
   return store;
 }
 
-runStoreContract('SqliteStore', async () => {
+/** A fresh store in a temp dir of its own, removed by `cleanup`. */
+const openFreshStore = async () => {
   const dir = makeTempDir();
   const store = SqliteStore.open({ file: join(dir, 'hop.db') });
   return {
@@ -36,6 +38,12 @@ runStoreContract('SqliteStore', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+};
+
+runStoreContract('SqliteStore', openFreshStore);
+
+describe('Store contract: SqliteStore domains', () => {
+  domainStoreContract(openFreshStore);
 });
 
 // Two connections to one file: the server and a CLI beside it.

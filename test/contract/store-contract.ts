@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Store } from '../../src/ports/store.js';
 import { apiKeyStoreContract } from './api-key-store-contract.js';
 import { codeScanContract } from './code-scan-contract.js';
+import { crawlableLinksContract } from './crawlable-links-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
 import { linkCensusContract } from './link-census-contract.js';
 import { linkRepositoryContract } from './link-repository-contract.js';
@@ -58,6 +59,7 @@ export function runStoreContract(
     idempotencyContract(open);
     listLinksContract(open);
     listLinksSortContract(open);
+    crawlableLinksContract(open);
     redirectReadsContract(open);
     codeScanContract(open);
     sweepQueriesContract(open);

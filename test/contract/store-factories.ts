@@ -92,6 +92,11 @@ export function makeKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     prefix: secret.slice(0, 8),
     createdAt: BASE_MS + sequence,
     revokedAt: null,
+    name: null,
+    scopes: null,
+    domains: null,
+    expiresAt: null,
+    lastUsedAt: null,
     ...overrides,
   };
 }

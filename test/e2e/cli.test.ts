@@ -7,7 +7,7 @@ import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { runHop } from '../support/hop-process.js';
 
 describe('the hop CLI', () => {
-  test('migrate, keys create|list|revoke, links create|list', async (t) => {
+  test('migrate, keys create|list|revoke, links create|list, domains add|list|remove', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { HOP_DATA_DIR: dir, HOP_PUBLIC_URL: 'https://s.example' };
@@ -37,6 +37,43 @@ describe('the hop CLI', () => {
     const again = await runHop(['keys', 'revoke', id], env);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /No unrevoked key/);
+
+    // A key that can do only its job (ADR 0118): its scopes, domain, name and expiry listed.
+    const scoped = await runHop(
+      [
+        'keys',
+        'create',
+        '--owner',
+        'cli-team',
+        '--name',
+        'deploys',
+        '--scope',
+        'links:read',
+        '--scope',
+        'links:write',
+        '--domain',
+        's.example',
+        '--expires',
+        '2030-12-31T23:59:59Z',
+      ],
+      env,
+    );
+    assert.equal(scoped.status, 0, scoped.stderr);
+    assert.match(
+      scoped.stdout,
+      /\nname deploys; scopes links:read,links:write; domains s\.example; expires 2030-12-31T23:59:59\.000Z\n$/,
+    );
+    const scopedId = /\nid (\S+), owner cli-team\n/.exec(scoped.stdout)?.[1];
+    const listedScoped = (await runHop(['keys', 'list'], env)).stdout;
+    assert.match(
+      listedScoped,
+      new RegExp(
+        `${scopedId}  hop_.{4}…  cli-team  active  \\S+  "deploys"  links:read,links:write  s\\.example  2030-12-31T23:59:59\\.000Z  never`,
+      ),
+    );
+    const badScope = await runHop(['keys', 'create', '--owner', 'o', '--scope', 'links:nope'], env);
+    assert.equal(badScope.status, 1);
+    assert.match(badScope.stderr, /not a scope/);
 
     const link = await runHop(
       [
@@ -98,5 +135,31 @@ describe('the hop CLI', () => {
       rows.map((r) => r.code),
       ['from-cli'],
     );
+
+    // Domains (issue 22): the default (HOP_PUBLIC_URL's host) first, then by host.
+    const added = await runHop(
+      ['domains', 'add', 'Go.Example.com', '--root-redirect', 'https://example.com/', '--http'],
+      env,
+    );
+    assert.equal(added.status, 0, added.stderr);
+    assert.equal(
+      added.stdout,
+      'added go.example.com  http  root https://example.com/  not-found -\n',
+    );
+    const badDomain = await runHop(['domains', 'add', 'go.example.com:8080'], env);
+    assert.equal(badDomain.status, 1);
+    assert.match(badDomain.stderr, /host must be a host name/);
+    const domains = await runHop(['domains', 'list', '--json'], env);
+    assert.deepEqual(
+      domains.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { host: string; default: boolean }).host),
+      ['s.example', 'go.example.com'],
+    );
+    assert.equal((await runHop(['domains', 'remove', 'go.example.com'], env)).status, 0);
+    const fallback = await runHop(['domains', 'remove', 's.example'], env);
+    assert.equal(fallback.status, 1);
+    assert.match(fallback.stderr, /default domain/);
   });
 });

@@ -11,6 +11,7 @@ import {
   type TestServer,
 } from '../support/test-server.js';
 import { budgetSpentTest, fuzzTestAsync } from './fuzz-budget.js';
+import { SCOPES } from '../../src/domain/principal.js';
 
 /**
  * ADR 0088 over real HTTP on loopback: every JSON body the API takes (and the query strings
@@ -155,6 +156,41 @@ const FIELDS = {
       ),
     ),
   },
+  preview: {
+    valid: asJson(
+      fc.option(
+        fc.record(
+          {
+            title: fc.option(fc.string({ maxLength: 60 })),
+            description: fc.option(fc.string({ maxLength: 200 })),
+            image: fc.option(fc.constantFrom('https://img.example/a.png', 'http://cdn.example/b')),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    ),
+    edge: asJson(
+      fc.oneof(
+        fc.record(
+          {
+            title: fc.oneof(fc.string({ minLength: 195, maxLength: 205 }), fc.integer()),
+            description: fc.oneof(fc.string({ unit: 'binary' }), fc.constant([])),
+            image: fc.oneof(
+              fc.webUrl(),
+              fc.string(),
+              fc.constantFrom('javascript:alert(1)', 'http://127.0.0.1/a.png', '/a.png', 'data:,x'),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.constantFrom('card', [], { colour: 'red' }),
+      ),
+    ),
+  },
+  crawlable: {
+    valid: asJson(fc.boolean()),
+    edge: asJson(fc.constantFrom(null, 0, 1, 'true')),
+  },
   tags: {
     valid: asJson(fc.array(fc.stringMatching(/^[a-z0-9_.:-]{1,10}$/), { maxLength: 5 })),
     edge: asJson(
@@ -172,6 +208,23 @@ const FIELDS = {
     ),
   },
   admin: { valid: asJson(fc.boolean()), edge: asJson(fc.constantFrom(null, 0, 1, 'true')) },
+  name: {
+    valid: asJson(fc.string({ minLength: 1, maxLength: 40 })),
+    edge: asJson(fc.oneof(fc.string({ unit: 'binary' }), fc.constant(' '), fc.constant(null))),
+  },
+  scopes: {
+    valid: asJson(fc.subarray([...SCOPES], { minLength: 1 })),
+    edge: asJson(fc.oneof(fc.array(fc.string(), { maxLength: 8 }), fc.constant('links:read'))),
+  },
+  domains: {
+    valid: asJson(fc.constant(['hop.test'])),
+    edge: asJson(
+      fc.oneof(
+        fc.array(fc.oneof(fc.domain(), fc.string({ unit: 'binary' })), { maxLength: 4 }),
+        fc.constant(['hop.test:80', '[::1]', '']),
+      ),
+    ),
+  },
   key: {
     valid: asJson(fc.constantFrom(TEST_ADMIN_KEY, `${TEST_ADMIN_KEY}x`)),
     edge: asJson(
@@ -365,7 +418,16 @@ describe('fuzz: JSON bodies and query strings over HTTP (SPEC §7)', () => {
     fc.record({
       body: bodyText(
         ['destination'],
-        ['alias', 'status_code', 'expires_at', 'ttl_seconds', 'title', 'tags'],
+        [
+          'alias',
+          'status_code',
+          'expires_at',
+          'ttl_seconds',
+          'title',
+          'tags',
+          'preview',
+          'crawlable',
+        ],
       ),
       contentType,
       key: key(),
@@ -395,7 +457,10 @@ describe('fuzz: JSON bodies and query strings over HTTP (SPEC §7)', () => {
     'PATCH /v1/links/{id}',
     fc.record({
       id: linkIdOrNot,
-      body: bodyText([], ['destination', 'status_code', 'expires_at', 'title', 'tags']),
+      body: bodyText(
+        [],
+        ['destination', 'status_code', 'expires_at', 'title', 'tags', 'preview', 'crawlable'],
+      ),
       contentType,
       key: key(),
     }),
@@ -413,7 +478,11 @@ describe('fuzz: JSON bodies and query strings over HTTP (SPEC §7)', () => {
   fuzzTestAsync(
     FILE,
     'POST /v1/keys',
-    fc.record({ body: bodyText(['owner'], ['admin']), contentType, key: key() }),
+    fc.record({
+      body: bodyText(['owner'], ['admin', 'name', 'scopes', 'domains', 'expires_at']),
+      contentType,
+      key: key(),
+    }),
     async ({ body, contentType: type, key: which }) => {
       await assertAnswered(server, {
         method: 'POST',

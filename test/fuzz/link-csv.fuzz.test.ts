@@ -153,6 +153,8 @@ const CELLS: Record<LinkFileColumn, fc.Arbitrary<string>> = {
     anyText,
   ),
   forward_query: fc.oneof(fc.constantFrom('', 'true', 'false', 'TRUE', '1'), anyText),
+  // The default domain by its host, one that does not exist, and no host at all.
+  domain: fc.oneof(fc.constantFrom('', 'hop.test', 'nowhere.example', 'a b'), anyText),
 };
 
 // --- well-formed files --------------------------------------------------------------------

@@ -60,7 +60,8 @@ describe('click analytics over HTTP (embedded)', () => {
     const response = await analytics('', aliceKey);
     assert.equal(response.status, 200);
     const body = response.json;
-    // Googlebot is redirected and counted apart (ADR 0094): in bot_clicks, in no breakdown.
+    // Googlebot gets the link's card (ADR 0121) and is counted apart (ADR 0094): in
+    // bot_clicks, in no breakdown.
     assert.equal(body.total, 4);
     assert.equal(body.bot_clicks, 1);
     assert.equal(body.bucket, 'hour');

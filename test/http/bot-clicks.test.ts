@@ -14,7 +14,7 @@ describe("bots' clicks, counted apart (ADR 0094)", () => {
     await server.close();
   });
 
-  test('unfurlers are redirected, counted in bot_clicks and never in clicks', async () => {
+  test('unfurlers get the card (ADR 0121), counted in bot_clicks and never in clicks', async () => {
     const link = await createLink(server, { destination: 'https://example.com/shared' });
     const visit = (userAgent: string) =>
       server.request('GET', `/${link.code}`, { key: null, headers: { 'user-agent': userAgent } });
@@ -23,8 +23,8 @@ describe("bots' clicks, counted apart (ADR 0094)", () => {
     assert.equal((await visit(IPHONE)).status, 302);
     for (const unfurler of UNFURLERS) {
       const response = await visit(unfurler);
-      assert.equal(response.status, 302, unfurler);
-      assert.equal(response.headers.get('location'), person.headers.get('location'), unfurler);
+      assert.equal(response.status, 200, unfurler);
+      assert.ok(response.text.includes('<meta property="og:url"'), unfurler);
     }
     // A script's client (fetch's own user agent) is a bot too, as isbot says.
     assert.equal((await server.request('GET', `/${link.code}`, { key: null })).status, 302);
@@ -75,7 +75,7 @@ describe("bots' clicks, counted apart (ADR 0094)", () => {
       key: null,
       headers: { 'user-agent': UNFURLERS[0] },
     });
-    assert.equal(response.status, 302);
+    assert.equal(response.status, 200);
     await settleClicks(server);
     const json = (await server.request('GET', `/v1/links/${link.id}`)).json;
     assert.deepEqual([json.clicks, json.bot_clicks], [0, 1]);

@@ -467,7 +467,7 @@ describe('admin console over HTTP', () => {
         403,
         'forbidden',
       );
-      assertProblem(await server.request('GET', '/v1/keys', as()), 403, 'forbidden');
+      assertProblem(await server.request('GET', '/v1/keys', as()), 403, 'insufficient-scope');
 
       const own = await server.request('PATCH', `/v1/links/${aliceLink.id}`, {
         ...as({ 'x-csrf-token': session.csrf }),
@@ -491,7 +491,7 @@ describe('admin console over HTTP', () => {
         key,
         headers: { cookie: admin.cookie },
       });
-      assertProblem(keys, 403, 'forbidden');
+      assertProblem(keys, 403, 'insufficient-scope');
       // An unknown bearer key is refused, however good the cookie beside it.
       const unknown = await server.request('GET', '/v1/links', {
         key: 'hop_unknown_bearer_key_000000000',

@@ -57,12 +57,17 @@ describe('links API: every 4xx of SPEC §3', () => {
   });
 
   test('403: a non-admin key on admin routes and on another owner', async () => {
+    // An owner's key lacks keys:write (ADR 0118).
     assertProblem(
       await server.request('POST', '/v1/keys', { key: aliceKey, body: { owner: 'x' } }),
       403,
-      'forbidden',
+      'insufficient-scope',
     );
-    assertProblem(await server.request('GET', '/v1/keys', { key: aliceKey }), 403, 'forbidden');
+    assertProblem(
+      await server.request('GET', '/v1/keys', { key: aliceKey }),
+      403,
+      'insufficient-scope',
+    );
     assertProblem(
       await server.request('DELETE', '/v1/keys/01ARZ3NDEKTSV4RRFFQ69G5FAV', { key: aliceKey }),
       403,

@@ -13,6 +13,7 @@ if (await postgresReachable()) {
   await import('./links-errors.test.js');
   await import('./redirect.test.js');
   await import('./keys.test.js');
+  await import('./key-scopes.test.js');
   await import('./hostile-input.test.js');
   await import('./concurrency.test.js');
   await import('./code-strategies.test.js');
@@ -20,6 +21,8 @@ if (await postgresReachable()) {
   await import('./link-counts.test.js');
   await import('./link-by-code.test.js');
   await import('./api-messages.test.js');
+  await import('./domain-redirects.test.js');
+  await import('./domains.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { eventually } from '../support/eventually.js';
 import { requireRedis } from '../support/require-redis.js';
+import { requestOnHost } from '../support/request-on-host.js';
 import { startSharedPair } from '../support/shared-pair.js';
 import { startTestServer } from '../support/test-server.js';
 
@@ -43,6 +44,41 @@ describe('two instances sharing one store and Redis', () => {
     const metrics = await b.request('GET', '/metrics', { key: null });
     assert.match(metrics.text, /^hop_l2_breaker_state 0$/m);
     assert.match(metrics.text, /^hop_l2_requests_total\{result="hit"\} [1-9]\d*$/m);
+  });
+
+  test('links on two domains with one alias travel apart between instances (issue 22)', async (t) => {
+    if (!(await requireRedis(t))) return;
+    const { a, b } = await startSharedPair(t, { HOP_CACHE_TIMEOUT: '250ms' });
+    const now = Date.now();
+    await a.runtime.store.domains.insertDomain({
+      host: 'go.shared.test',
+      rootRedirect: null,
+      notFoundRedirect: null,
+      https: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await a.runtime.domainRoutes.reload();
+    await b.runtime.domainRoutes.reload();
+    const onB = (host: string) => requestOnHost(b.url, 'GET', '/twin', host);
+    // B caches both as absent first (L1 and L2), under their own keys.
+    assert.equal((await onB('go.shared.test')).status, 404);
+    assert.equal((await onB('hop.test')).status, 404);
+    const created = await a.request('POST', '/v1/links', {
+      body: { destination: 'https://example.com/go', alias: 'twin', domain: 'go.shared.test' },
+    });
+    assert.equal(created.status, 201, created.text);
+    await eventually(
+      async () => (await onB('go.shared.test')).location === 'https://example.com/go',
+      'the create on go.shared.test reaching B',
+    );
+    // The default domain's "twin" was never created: still the one 404 on B.
+    assert.equal((await onB('hop.test')).status, 404);
+    await a.request('POST', `/v1/links/${created.json.id}/disable`);
+    await eventually(
+      async () => (await onB('go.shared.test')).status === 404,
+      'the disable reaching B',
+    );
   });
 
   test('with Redis unreachable, redirects still work from L1 and the store', async (t) => {

@@ -12,8 +12,9 @@ import {
   type ConsoleSessionDeps,
 } from '../../src/services/console/console-sessions.js';
 import { hashApiKey, keyPrefix } from '../../src/services/keys/hash-api-key.js';
-import { BASE_MS, makeId } from '../contract/store-factories.js';
+import { BASE_MS, makeId, makeKey } from '../contract/store-factories.js';
 import { ScannerThrottle } from '../../src/services/protection/scanner-throttle.js';
+import { KEY_USE_WRITE_INTERVAL_MS, KeyUses } from '../../src/services/keys/key-uses.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
 
@@ -26,15 +27,14 @@ const CLIENT = '192.0.2.1';
 async function storeKey(keys: ApiKeyStore, admin: boolean): Promise<{ id: string; key: string }> {
   const key = `hop_${randomBytes(16).toString('hex')}`;
   const id = makeId();
-  const record = {
+  const record = makeKey({
     id,
     owner: admin ? 'ops' : 'team',
     admin,
     keyHash: hashApiKey(key),
     prefix: keyPrefix(key),
     createdAt: BASE_MS,
-    revokedAt: null,
-  };
+  });
   assert.equal(await keys.insertKey(record), true);
   return { id, key };
 }
@@ -48,6 +48,9 @@ async function setup(t: TestContext) {
     ttlMs: TTL_MS,
     secret: () => Buffer.from('session-test-secret-0123456789'),
     signInThrottle: null,
+    uses: new KeyUses(store.keys, clock, (error) => {
+      throw error;
+    }),
   };
   const admin = await storeKey(store.keys, true);
   return { store, clock, deps, admin };
@@ -67,6 +70,32 @@ function swapChar(text: string, at: number): string {
 }
 
 describe('console sessions', () => {
+  test("signing in and a session's reads are uses of its key; an expired key ends both", async (t) => {
+    const { store, clock, deps, admin } = await setup(t);
+    const { token } = await signIn(deps, admin.key, CLIENT);
+    const uses = deps.uses as KeyUses;
+    await uses.settled();
+    assert.equal((await store.keys.findActiveKeyById(admin.id))?.lastUsedAt, BASE_MS);
+    clock.advance(KEY_USE_WRITE_INTERVAL_MS);
+    assert.notEqual(await readSession(deps, token), null);
+    await uses.settled();
+    assert.equal((await store.keys.findActiveKeyById(admin.id))?.lastUsedAt, clock.now());
+
+    const expiring = makeKey({
+      owner: 'team',
+      keyHash: hashApiKey('hop_expiring_key_0123456789abcdef'),
+      expiresAt: clock.now() + 1000,
+    });
+    await store.keys.insertKey(expiring);
+    const session = await signIn(deps, 'hop_expiring_key_0123456789abcdef', CLIENT);
+    clock.advance(1000);
+    assert.equal(await readSession(deps, session.token), null);
+    await assert.rejects(signIn(deps, 'hop_expiring_key_0123456789abcdef', CLIENT), {
+      kind: 'unauthorized',
+      detail: 'This API key has expired.',
+    });
+  });
+
   test('a session signed in is read back, the same, until just before it expires', async (t) => {
     const { clock, deps, admin } = await setup(t);
     const { token, session } = await signIn(deps, admin.key, CLIENT);

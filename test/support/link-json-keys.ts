@@ -1,14 +1,16 @@
 /**
- * The fields of a link's JSON (SPEC §3, and issue 21's smart-link fields), sorted: the API
+ * The fields of a link's JSON (SPEC §3, issue 21's smart-link fields, issue 22's domain), sorted: the API
  * and the CLI's --json write these, for plain and smart links alike.
  */
 export const LINK_JSON_KEYS = [
   'bot_clicks',
   'clicks',
   'code',
+  'crawlable',
   'created_at',
   'custom',
   'destination',
+  'domain',
   'expires_at',
   'fallback_url',
   'forward_query',
@@ -16,6 +18,7 @@ export const LINK_JSON_KEYS = [
   'max_clicks',
   'owner',
   'password_protected',
+  'preview',
   'rules',
   'short_url',
   'state',

@@ -125,13 +125,21 @@ describe('a link file row', () => {
     assert.deepEqual(readLinkRowOrThrow(FULL, row({ tags: 'a||b' })).input.tags, ['a', '', 'b']);
   });
 
+  test('the domain column names the short domain; empty is the default domain (issue 22)', () => {
+    assert.equal(
+      readLinkRowOrThrow(FULL, row({ domain: 'go.acme.test' })).input.domain,
+      'go.acme.test',
+    );
+    assert.equal('domain' in readLinkRowOrThrow(FULL, row({})).input, false);
+  });
+
   test('fewer or more cells than the header names are refused', () => {
-    const detail = /The row has 12 cells where the header names 13 columns\./;
+    const detail = /The row has 13 cells where the header names 14 columns\./;
     refusal(() => readLinkRowOrThrow(FULL, row({}).slice(1)), 'invalid-request', detail, 'row');
     refusal(
       () => readLinkRowOrThrow(FULL, [...row({}), 'extra']),
       'invalid-request',
-      /has 14 cells/,
+      /has 15 cells/,
     );
   });
 
@@ -188,6 +196,10 @@ describe('a link as a row of an export', () => {
     crawlable: false,
   };
 
+  test("ends with the domain's host (issue 22)", () => {
+    assert.equal(toLinkFileRecord({ ...link, domain: 'go.acme.test' }, NOW).at(-1), 'go.acme.test');
+  });
+
   test('holds the code as alias, an RFC 3339 expiry, the tags joined, the state', () => {
     assert.deepEqual(toLinkFileRecord(link, NOW), [
       'https://example.com/?q=1,2',
@@ -203,6 +215,8 @@ describe('a link as a row of an export', () => {
       '',
       '',
       '',
+      '',
+      // The default domain: no host, so the file imports onto any service's default.
       '',
     ]);
   });
@@ -285,7 +299,7 @@ describe('a smart link in a link file (ADR 0113)', () => {
   const anyUrl: CheckUrl = (url) => ({ ok: true, url });
 
   test('its options are the API JSON of rules and variants, the hash, limit, fallback, true', () => {
-    const cells = toLinkFileRecord(link, NOW).slice(7);
+    const cells = toLinkFileRecord(link, NOW).slice(7, 13);
     assert.deepEqual(JSON.parse(cells[0]!), smartOptionsJson(smart).rules);
     assert.deepEqual(JSON.parse(cells[1]!), smartOptionsJson(smart).variants);
     assert.deepEqual(cells.slice(2), [HASH, '100', 'https://fallback.example/', 'true']);

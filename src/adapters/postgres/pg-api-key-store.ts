@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Scope } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
 import { guardPg } from './pg-errors.js';
 
@@ -10,9 +11,16 @@ interface ApiKeyRow {
   prefix: string;
   created_at: number;
   revoked_at: number | null;
+  name: string | null;
+  /** jsonb arrays of strings, parsed by pg, or NULL (migration 0011). */
+  scopes: Scope[] | null;
+  domains: string[] | null;
+  expires_at: number | null;
+  last_used_at: number | null;
 }
 
-const COLUMNS = 'id, owner, admin, key_hash, prefix, created_at, revoked_at';
+const COLUMNS =
+  'id, owner, admin, key_hash, prefix, created_at, revoked_at, name, scopes, domains, expires_at, last_used_at';
 
 export class PgApiKeyStore implements ApiKeyStore {
   readonly #pool: pg.Pool;
@@ -24,7 +32,8 @@ export class PgApiKeyStore implements ApiKeyStore {
   async insertKey(record: ApiKeyRecord): Promise<boolean> {
     return guardPg('store the key', async () => {
       const result = await this.#pool.query(
-        `INSERT INTO api_keys (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        `INSERT INTO api_keys (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT DO NOTHING`,
         [
           record.id,
           record.owner,
@@ -33,6 +42,11 @@ export class PgApiKeyStore implements ApiKeyStore {
           record.prefix,
           record.createdAt,
           record.revokedAt,
+          record.name,
+          record.scopes === null ? null : JSON.stringify(record.scopes),
+          record.domains === null ? null : JSON.stringify(record.domains),
+          record.expiresAt,
+          record.lastUsedAt,
         ],
       );
       return result.rowCount === 1;
@@ -72,6 +86,17 @@ export class PgApiKeyStore implements ApiKeyStore {
       const result = await this.#pool.query(
         'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
         [nowMs, id],
+      );
+      return result.rowCount === 1;
+    });
+  }
+
+  async recordKeyUse(id: string, usedAt: number, ifLastUsedBy: number): Promise<boolean> {
+    return guardPg('record the key use', async () => {
+      const result = await this.#pool.query(
+        `UPDATE api_keys SET last_used_at = $1
+         WHERE id = $2 AND (last_used_at IS NULL OR last_used_at <= $3)`,
+        [usedAt, id, ifLastUsedBy],
       );
       return result.rowCount === 1;
     });
@@ -119,5 +144,10 @@ function fromRow(row: ApiKeyRow): ApiKeyRecord {
     prefix: row.prefix,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    name: row.name,
+    scopes: row.scopes,
+    domains: row.domains,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
   };
 }

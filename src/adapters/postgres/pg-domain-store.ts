@@ -47,9 +47,10 @@ export class PgDomainStore implements DomainStore {
     return guardPg('update the domain', async () => {
       const result = await this.#primary.query(
         `UPDATE domains SET root_redirect = $2, not_found_redirect = $3, https = $4,
-           updated_at = $6
+           updated_at = $5
          WHERE host = $1`,
-        paramsOf(domain),
+        // Every parameter is used: PostgreSQL cannot type one the statement never names.
+        [domain.host, domain.rootRedirect, domain.notFoundRedirect, domain.https, domain.updatedAt],
       );
       return result.rowCount === 1;
     });

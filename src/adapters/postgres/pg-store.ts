@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
 import { PgApiKeyStore } from './pg-api-key-store.js';
 import { PgClickStore } from './pg-click-store.js';
+import { PgCrawlableLinks } from './pg-crawlable-links.js';
 import { guardPg } from './pg-errors.js';
 import { PgLinkCensus } from './pg-link-census.js';
 import { PgCodeScan } from './pg-code-scan.js';
@@ -44,6 +45,7 @@ export class PgStore implements Store {
   readonly clicks: PgClickStore;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
+  readonly crawlableLinks: PgCrawlableLinks;
   /** Instances tell each other of changes through Redis (the shared cache's channel). */
   readonly linkChanges = null;
   readonly migrationsAppliedAtOpen: readonly number[];
@@ -80,6 +82,7 @@ export class PgStore implements Store {
     this.clicks = new PgClickStore(primary);
     this.sequences = new PgSequenceStore(primary);
     this.census = new PgLinkCensus(primary);
+    this.crawlableLinks = new PgCrawlableLinks(primary);
   }
 
   /** Connects, applies pending migrations, and returns the store; rejects if unreachable. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Scope } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 
@@ -10,9 +11,16 @@ interface ApiKeyRow {
   prefix: string;
   created_at: number;
   revoked_at: number | null;
+  name: string | null;
+  /** JSON arrays of strings, or NULL (migration 0014). */
+  scopes: string | null;
+  domains: string | null;
+  expires_at: number | null;
+  last_used_at: number | null;
 }
 
-const COLUMNS = 'id, owner, admin, key_hash, prefix, created_at, revoked_at';
+const COLUMNS =
+  'id, owner, admin, key_hash, prefix, created_at, revoked_at, name, scopes, domains, expires_at, last_used_at';
 
 export class SqliteApiKeyStore implements ApiKeyStore {
   readonly #insert: Database.Statement;
@@ -20,13 +28,15 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   readonly #byId: Database.Statement<[string], ApiKeyRow>;
   readonly #all: Database.Statement<[], ApiKeyRow>;
   readonly #revoke: Database.Statement<[number, string]>;
+  readonly #recordUse: Database.Statement<[number, string, number]>;
   readonly #count: Database.Statement<[], { n: number }>;
   readonly #endSession: (tokenHash: string, expiresAt: number, forgetUntilMs: number) => void;
   readonly #sessionEnded: Database.Statement<[string], { found: number }>;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
-      `INSERT INTO api_keys (${COLUMNS}) VALUES (@id, @owner, @admin, @key_hash, @prefix, @created_at, @revoked_at)
+      `INSERT INTO api_keys (${COLUMNS}) VALUES (@id, @owner, @admin, @key_hash, @prefix, @created_at, @revoked_at,
+         @name, @scopes, @domains, @expires_at, @last_used_at)
        ON CONFLICT DO NOTHING`,
     );
     this.#byHash = db.prepare(
@@ -36,6 +46,10 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     this.#all = db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
     this.#revoke = db.prepare(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+    );
+    this.#recordUse = db.prepare(
+      `UPDATE api_keys SET last_used_at = ?
+       WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`,
     );
     this.#count = db.prepare('SELECT count(*) AS n FROM api_keys');
     const forgetExpired = db.prepare<[number]>(
@@ -66,6 +80,11 @@ export class SqliteApiKeyStore implements ApiKeyStore {
         prefix: record.prefix,
         created_at: record.createdAt,
         revoked_at: record.revokedAt,
+        name: record.name,
+        scopes: record.scopes === null ? null : JSON.stringify(record.scopes),
+        domains: record.domains === null ? null : JSON.stringify(record.domains),
+        expires_at: record.expiresAt,
+        last_used_at: record.lastUsedAt,
       });
       return result.changes === 1;
     });
@@ -91,6 +110,12 @@ export class SqliteApiKeyStore implements ApiKeyStore {
 
   async revokeKey(id: string, nowMs: number): Promise<boolean> {
     return guardSqlite('revoke the key', () => this.#revoke.run(nowMs, id).changes === 1);
+  }
+
+  async recordKeyUse(id: string, usedAt: number, ifLastUsedBy: number): Promise<boolean> {
+    return guardSqlite('record the key use', () => {
+      return this.#recordUse.run(usedAt, id, ifLastUsedBy).changes === 1;
+    });
   }
 
   async endConsoleSession(
@@ -123,5 +148,10 @@ function fromRow(row: ApiKeyRow): ApiKeyRecord {
     prefix: row.prefix,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    name: row.name,
+    scopes: row.scopes === null ? null : (JSON.parse(row.scopes) as Scope[]),
+    domains: row.domains === null ? null : (JSON.parse(row.domains) as string[]),
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
   };
 }

@@ -8,6 +8,7 @@ import type { SqliteClickQueue } from './sqlite-click-queue.js';
 import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { SqliteCodeScan } from './sqlite-code-scan.js';
+import { SqliteCrawlableLinks } from './sqlite-crawlable-links.js';
 import { SqliteLinkRepository } from './sqlite-link-repository.js';
 import { SqliteRedirectAllowance } from './sqlite-redirect-allowance.js';
 import { SqliteRedirectReads } from './sqlite-redirect-reads.js';
@@ -51,6 +52,7 @@ export class SqliteStore implements Store {
   readonly clicks: SqliteClickStore;
   readonly sequences: SqliteSequenceStore;
   readonly census: SqliteLinkCensus;
+  readonly crawlableLinks: SqliteCrawlableLinks;
   readonly linkChanges: SqliteLinkChangeFeed;
   /** The embedded click sink and the aggregator's source (SPEC §6). */
   readonly clickQueue: SqliteClickQueue;
@@ -80,6 +82,7 @@ export class SqliteStore implements Store {
     this.domains = new SqliteDomainStore(db);
     this.sequences = new SqliteSequenceStore(db);
     this.census = new SqliteLinkCensus(db);
+    this.crawlableLinks = new SqliteCrawlableLinks(db);
     this.linkChanges = new SqliteLinkChangeFeed(db);
     this.clicks = clickDb.clicks;
     this.clickQueue = clickDb.clickQueue;

@@ -36,7 +36,8 @@ export function addLinksCommand(program: Command): void {
       .option('--status <code>', 'redirect status: 301, 302, 307 or 308')
       .option('--ttl <seconds>', 'lifetime in seconds')
       .option('--title <title>', 'a title for people')
-      .option('--tag <tag...>', 'tags'),
+      .option('--tag <tag...>', 'tags')
+      .option('--domain <host>', 'a short domain of this service (default: the default domain)'),
   )
     .addHelpText(
       'after',
@@ -63,6 +64,7 @@ Examples:
             ttlSeconds: options.ttl === undefined ? undefined : Number(options.ttl),
             title: options.title,
             tags: options.tag,
+            domain: options.domain,
             smart,
           });
           process.stdout.write(`${runtime.domainRoutes.shortUrlOf(link.domain, link.code)}\n`);
@@ -76,6 +78,7 @@ Examples:
     .description('list links, newest first, a page at a time')
     .option('--owner <owner>', 'only this owner')
     .option('--q <text>', 'substring of code, destination or title')
+    .option('--domain <host>', 'only links on this short domain')
     .addOption(new Option('--state <state>', 'only links in this state').choices(LINK_STATES))
     .option('--limit <n>', `links a page (1-${MAX_PAGE_SIZE})`, String(DEFAULT_PAGE_SIZE))
     .option('--cursor <cursor>', 'start after the page that printed this cursor')
@@ -96,6 +99,7 @@ Examples:
       async (options: {
         owner?: string;
         q?: string;
+        domain?: string;
         state?: LinkState;
         limit: string;
         cursor?: string;
@@ -110,6 +114,7 @@ Examples:
               const page = await listLinks(runtime.linkService, operator(BOOTSTRAP_OWNER), {
                 owner: options.owner,
                 search: options.q,
+                domain: options.domain,
                 state: options.state,
                 limit: Number(options.limit),
                 cursor,
@@ -183,6 +188,7 @@ interface CreateOptions extends SmartLinkOptions {
   readonly ttl?: string;
   readonly title?: string;
   readonly tag?: string[];
+  readonly domain?: string;
 }
 
 /** Exit status when an option's file cannot be read or is not JSON, as for a bad option. */

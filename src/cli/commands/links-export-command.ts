@@ -23,6 +23,7 @@ export function addLinksExportCommand(links: Command): void {
     .description('write links as CSV, oldest first, in the format `hop links import` reads')
     .option('--out <file>', 'write to this file instead of stdout')
     .option('--owner <owner>', 'only this owner (default: every owner)')
+    .option('--domain <host>', 'only links on this short domain (default: every domain)')
     .addOption(
       new Option(
         '--state <state>',
@@ -56,52 +57,60 @@ Examples:
   $ hop links export --out links.csv
   $ hop links export --owner marketing --state disabled > disabled.csv`,
     )
-    .action(async (options: { out?: string; owner?: string; state?: ExportableState }) => {
-      // Before anything is read: a path that cannot be written is said at once, not after.
-      const out = options.out === undefined ? null : await openOutputOrExit(options.out);
-      await withRuntime(
-        async (runtime) => {
-          const started = performance.now();
-          const plan = await planLinkExport(runtime.linkService, operator(BOOTSTRAP_OWNER), {
-            owner: options.owner,
-            state: options.state,
-          });
-          const bar = startProgressBar(
-            plan.count,
-            'export [{bar}] {percentage}% | {value}/{total} links | ETA {eta_formatted}',
-            {},
-          );
-          let written = 0;
-          const counted = async function* (): AsyncGenerator<LinkFileRecord> {
-            for await (const record of plan.records()) {
-              yield record;
-              bar.update(++written);
+    .action(
+      async (options: {
+        out?: string;
+        owner?: string;
+        state?: ExportableState;
+        domain?: string;
+      }) => {
+        // Before anything is read: a path that cannot be written is said at once, not after.
+        const out = options.out === undefined ? null : await openOutputOrExit(options.out);
+        await withRuntime(
+          async (runtime) => {
+            const started = performance.now();
+            const plan = await planLinkExport(runtime.linkService, operator(BOOTSTRAP_OWNER), {
+              owner: options.owner,
+              state: options.state,
+              domain: options.domain,
+            });
+            const bar = startProgressBar(
+              plan.count,
+              'export [{bar}] {percentage}% | {value}/{total} links | ETA {eta_formatted}',
+              {},
+            );
+            let written = 0;
+            const counted = async function* (): AsyncGenerator<LinkFileRecord> {
+              for await (const record of plan.records()) {
+                yield record;
+                bar.update(++written);
+              }
+            };
+            const rows = Readable.from(withHeader(counted()));
+            try {
+              if (out === null) {
+                await writeTo(rows, process.stdout);
+              } else {
+                await writeFileAtomically(rows, out);
+              }
+            } catch (error) {
+              // The store failing mid-way is the store's error, said as such by withRuntime.
+              if (out === null || isHopError(error)) throw error;
+              // Returned, not exited: the runtime still closes.
+              bar.log(`hop: cannot write ${out.file}: ${reasonOf(error)}`);
+              process.exitCode = EXIT_WRITE_FAILED;
+              return;
+            } finally {
+              bar.stop();
             }
-          };
-          const rows = Readable.from(withHeader(counted()));
-          try {
-            if (out === null) {
-              await writeTo(rows, process.stdout);
-            } else {
-              await writeFileAtomically(rows, out);
-            }
-          } catch (error) {
-            // The store failing mid-way is the store's error, said as such by withRuntime.
-            if (out === null || isHopError(error)) throw error;
-            // Returned, not exited: the runtime still closes.
-            bar.log(`hop: cannot write ${out.file}: ${reasonOf(error)}`);
-            process.exitCode = EXIT_WRITE_FAILED;
-            return;
-          } finally {
-            bar.stop();
-          }
-          const seconds = ((performance.now() - started) / 1000).toFixed(1);
-          const where = options.out === undefined ? '' : ` to ${options.out}`;
-          process.stderr.write(`exported ${written} links${where} in ${seconds} s\n`);
-        },
-        { readOnly: true },
-      );
-    });
+            const seconds = ((performance.now() - started) / 1000).toFixed(1);
+            const where = options.out === undefined ? '' : ` to ${options.out}`;
+            process.stderr.write(`exported ${written} links${where} in ${seconds} s\n`);
+          },
+          { readOnly: true },
+        );
+      },
+    );
 }
 
 async function* withHeader(

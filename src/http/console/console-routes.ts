@@ -1,6 +1,7 @@
 import { NO_CLICKS } from '../../domain/click-fold.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HopError } from '../../domain/errors.js';
+import { assertScope } from '../../domain/principal.js';
 import { linkClickTotals } from '../../services/analytics/link-click-totals.js';
 import { readDashboard } from '../../services/console/dashboard.js';
 import { toLinkCountsJson } from '../link-counts-json.js';
@@ -182,13 +183,15 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request, reply) => {
-      const principal = await principalOfRequest(deps.keyService.keys, sessions, request);
+      const principal = await principalOfRequest(deps.keyService, sessions, request);
+      assertScope(principal, 'analytics:read');
       // Every figure here is the whole service's (ADR 0096): an owner's console has no
-      // dashboard and opens on its links instead.
-      if (!principal.admin) {
+      // dashboard and opens on its links instead; nor has an admin key limited to domains,
+      // whose busiest links would show other domains' (ADR 0118).
+      if (!principal.admin || principal.domains !== null) {
         throw new HopError(
           'forbidden',
-          "The dashboard shows the whole service's figures: only an admin key's session reads it.",
+          "The dashboard shows the whole service's figures: only the session of an admin key for every domain reads it.",
         );
       }
       const dashboard = await readDashboard(deps.console.dashboard);

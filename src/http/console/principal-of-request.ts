@@ -22,7 +22,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * cookie, and the token holds even where a browser does not honour SameSite.
  */
 export async function principalOfRequest(
-  keys: KeyServiceDeps['keys'],
+  keys: Pick<KeyServiceDeps, 'keys' | 'clock' | 'uses'>,
   sessions: ConsoleSessionDeps,
   request: FastifyRequest,
 ): Promise<Principal> {

@@ -1,3 +1,4 @@
+import { isNamed } from '../click-headers.js';
 import { PAGE_LANGUAGES, type PageLanguage } from './page-texts.js';
 
 /** Longer Accept and Accept-Language values are not parsed: the default answer. */
@@ -43,6 +44,16 @@ export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
     }
   }
   return best;
+}
+
+/** The page language of a request, by its Accept-Language read from `rawHeaders`. */
+export function pageLanguageOf(rawHeaders: readonly string[]): PageLanguage {
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    if (isNamed(rawHeaders[index] ?? '', 'accept-language')) {
+      return pageLanguage(rawHeaders[index + 1]);
+    }
+  }
+  return pageLanguage(undefined);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isNamed } from '../click-headers.js';
-import { pageLanguage } from './negotiation.js';
+import { pageLanguageOf } from './negotiation.js';
 import type { PageLanguage } from './page-texts.js';
 import { pagesByLanguage, renderDocument, type PreparedPage } from './visitor-pages.js';
 
@@ -119,13 +118,5 @@ export function passwordPageFor(
   kind: PasswordPageKind,
   rawHeaders: readonly string[],
 ): PreparedPage {
-  let acceptLanguage: string | undefined;
-  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index] ?? '';
-    if (isNamed(name, 'accept-language')) {
-      acceptLanguage = rawHeaders[index + 1];
-      break;
-    }
-  }
-  return PASSWORD_PAGES[kind][pageLanguage(acceptLanguage)];
+  return PASSWORD_PAGES[kind][pageLanguageOf(rawHeaders)];
 }

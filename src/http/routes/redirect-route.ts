@@ -20,7 +20,19 @@ const passCookie = {
   },
 } as const;
 
-const redirect = (description: string) => ({ type: 'null', description, headers: passCookie });
+/** Issue 22: search engines are told off every link that is not crawlable. */
+const robotsTag = {
+  'x-robots-tag': {
+    type: 'string',
+    description: 'noindex, unless the link is crawlable (ADR 0121).',
+  },
+} as const;
+
+const redirect = (description: string) => ({
+  type: 'null',
+  description,
+  headers: { ...passCookie, ...robotsTag },
+});
 
 const passwordForm = (description: string) => ({
   description,
@@ -63,9 +75,12 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
           },
         },
         response: {
-          200: passwordForm(
-            'A password link without a pass or an X-Link-Password header: the HTML password form, which posts to POST /{code}.',
-          ),
+          200: {
+            description:
+              "A password link without a pass or an X-Link-Password header: the HTML password form, which posts to POST /{code}. A GET from a link-preview or social crawler (Slack, X, Facebook, LinkedIn, WhatsApp, Telegram, Discord, iMessage, Googlebot, bingbot, by User-Agent) of a link without a password: the link's card, a small HTML page of og: and twitter: tags from its preview (or its title) with a link onward, counted as a bot visit (ADR 0121).",
+            content: { 'text/html': { schema: { type: 'string' } } },
+            headers: robotsTag,
+          },
           301: redirect('Permanent redirect to the destination.'),
           302: redirect(
             'Temporary redirect (the default); also the redirect to a fallback_url, then with Cache-Control: no-store.',
@@ -96,10 +111,52 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
       return sendPage(reply, 404, missAnswer(request.raw.rawHeaders));
     },
   );
+  registerPreviewPageRoute(app, front);
   void app.register((scope, _options, done) => {
     registerPasswordFormRoute(scope, front);
     done();
   });
+}
+
+/**
+ * GET and HEAD /{code}+ (issue 22, ADR 0122): answered by the front like a redirect; what
+ * reaches this route (an absolute-form target, a reserved word with a `+`) goes back to it.
+ * The route documents the page in /openapi.json.
+ */
+function registerPreviewPageRoute(app: FastifyInstance, front: RedirectFront): void {
+  app.get<{ Params: { code: string } }>(
+    '/:code(^[A-Za-z0-9_-]+)+',
+    {
+      schema: {
+        summary: "A short link's public preview page",
+        description:
+          "Where the link goes, its title, its QR code and a Continue button to /{code}; a password link's page shows neither destination nor title. Never counted as a click.",
+        tags: ['redirect'],
+        params: codeParams,
+        response: {
+          200: {
+            description: 'The preview page (HTML; X-Robots-Tag: noindex).',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          404: notFound,
+          429: {
+            ...problemResponse,
+            description: 'A client throttled for asking for many unknown codes.',
+          },
+          503: problemResponse,
+        },
+      },
+      validatorCompiler: () => () => true,
+    },
+    (request, reply) => {
+      copyFastifyHeaders(reply);
+      if (front.answer(request.raw, reply.raw, `${request.params.code}+`)) {
+        reply.hijack();
+        return;
+      }
+      return sendPage(reply, 404, missAnswer(request.raw.rawHeaders));
+    },
+  );
 }
 
 /** The password form's fields, as this route's own body parser reads them. */

@@ -4,6 +4,8 @@ import { principalFor, type Principal } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
 import type { Clock } from '../../ports/clock.js';
 import { findKeyBySecret } from '../keys/find-key-by-secret.js';
+import { EXPIRED_KEY_DETAIL, hasKeyExpired } from '../keys/key-expiry.js';
+import type { KeyUses } from '../keys/key-uses.js';
 import type { ScannerThrottle } from '../protection/scanner-throttle.js';
 
 export interface ConsoleSessionDeps {
@@ -19,6 +21,8 @@ export interface ConsoleSessionDeps {
   readonly secret: () => Buffer | null;
   /** Refused sign-ins per client address: past a few, the address waits; null: never. */
   readonly signInThrottle: ScannerThrottle | null;
+  /** Keys' last use: a sign-in and a session's requests are uses of its key (ADR 0118). */
+  readonly uses: Pick<KeyUses, 'record'>;
 }
 
 /** A signed-in console: who, until when, and the token its state changes must carry. */
@@ -81,6 +85,10 @@ async function signInWithKey(
   if (!KEY.test(key)) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
   const record = await findKeyBySecret(deps.keys, key);
   if (record === null) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
+  if (hasKeyExpired(record, deps.clock.now())) {
+    throw new HopError('unauthorized', EXPIRED_KEY_DETAIL);
+  }
+  deps.uses.record(record);
   const expiresAt = deps.clock.now() + deps.ttlMs;
   const token = `${record.id}.${expiresAt}.${mac(deps.secret(), record, `session|${record.id}|${expiresAt}`)}`;
   return { token, session: sessionOf(deps.secret(), record, token, expiresAt) };
@@ -100,9 +108,11 @@ export async function readSession(
   // behind one load balancer: not even a forged MAC buys a longer session.
   if (expiresAt <= now || expiresAt > now + deps.ttlMs + CLOCK_SKEW_MS) return null;
   const record = await deps.keys.findActiveKeyById(keyId);
-  if (record === null) return null;
+  // A key that expires ends its sessions with it, as revoking one does.
+  if (record === null || hasKeyExpired(record, now)) return null;
   if (!sameSecret(given, mac(deps.secret(), record, `session|${keyId}|${expiresAt}`))) return null;
   if (await deps.keys.consoleSessionEnded(tokenHash(token))) return null;
+  deps.uses.record(record);
   return sessionOf(deps.secret(), record, token, expiresAt);
 }
 

@@ -1,10 +1,11 @@
 import { HopError } from '../../domain/errors.js';
-import { OWNER_PATTERN, type Principal } from '../../domain/principal.js';
+import { assertScope, type Principal } from '../../domain/principal.js';
 import type { ApiKeyRecord } from '../../ports/api-key-store.js';
-
-export type { ApiKeyRecord };
 import { hashApiKey, keyPrefix } from './hash-api-key.js';
 import type { KeyServiceDeps } from './key-service-deps.js';
+import { readKeyGrant, type KeyRequest } from './read-key-grant.js';
+
+export type { ApiKeyRecord, KeyRequest };
 
 export interface IssuedKey {
   readonly record: ApiKeyRecord;
@@ -12,42 +13,65 @@ export interface IssuedKey {
   readonly key: string;
 }
 
-export function assertAdmin(principal: Principal): void {
-  if (!principal.admin) throw new HopError('forbidden', 'Only an admin key may manage keys.');
-}
-
-/** Issues a new key for `owner`. Checks the owner name; authorisation is the caller's. */
+/**
+ * Issues a new key as `request` asks, within what `issuer` may give (read-key-grant.ts);
+ * `issuer` null is the operator on the host. Managing keys needs the scope `keys:write`.
+ */
 export async function issueKey(
   deps: KeyServiceDeps,
-  owner: string,
-  admin: boolean,
+  issuer: Principal | null,
+  request: KeyRequest,
 ): Promise<IssuedKey> {
-  if (!OWNER_PATTERN.test(owner)) {
-    const detail = 'owner has 1 to 128 letters, digits or the characters "_.@:-".';
-    throw new HopError('invalid-request', detail, { fields: [{ field: 'owner', detail }] });
-  }
+  if (issuer !== null) assertScope(issuer, 'keys:write');
+  const grant = await readKeyGrant(deps, issuer, request);
   const key = deps.newSecret();
   const record: ApiKeyRecord = {
     id: deps.newId(),
-    owner,
-    admin,
+    ...grant,
     keyHash: hashApiKey(key),
     prefix: keyPrefix(key),
     createdAt: deps.clock.now(),
     revokedAt: null,
+    lastUsedAt: null,
   };
   await deps.keys.insertKey(record);
   return { record, key };
 }
 
-export function listKeys(deps: KeyServiceDeps): Promise<readonly ApiKeyRecord[]> {
-  return deps.keys.listKeys();
+/** Every key `viewer` may manage (null: the operator, every key), oldest first. */
+export async function listKeys(
+  deps: KeyServiceDeps,
+  viewer: Principal | null,
+): Promise<readonly ApiKeyRecord[]> {
+  if (viewer !== null) assertScope(viewer, 'keys:write');
+  const keys = await deps.keys.listKeys();
+  return viewer === null ? keys : keys.filter((key) => mayManage(viewer, key));
 }
 
-export async function revokeKey(deps: KeyServiceDeps, id: string): Promise<void> {
-  if (!(await deps.keys.revokeKey(id, deps.clock.now()))) {
-    throw new HopError('not-found', 'No unrevoked key with this id.');
+/** Revokes a key `viewer` may manage; any other is `not-found`, as an unknown id is. */
+export async function revokeKey(
+  deps: KeyServiceDeps,
+  viewer: Principal | null,
+  id: string,
+): Promise<void> {
+  if (viewer !== null) {
+    assertScope(viewer, 'keys:write');
+    const key = await deps.keys.findActiveKeyById(id);
+    if (key === null || !mayManage(viewer, key)) throw noSuchKey();
   }
+  if (!(await deps.keys.revokeKey(id, deps.clock.now()))) throw noSuchKey();
+}
+
+/**
+ * An admin manages every key; any other key with `keys:write`, only its owner's keys
+ * that are not admin keys (ADR 0118).
+ */
+function mayManage(viewer: Principal, key: ApiKeyRecord): boolean {
+  return viewer.admin || (key.owner === viewer.owner && !key.admin);
+}
+
+function noSuchKey(): HopError {
+  return new HopError('not-found', 'No unrevoked key with this id.');
 }
 
 export type BootstrapResult =
@@ -76,10 +100,15 @@ export async function ensureBootstrapKey(
       prefix: keyPrefix(configuredKey),
       createdAt: deps.clock.now(),
       revokedAt: null,
+      name: null,
+      scopes: null,
+      domains: null,
+      expiresAt: null,
+      lastUsedAt: null,
     });
     return { kind: inserted ? 'configured-key-created' : 'configured-key-present' };
   }
   if ((await deps.keys.countKeys()) > 0) return { kind: 'keys-exist' };
-  const issued = await issueKey(deps, BOOTSTRAP_OWNER, true);
+  const issued = await issueKey(deps, null, { owner: BOOTSTRAP_OWNER, admin: true });
   return { kind: 'generated', key: issued.key };
 }

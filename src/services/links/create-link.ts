@@ -5,7 +5,7 @@ import { resolveExpiry } from '../../domain/expiry.js';
 import { DEFAULT_REDIRECT_STATUS, type Link } from '../../domain/link.js';
 import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import { canUseDomain, type Principal } from '../../domain/principal.js';
-import { DEFAULT_DOMAIN, requestHostOf } from '../../domain/link-domain.js';
+import { DEFAULT_DOMAIN, storedDomainOf } from '../../domain/link-domain.js';
 import type { QuotaReading } from '../../domain/quota.js';
 import type { SmartInput } from '../../domain/smart/parse-smart-input.js';
 import { NO_SMART_OPTIONS, type SmartOptions } from '../../domain/smart/smart-options.js';
@@ -19,6 +19,7 @@ import {
   type SmartFields,
 } from './smart-link-fields.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
+import { checkPreview } from './check-preview.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 import { takeCreateQuota } from './take-create-quota.js';
@@ -36,6 +37,10 @@ export interface CreateLinkInput {
   readonly tags?: readonly string[] | undefined;
   /** The short domain's host (issue 22); absent: the default domain. */
   readonly domain?: string | null | undefined;
+  /** What crawlers show (issue 22), as the API spells it, unchecked; null or absent: none. */
+  readonly preview?: unknown;
+  /** Search engines may index the link (issue 22); absent: false. */
+  readonly crawlable?: boolean | undefined;
   /**
    * Created disabled: an imported link that was disabled where it was exported, which must
    * never redirect, not even between its create and a disable. Not in the API's create.
@@ -104,6 +109,7 @@ export async function createLink(
   const title = normaliseTitle(input.title);
   const tags = normaliseTags(input.tags);
   const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
+  const preview = input.preview === undefined ? null : checkPreview(input.preview, deps);
   const smart = await newSmartOptions(smartInput, input.passwordHash);
   const finalDestination = destinationWithUtm(destination, smartInput, deps);
 
@@ -139,8 +145,8 @@ export async function createLink(
       deletedAt: null,
       version: 1,
       smart,
-      preview: null,
-      crawlable: false,
+      preview,
+      crawlable: input.crawlable === true,
     };
     deps.createCounters.insertAttempts++;
     const result = await deps.links.insertLink(link, claim);
@@ -173,11 +179,15 @@ async function storedDomainOrThrow(
   principal: Principal,
   requested: string | null | undefined,
 ): Promise<string> {
-  const host = requested == null ? DEFAULT_DOMAIN : requestHostOf(requested);
-  const stored = host === DEFAULT_DOMAIN || host === deps.defaultHost ? DEFAULT_DOMAIN : host;
-  const known = stored === DEFAULT_DOMAIN || (await deps.domains.findDomain(stored)) !== null;
+  const stored = requested == null ? DEFAULT_DOMAIN : storedDomainOf(requested, deps.defaultHost);
+  const host = stored === DEFAULT_DOMAIN ? deps.defaultHost : stored;
+  const named = requested == null || requested.trim() !== '';
+  const known =
+    named && (stored === DEFAULT_DOMAIN || (await deps.domains.findDomain(stored)) !== null);
   if (known && canUseDomain(principal, stored)) return stored;
-  const detail = `There is no domain "${host}"; GET /v1/domains lists them.`;
+  const detail = named
+    ? `There is no domain "${host}"; GET /v1/domains lists them.`
+    : 'domain names a short domain by its host; leave it out for the default domain.';
   throw new HopError('invalid-request', detail, { fields: [{ field: 'domain', detail }] });
 }
 
@@ -259,6 +269,8 @@ function fingerprint(input: CreateLinkInput): string {
     ...(input.smart === undefined ? [] : [fingerprintFields(input.smart)]),
     // Only when given (issue 22), as above.
     ...(input.domain == null ? [] : [{ domain: input.domain }]),
+    ...(input.preview == null ? [] : [{ preview: input.preview }]),
+    ...(input.crawlable === undefined ? [] : [{ crawlable: input.crawlable }]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

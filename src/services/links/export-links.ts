@@ -14,6 +14,8 @@ export interface ExportLinksInput {
   readonly owner?: string | undefined;
   /** Only links in this state; without it, every link not deleted and not past its expiry. */
   readonly state?: ExportableState | undefined;
+  /** Only links on the short domain with this host (issue 22). */
+  readonly domain?: string | undefined;
 }
 
 /** One link as a row of a link file: cells in the order of LINK_FILE_COLUMNS. */
@@ -48,7 +50,12 @@ export async function planLinkExport(
   principal: Principal,
   input: ExportLinksInput,
 ): Promise<LinkExport> {
-  const query: ListLinksInput = { owner: input.owner, state: input.state, limit: MAX_PAGE_SIZE };
+  const query: ListLinksInput = {
+    owner: input.owner,
+    state: input.state,
+    domain: input.domain,
+    limit: MAX_PAGE_SIZE,
+  };
   const wanted = (link: Link, nowMs: number): boolean =>
     input.state !== undefined || isImportable(link, nowMs);
   const marks: PageMark[] = [];
@@ -106,6 +113,7 @@ export function toLinkFileRecord(link: Link, nowMs: number): LinkFileRecord {
     toFileCell(link.tags.join(TAG_SEPARATOR)),
     effectiveState(link, nowMs),
     ...smartCells(link.smart),
+    link.domain,
   ];
 }
 

@@ -5,6 +5,9 @@ import { HopError } from '../../domain/errors.js';
  * `state` is ours, beyond the issue's six: without it a round trip would turn every
  * disabled link back on. The last six carry a smart link's options (issue 21, ADR 0113),
  * empty for a plain link; a file without them (older exports) imports plain links.
+ * `domain` (issue 22) is the short domain's host, empty for the default domain, so a file
+ * moves between services with other public URLs; a file without it imports onto the
+ * default domain.
  */
 export const LINK_FILE_COLUMNS = [
   'destination',
@@ -20,6 +23,7 @@ export const LINK_FILE_COLUMNS = [
   'max_clicks',
   'fallback_url',
   'forward_query',
+  'domain',
 ] as const;
 export type LinkFileColumn = (typeof LINK_FILE_COLUMNS)[number];
 

@@ -2,7 +2,8 @@ import type { ClickCounts } from '../../domain/click-fold.js';
 import { isLinkIdShaped } from '../../domain/alias-rules.js';
 import { HopError } from '../../domain/errors.js';
 import type { Link, LinkState } from '../../domain/link.js';
-import type { Principal } from '../../domain/principal.js';
+import { canUseDomain, type Principal } from '../../domain/principal.js';
+import { storedDomainOf } from '../../domain/link-domain.js';
 import {
   NEVER_EXPIRES_SORT_VALUE,
   type LinkSort,
@@ -18,6 +19,8 @@ export interface ListLinksInput {
   readonly search?: string | undefined;
   readonly state?: LinkState | undefined;
   readonly tag?: string | undefined;
+  /** Only links on the domain with this host (issue 22). */
+  readonly domain?: string | undefined;
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
   /** `created`, `clicks` or `expires_at`, `-` first for descending; default `-created`. */
@@ -25,6 +28,20 @@ export interface ListLinksInput {
   /** All-time clicks of links: needed to continue a list sorted by clicks. */
   readonly clickTotals?:
     ((linkIds: readonly string[]) => Promise<ReadonlyMap<string, ClickCounts>>) | undefined;
+}
+
+/**
+ * The domains a list covers (issue 22): the one asked for, within the key's domains (one
+ * outside them lists nothing, as if it had no links); else the key's; else every domain.
+ */
+function domainsOf(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  host: string | undefined,
+): readonly string[] | undefined {
+  if (host === undefined) return principal.domains === null ? undefined : [...principal.domains];
+  const domain = storedDomainOf(host, deps.defaultHost);
+  return canUseDomain(principal, domain) ? [domain] : [];
 }
 
 /** The orders a list may take (ADR 0097); the HTTP schema lists the same names. */
@@ -69,6 +86,7 @@ export async function listLinks(
   // One extra row tells whether another page exists without a count query.
   const rows = await deps.links.listLinks({
     owner: principal.admin ? input.owner : principal.owner,
+    domains: domainsOf(deps, principal, input.domain),
     search: input.search,
     state: input.state,
     tag: input.tag,

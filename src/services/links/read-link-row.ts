@@ -41,6 +41,7 @@ export function readLinkRowOrThrow(
   };
   const statusCode = cell('status_code');
   const tags = cell('tags');
+  const domain = cell('domain');
   const smart = smartFieldsOrThrow(cell);
   const passwordHash = passwordHashOrThrow(cell('password_hash'));
   return {
@@ -57,6 +58,7 @@ export function readLinkRowOrThrow(
       // "a||b" keeps its empty tag, which the tag rule then refuses: nothing is dropped unseen.
       tags: tags === undefined ? undefined : tags.split(TAG_SEPARATOR),
       ...(smart === undefined ? {} : { smart }),
+      ...(domain === undefined ? {} : { domain }),
       ...(passwordHash === undefined ? {} : { passwordHash }),
     },
     disabled: isDisabledOrThrow(cell('state')),

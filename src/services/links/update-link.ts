@@ -10,6 +10,7 @@ import {
   type SmartFields,
 } from './smart-link-fields.js';
 import { checkDestinationOrThrow } from './check-destination-or-throw.js';
+import { checkPreview } from './check-preview.js';
 import { checkStatusCodeOrThrow } from './check-status-code-or-throw.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 import { replaceLinkWith } from './replace-link-with.js';
@@ -24,6 +25,9 @@ export interface UpdateLinkInput {
   readonly tags?: readonly string[] | undefined;
   /** Rules, variants, password, limit, fallback, forwarding and UTM, as the API spells them. */
   readonly smart?: SmartFields | undefined;
+  /** A new preview as the API spells it, unchecked (replacing the whole); null removes it. */
+  readonly preview?: unknown;
+  readonly crawlable?: boolean | undefined;
 }
 
 /** Edits a link and bumps its version. Validation runs before anything is written. */
@@ -47,6 +51,7 @@ export async function updateLink(
   const title = input.title === undefined ? undefined : normaliseTitle(input.title);
   const tags = input.tags === undefined ? undefined : normaliseTags(input.tags);
   const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
+  const preview = input.preview === undefined ? undefined : checkPreview(input.preview, deps);
   // Hashed once, before the compare-and-set that may run the change more than once.
   const passwordHash = await newPasswordHash(smartInput);
   const smartOf = (current: Link) =>
@@ -66,6 +71,8 @@ export async function updateLink(
       tags: tags ?? current.tags,
       state: revived ? 'active' : current.state,
       smart: smartOf(current),
+      preview: preview === undefined ? current.preview : preview,
+      crawlable: input.crawlable ?? current.crawlable,
     };
   });
 }

@@ -31,6 +31,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
   app.get<{ Params: { id: string }; Querystring: AnalyticsQueryString }>(
     '/v1/links/:id/analytics',
     {
+      config: { scope: 'analytics:read' },
       schema: {
         summary:
           "A link's clicks over time and by country, device, referrer, browser, operating system and city",

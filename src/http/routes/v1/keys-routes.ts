@@ -1,41 +1,43 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  assertAdmin,
-  issueKey,
-  listKeys,
-  revokeKey,
-  type ApiKeyRecord,
-} from '../../../services/keys/manage-keys.js';
+import { issueKey, listKeys, revokeKey } from '../../../services/keys/manage-keys.js';
 import type { AppDeps } from '../../app-deps.js';
+import { toKeyJson } from '../../key-json.js';
 import { principalOf } from '../../principal-of.js';
-import { createKeyBody, keyJson, problemResponse } from '../../schemas.js';
+import { createKeyBody, issuedKeyJson, keyJson, problemResponse } from '../../schemas.js';
 
 const security = [{ apiKey: [] }];
 
-/** SPEC §3 key routes: admin only. The secret is in the 201 response and nowhere else. */
+interface CreateKeyBody {
+  owner: string;
+  admin?: boolean;
+  name?: string;
+  scopes?: string[];
+  domains?: string[];
+  expires_at?: string;
+}
+
+/**
+ * SPEC §3 key routes, scope `keys:write` (ADR 0118): an admin manages every key, any other
+ * key its owner's, never beyond what it holds itself. The secret is in the 201 response
+ * and nowhere else.
+ */
 export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
   const services = deps.keyService;
+  const json = (record: Parameters<typeof toKeyJson>[0]) => toKeyJson(record, services.defaultHost);
 
-  app.post<{ Body: { owner: string; admin?: boolean } }>(
+  app.post<{ Body: CreateKeyBody }>(
     '/v1/keys',
     {
+      config: { scope: 'keys:write' },
       schema: {
-        summary: 'Issue an API key (admin)',
+        summary: 'Issue an API key',
+        description:
+          'Only an admin issues admin keys or keys of another owner; a key never gives more scopes or domains than it holds.',
         tags: ['keys'],
         security,
         body: createKeyBody,
         response: {
-          201: {
-            type: 'object',
-            required: ['id', 'owner', 'admin', 'key', 'created_at'],
-            properties: {
-              id: { type: 'string' },
-              owner: { type: 'string' },
-              admin: { type: 'boolean' },
-              key: { type: 'string', description: 'The secret, shown only this once.' },
-              created_at: { type: 'string', format: 'date-time' },
-            },
-          },
+          201: issuedKeyJson,
           401: problemResponse,
           403: problemResponse,
           422: problemResponse,
@@ -43,30 +45,39 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      assertAdmin(principalOf(request));
-      const issued = await issueKey(services, request.body.owner, request.body.admin ?? false);
-      return reply.code(201).send({
-        id: issued.record.id,
-        owner: issued.record.owner,
-        admin: issued.record.admin,
-        key: issued.key,
-        created_at: new Date(issued.record.createdAt).toISOString(),
+      const body = request.body;
+      const issued = await issueKey(services, principalOf(request), {
+        owner: body.owner,
+        admin: body.admin,
+        name: body.name,
+        scopes: body.scopes,
+        domains: body.domains,
+        expiresAt: body.expires_at,
       });
+      return reply.code(201).send({ key: issued.key, ...json(issued.record) });
     },
   );
 
   app.get(
     '/v1/keys',
     {
+      config: { scope: 'keys:write' },
       schema: {
-        summary: 'List API keys without their secrets (admin)',
+        summary: "List the API keys this key manages (an admin's: all), without their secrets",
         tags: ['keys'],
         security,
         response: {
           200: {
             type: 'object',
-            required: ['items'],
-            properties: { items: { type: 'array', items: keyJson } },
+            required: ['keys', 'items'],
+            properties: {
+              keys: { type: 'array', items: keyJson },
+              items: {
+                type: 'array',
+                items: keyJson,
+                description: 'The same list as `keys`, as clients made before issue 22 read it.',
+              },
+            },
           },
           401: problemResponse,
           403: problemResponse,
@@ -74,16 +85,17 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      assertAdmin(principalOf(request));
-      return { items: (await listKeys(services)).map(toKeyJson) };
+      const keys = (await listKeys(services, principalOf(request))).map(json);
+      return { keys, items: keys };
     },
   );
 
   app.delete<{ Params: { id: string } }>(
     '/v1/keys/:id',
     {
+      config: { scope: 'keys:write' },
       schema: {
-        summary: 'Revoke an API key (admin)',
+        summary: 'Revoke an API key',
         tags: ['keys'],
         security,
         params: {
@@ -100,20 +112,8 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      assertAdmin(principalOf(request));
-      await revokeKey(services, request.params.id);
+      await revokeKey(services, principalOf(request), request.params.id);
       return reply.code(204).send();
     },
   );
-}
-
-function toKeyJson(record: ApiKeyRecord) {
-  return {
-    id: record.id,
-    owner: record.owner,
-    admin: record.admin,
-    prefix: record.prefix,
-    created_at: new Date(record.createdAt).toISOString(),
-    revoked_at: record.revokedAt === null ? null : new Date(record.revokedAt).toISOString(),
-  };
 }

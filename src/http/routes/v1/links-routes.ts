@@ -36,7 +36,13 @@ interface SmartBody {
   utm?: unknown;
 }
 
-interface CreateBody extends SmartBody {
+/** What a shared link shows (issue 22); the preview checked by parse-preview-input.ts. */
+interface PreviewBody {
+  preview?: unknown;
+  crawlable?: boolean;
+}
+
+interface CreateBody extends SmartBody, PreviewBody {
   destination: string;
   alias?: string | null;
   status_code?: number | null;
@@ -44,9 +50,10 @@ interface CreateBody extends SmartBody {
   ttl_seconds?: number | null;
   title?: string | null;
   tags?: string[];
+  domain?: string | null;
 }
 
-interface UpdateBody extends SmartBody {
+interface UpdateBody extends SmartBody, PreviewBody {
   destination?: string;
   status_code?: number;
   expires_at?: string | null;
@@ -58,6 +65,7 @@ interface ListQuery {
   q?: string;
   state?: LinkState;
   tag?: string;
+  domain?: string;
   owner?: string;
   limit?: number;
   cursor?: string;
@@ -91,6 +99,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: CreateBody }>(
     '/v1/links',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Create a short link',
         tags: ['links'],
@@ -124,7 +133,10 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
           ttlSeconds: body.ttl_seconds,
           title: body.title,
           tags: body.tags,
+          domain: body.domain,
           smart: smartFieldsOf(body),
+          preview: body.preview,
+          crawlable: body.crawlable,
         },
         { idempotencyKey, client: deps.protection.clientOf(request.raw) },
       );
@@ -140,6 +152,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: ListQuery }>(
     '/v1/links',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'List links, newest first or in the order of `sort`',
         tags: ['links'],
@@ -166,6 +179,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         search: query.q,
         state: query.state,
         tag: query.tag,
+        domain: query.domain,
         owner: query.owner,
         limit: query.limit,
         cursor: query.cursor,
@@ -177,23 +191,37 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get<{ Params: IdParams }>(
+  app.get<{ Params: IdParams; Querystring: { domain?: string } }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: 'Get one link',
         tags: ['links'],
         security,
         params: linkIdParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            domain: {
+              type: 'string',
+              maxLength: 253,
+              description: 'The short domain of a link named by its code; default the default.',
+            },
+          },
+        },
         response: { 200: linkJson, ...authErrors },
       },
     },
-    async (request) => json(await getLink(services, principalOf(request), request.params.id)),
+    async (request) =>
+      json(await getLink(services, principalOf(request), request.params.id, request.query.domain)),
   );
 
   app.get<{ Params: IdParams; Querystring: { format?: QrFormat; size?: number } }>(
     '/v1/links/:id/qr',
     {
+      config: { scope: 'links:read' },
       schema: {
         summary: "QR code of the link's short URL",
         tags: ['links'],
@@ -227,6 +255,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch<{ Params: IdParams; Body: UpdateBody }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Change a link; bumps its version',
         tags: ['links'],
@@ -245,6 +274,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         title: body.title,
         tags: body.tags,
         smart: smartFieldsOf(body),
+        preview: body.preview,
+        crawlable: body.crawlable,
       });
       return json(link);
     },
@@ -257,6 +288,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post<{ Params: IdParams }>(
       `/v1/links/:id/${action}`,
       {
+        config: { scope: 'links:write' },
         schema: {
           summary: `${action === 'disable' ? 'Disable' : 'Enable'} a link (idempotent)`,
           tags: ['links'],
@@ -272,6 +304,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete<{ Params: IdParams }>(
     '/v1/links/:id',
     {
+      config: { scope: 'links:write' },
       schema: {
         summary: 'Delete a link, leaving a tombstone',
         tags: ['links'],

@@ -13,6 +13,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/v1/stats',
     {
+      config: { scope: 'analytics:read' },
       schema: {
         summary: 'Service statistics: code space, guess probability, creates, sweeper (admin)',
         tags: ['stats'],

@@ -1,0 +1,19 @@
+import { DEFAULT_DOMAIN } from '../../domain/link-domain.js';
+import { assertScope, canUseDomain, type Principal } from '../../domain/principal.js';
+import { defaultDomainRow } from './default-domain-row.js';
+import type { DomainServiceDeps } from './domain-service-deps.js';
+import { domainViewOf, type DomainView } from './domain-view.js';
+
+/** Every domain the key may use: the default first, then the others by host (issue 22). */
+export async function listDomains(
+  deps: DomainServiceDeps,
+  principal: Principal,
+): Promise<readonly DomainView[]> {
+  assertScope(principal, 'links:read');
+  const others = (await deps.domains.listDomains()).filter(
+    (domain) => domain.host !== DEFAULT_DOMAIN && canUseDomain(principal, domain.host),
+  );
+  const views = others.map((domain) => domainViewOf(deps, domain));
+  if (!canUseDomain(principal, DEFAULT_DOMAIN)) return views;
+  return [domainViewOf(deps, await defaultDomainRow(deps)), ...views];
+}
