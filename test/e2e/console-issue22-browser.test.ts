@@ -307,6 +307,7 @@ whenChromium('the console for issue 22, in Chromium', () => {
       await page.getByRole('button', { name: 'Search' }).click();
       await page.waitForURL(/domain=/);
       await row(one.code).waitFor({ state: 'detached' });
+      await row(elsewhere.code).waitFor();
       assert.equal(await page.locator('table.links tbody tr[data-code]').count(), 1);
       await page.getByLabel('Domain').selectOption('');
       await page.getByRole('button', { name: 'Search' }).click();
