@@ -35,8 +35,8 @@
  *   smart serves ≥ 85% of plain's redirects per second. Not with --against.
  * - scanner: bench/scanner-scenario.ts, visitors' throughput while a scanner floods unknown
  *   codes, in rotated rounds (its rows compare a hop with and without a scanner).
- * - codes, sweep, scale (each alone): bench/codes-bench.ts, bench/sweep-bench.ts,
- *   bench/scale-bench.ts.
+ * - codes, sweep, scale, bulk (each alone): bench/codes-bench.ts, bench/sweep-bench.ts,
+ *   bench/scale-bench.ts, bench/bulk-bench.ts.
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS
  * (bench/support/settings.ts), BENCH_PAIRS (default 3; 6 for analytics), BENCH_UNIFORM_LINKS,
@@ -111,7 +111,12 @@ import {
   type ScannerScenarioResult,
 } from './scanner-scenario.js';
 
-const ALONE = { codes: './codes-bench.js', sweep: './sweep-bench.js', scale: './scale-bench.js' };
+const ALONE = {
+  codes: './codes-bench.js',
+  sweep: './sweep-bench.js',
+  scale: './scale-bench.js',
+  bulk: './bulk-bench.js',
+};
 const PAIRED = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
 const ALL = [...PAIRED, 'analytics', 'smart', 'scanner'] as const;
 type PairedScenario = (typeof PAIRED)[number];

@@ -13,6 +13,7 @@ export const ERROR_KINDS = [
   'invalid-expiry',
   'invalid-cursor',
   'idempotency-key-reused',
+  'idempotency-key-in-use',
   'unauthorized',
   'forbidden',
   'insufficient-scope',

@@ -4,6 +4,7 @@ import type { AnalyticsDeps } from '../services/analytics/analytics-deps.js';
 import type { DomainServiceDeps } from '../services/domains/domain-service-deps.js';
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
+import type { BulkCallDeps } from '../services/links/bulk/run-bulk-call.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { LinkCountSnapshot } from '../services/stats/link-counts.js';
 import type { ServiceStats } from '../services/stats/service-stats.js';
@@ -70,6 +71,10 @@ export interface AppDeps {
   readonly logger: FastifyBaseLogger;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
+  /** Largest body of a bulk link call (up to 1,000 items), in bytes (ADR 0120). */
+  readonly bulkBodyLimitBytes: number;
+  /** Answers of bulk calls made with an Idempotency-Key, for their replays (ADR 0120). */
+  readonly bulkCalls: BulkCallDeps;
   readonly metrics: HttpMetrics;
   /** HOP_METRICS_TOKEN: /metrics answers only this bearer token; unset: open. */
   readonly metricsToken: string | undefined;

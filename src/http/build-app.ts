@@ -17,6 +17,7 @@ import { registerVisitorRoutes } from './routes/visitor-routes.js';
 import { registerDomainRoutes } from './routes/v1/domains-routes.js';
 import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
+import { registerBulkLinkRoutes } from './routes/v1/bulk-links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { assertRouteScope, requireRouteScopes } from './route-scope.js';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     requireRouteScopes(v1);
     registerLinkRoutes(v1, deps);
+    registerBulkLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
     registerDomainRoutes(v1, deps);

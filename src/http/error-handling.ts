@@ -7,7 +7,7 @@ import type { ProblemKind } from './problems.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import { sendProblem } from './send-problem.js';
 
-interface AjvIssue {
+export interface AjvIssue {
   instancePath: string;
   message?: string;
   keyword: string;
@@ -56,10 +56,19 @@ function sendValidationProblem(
   reply: FastifyReply,
   error: FastifyError,
 ): FastifyReply {
-  const context = error.validationContext ?? 'body';
-  const fields = (error.validation as unknown as AjvIssue[]).map((issue) =>
-    fieldProblem(context, issue),
+  const { detail, fields } = describeValidation(
+    error.validationContext ?? 'body',
+    error.validation as unknown as AjvIssue[],
   );
+  return sendProblem(request, reply, 'invalid-request', detail, { fields });
+}
+
+/** ajv's issues with a request part (`body`, `querystring`), as a problem's detail and fields. */
+export function describeValidation(
+  context: string,
+  issues: readonly AjvIssue[],
+): { detail: string; fields: FieldProblem[] } {
+  const fields = issues.map((issue) => fieldProblem(context, issue));
   const sentences = fields.map((problem) =>
     problem.field === context
       ? `The request ${context} ${problem.detail}`
@@ -69,7 +78,7 @@ function sendValidationProblem(
     sentences.length === 1
       ? `${sentences[0] ?? ''}.`
       : `The request ${context} has ${fields.length} problems: ${sentences.join('; ')}.`;
-  return sendProblem(request, reply, 'invalid-request', detail, { fields });
+  return { detail, fields };
 }
 
 function fieldProblem(context: string, issue: AjvIssue): FieldProblem {

@@ -22,6 +22,7 @@ export const PROBLEMS: Readonly<Record<ProblemKind, { status: number; title: str
   'alias-taken': { status: 409, title: 'Alias already taken' },
   'domain-exists': { status: 409, title: 'Domain already exists' },
   'domain-in-use': { status: 409, title: 'Domain in use' },
+  'idempotency-key-in-use': { status: 409, title: 'Idempotency key in use' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'invalid-request': { status: 422, title: 'Invalid request' },

@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -24,4 +24,9 @@ export function makeValidatorCompiler(): FastifySchemaCompiler<unknown> {
     const ajv = httpPart === 'body' ? strict : coercing;
     return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
   };
+}
+
+/** A body schema's validator, as routes' bodies are checked: for parts of a body (bulk items). */
+export function compileBodyValidator(schema: object): ValidateFunction {
+  return addFormats(new Ajv({ ...SHARED, coerceTypes: false })).compile(schema);
 }

@@ -1,4 +1,5 @@
 import type { ApiKeyStore } from './api-key-store.js';
+import type { BulkAnswerStore } from './bulk-answers.js';
 import type { ClickStore } from './click-store.js';
 import type { CrawlableLinks } from './crawlable-links.js';
 import type { DomainStore } from './domain-store.js';
@@ -24,6 +25,8 @@ export interface Store {
   /** The sweeper's batches: marking expired, reclaiming codes, purging idempotency records. */
   readonly sweep: SweepQueries;
   readonly keys: ApiKeyStore;
+  /** Answers of bulk link calls made with an Idempotency-Key (ADR 0120). */
+  readonly bulkAnswers: BulkAnswerStore;
   /** The short domains beside the default one (issue 22). */
   readonly domains: DomainStore;
   readonly clicks: ClickStore;

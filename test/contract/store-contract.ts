@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Store } from '../../src/ports/store.js';
 import { apiKeyStoreContract } from './api-key-store-contract.js';
+import { bulkAnswersContract } from './bulk-answers-contract.js';
 import { codeScanContract } from './code-scan-contract.js';
 import { crawlableLinksContract } from './crawlable-links-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
@@ -66,5 +67,6 @@ export function runStoreContract(
     apiKeyStoreContract(open);
     sequenceContract(open);
     linkCensusContract(open);
+    bulkAnswersContract(open);
   });
 }

@@ -2,6 +2,7 @@ import { PgDomainStore } from './pg-domain-store.js';
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
 import { PgApiKeyStore } from './pg-api-key-store.js';
+import { PgBulkAnswers } from './pg-bulk-answers.js';
 import { PgClickStore } from './pg-click-store.js';
 import { PgCrawlableLinks } from './pg-crawlable-links.js';
 import { guardPg } from './pg-errors.js';
@@ -41,6 +42,7 @@ export class PgStore implements Store {
   readonly codeScan: PgCodeScan;
   readonly sweep: PgSweepQueries;
   readonly keys: PgApiKeyStore;
+  readonly bulkAnswers: PgBulkAnswers;
   readonly domains: PgDomainStore;
   readonly clicks: PgClickStore;
   readonly sequences: PgSequenceStore;
@@ -78,6 +80,7 @@ export class PgStore implements Store {
     this.codeScan = new PgCodeScan(primary);
     this.sweep = new PgSweepQueries(primary);
     this.keys = new PgApiKeyStore(primary);
+    this.bulkAnswers = new PgBulkAnswers(primary);
     this.domains = new PgDomainStore(primary);
     this.clicks = new PgClickStore(primary);
     this.sequences = new PgSequenceStore(primary);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Store } from '../../ports/store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
+import { SqliteBulkAnswers } from './sqlite-bulk-answers.js';
 import { SqliteClickDatabase } from './sqlite-click-database.js';
 import type { SqliteClickQueue } from './sqlite-click-queue.js';
 import type { SqliteClickStore } from './sqlite-click-store.js';
@@ -48,6 +49,7 @@ export class SqliteStore implements Store {
   readonly codeScan: SqliteCodeScan;
   readonly sweep: SqliteSweepQueries;
   readonly keys: SqliteApiKeyStore;
+  readonly bulkAnswers: SqliteBulkAnswers;
   readonly domains: SqliteDomainStore;
   readonly clicks: SqliteClickStore;
   readonly sequences: SqliteSequenceStore;
@@ -79,6 +81,7 @@ export class SqliteStore implements Store {
     this.codeScan = new SqliteCodeScan(db);
     this.sweep = new SqliteSweepQueries(db);
     this.keys = new SqliteApiKeyStore(db);
+    this.bulkAnswers = new SqliteBulkAnswers(db);
     this.domains = new SqliteDomainStore(db);
     this.sequences = new SqliteSequenceStore(db);
     this.census = new SqliteLinkCensus(db);

@@ -1,6 +1,6 @@
 import { resolveExpiryChange } from '../../domain/expiry.js';
 import type { Link } from '../../domain/link.js';
-import { normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
+import { assertValidTag, normaliseTags, normaliseTitle } from '../../domain/link-fields.js';
 import type { Principal } from '../../domain/principal.js';
 import {
   smartOptionsAfter,
@@ -23,6 +23,10 @@ export interface UpdateLinkInput {
   readonly expiresAt?: string | null | undefined;
   readonly title?: string | null | undefined;
   readonly tags?: readonly string[] | undefined;
+  /** Tags added to the link's own (bulk PATCH, issue 22); after `tags` when both are given. */
+  readonly addTags?: readonly string[] | undefined;
+  /** Tags taken from the link's own (bulk PATCH, issue 22), after `addTags`. */
+  readonly removeTags?: readonly string[] | undefined;
   /** Rules, variants, password, limit, fallback, forwarding and UTM, as the API spells them. */
   readonly smart?: SmartFields | undefined;
   /** A new preview as the API spells it, unchecked (replacing the whole); null removes it. */
@@ -50,6 +54,7 @@ export async function updateLink(
       : resolveExpiryChange(input.expiresAt, now, deps.expiryPolicy);
   const title = input.title === undefined ? undefined : normaliseTitle(input.title);
   const tags = input.tags === undefined ? undefined : normaliseTags(input.tags);
+  const tagsOf = tagEdit(input.addTags, input.removeTags);
   const smartInput = input.smart === undefined ? undefined : checkSmartFields(input.smart, deps);
   const preview = input.preview === undefined ? undefined : checkPreview(input.preview, deps);
   // Hashed once, before the compare-and-set that may run the change more than once.
@@ -68,11 +73,27 @@ export async function updateLink(
       statusCode: statusCode ?? current.statusCode,
       expiresAt: expiresAt === undefined ? current.expiresAt : expiresAt,
       title: title === undefined ? current.title : title,
-      tags: tags ?? current.tags,
+      tags: tagsOf(tags ?? current.tags),
       state: revived ? 'active' : current.state,
       smart: smartOf(current),
       preview: preview === undefined ? current.preview : preview,
       crawlable: input.crawlable ?? current.crawlable,
     };
   });
+}
+
+/**
+ * The tags after adding and removing some, applied to the link as read inside the
+ * compare-and-set, so edits of one link's tags at once never lose each other. The result
+ * is checked as a PATCH's `tags` is (at most MAX_TAGS).
+ */
+function tagEdit(
+  add: readonly string[] | undefined,
+  remove: readonly string[] | undefined,
+): (tags: readonly string[]) => readonly string[] {
+  if (add === undefined && remove === undefined) return (tags) => tags;
+  for (const tag of add ?? []) assertValidTag(tag, 'add_tags');
+  for (const tag of remove ?? []) assertValidTag(tag, 'remove_tags');
+  const removed = new Set(remove);
+  return (tags) => normaliseTags([...tags, ...(add ?? [])].filter((tag) => !removed.has(tag)));
 }

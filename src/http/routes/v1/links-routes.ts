@@ -1,6 +1,5 @@
 import { NO_CLICKS } from '../../../domain/click-fold.js';
 import type { FastifyInstance } from 'fastify';
-import { HopError } from '../../../domain/errors.js';
 import type { Link, LinkState } from '../../../domain/link.js';
 import { linkClickTotals } from '../../../services/analytics/link-click-totals.js';
 import { disableLink, enableLink, deleteLink } from '../../../services/links/change-link-state.js';
@@ -11,6 +10,13 @@ import { listLinks, type LinkSortName } from '../../../services/links/list-links
 import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
 import { smartFieldsOf } from '../../../services/links/smart-link-fields.js';
+import { readIdempotencyKey } from '../../idempotency-key.js';
+import {
+  createInputOf,
+  type CreateBody,
+  type PreviewBody,
+  type SmartBody,
+} from '../../create-link-input.js';
 import { toLinkJson } from '../../link-json.js';
 import { principalOf } from '../../principal-of.js';
 import { rateLimitHeaders } from '../../rate-limit-headers.js';
@@ -24,34 +30,6 @@ import {
   qrQuery,
   updateLinkBody,
 } from '../../schemas.js';
-
-/** The smart-link fields (issue 21), checked by the domain's one parser (smart-link-fields.ts). */
-interface SmartBody {
-  rules?: unknown;
-  variants?: unknown;
-  password?: string | null;
-  max_clicks?: number | null;
-  fallback_url?: string | null;
-  forward_query?: boolean;
-  utm?: unknown;
-}
-
-/** What a shared link shows (issue 22); the preview checked by parse-preview-input.ts. */
-interface PreviewBody {
-  preview?: unknown;
-  crawlable?: boolean;
-}
-
-interface CreateBody extends SmartBody, PreviewBody {
-  destination: string;
-  alias?: string | null;
-  status_code?: number | null;
-  expires_at?: string | null;
-  ttl_seconds?: number | null;
-  title?: string | null;
-  tags?: string[];
-  domain?: string | null;
-}
 
 interface UpdateBody extends SmartBody, PreviewBody {
   destination?: string;
@@ -76,7 +54,6 @@ interface IdParams {
   id: string;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 const security = [{ apiKey: [] }];
 /** Pixels: legible on a screen, small enough to embed. */
 const DEFAULT_QR_SIZE = 256;
@@ -121,25 +98,10 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
-      const body = request.body;
-      const result = await createLink(
-        services,
-        principalOf(request),
-        {
-          destination: body.destination,
-          alias: body.alias,
-          statusCode: body.status_code,
-          expiresAt: body.expires_at,
-          ttlSeconds: body.ttl_seconds,
-          title: body.title,
-          tags: body.tags,
-          domain: body.domain,
-          smart: smartFieldsOf(body),
-          preview: body.preview,
-          crawlable: body.crawlable,
-        },
-        { idempotencyKey, client: deps.protection.clientOf(request.raw) },
-      );
+      const result = await createLink(services, principalOf(request), createInputOf(request.body), {
+        idempotencyKey,
+        client: deps.protection.clientOf(request.raw),
+      });
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply
         .code(result.replayed ? 200 : 201)
@@ -318,11 +280,4 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       return reply.code(204).send();
     },
   );
-}
-
-function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (typeof header === 'string' && IDEMPOTENCY_KEY.test(header)) return header;
-  const detail = 'Idempotency-Key must be one value of 1 to 128 printable ASCII characters.';
-  throw new HopError('invalid-request', detail, { fields: [{ field: 'Idempotency-Key', detail }] });
 }

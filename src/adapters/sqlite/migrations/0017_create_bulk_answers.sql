@@ -1,0 +1,14 @@
+-- Answers of bulk link calls made with an Idempotency-Key (issue 22, ADR 0120). A row is
+-- claimed (answer NULL) before the call runs and answered when it ends; replays read it.
+-- Apart from idempotency_records, whose rows hold one link each.
+CREATE TABLE bulk_answers (
+  owner        TEXT    NOT NULL,
+  key          TEXT    NOT NULL,
+  request_hash TEXT    NOT NULL,
+  secrets_hash TEXT,
+  answer       TEXT,
+  created_at   INTEGER NOT NULL,
+  PRIMARY KEY (owner, key)
+) STRICT;
+
+CREATE INDEX bulk_answers_created_at ON bulk_answers (created_at);
