@@ -54,7 +54,6 @@ export function KeysPage({ sessionKeyId }: { sessionKeyId: string }) {
               <th scope="col">Domains</th>
               <th scope="col">Expires</th>
               <th scope="col">Last used</th>
-              <th scope="col">Created</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -88,7 +87,7 @@ function KeyRow(props: { apiKey: ApiKey; current: boolean; onRevoke: (key: ApiKe
   const expired = key.expires_at !== null && Date.parse(key.expires_at) <= Date.now();
   return (
     <tr data-key-id={key.id}>
-      <td>
+      <td title={`Created ${dateTime(key.created_at)}`}>
         {key.name ?? <span class="note">unnamed</span>}
         {current && <span class="note"> (this session)</span>}
       </td>
@@ -117,9 +116,6 @@ function KeyRow(props: { apiKey: ApiKey; current: boolean; onRevoke: (key: ApiKe
       </td>
       <td class="day" title={dateTime(key.last_used_at)} data-testid="last-used">
         {key.last_used_at === null ? 'never' : dateTime(key.last_used_at)}
-      </td>
-      <td class="day" title={dateTime(key.created_at)}>
-        {date(key.created_at)}
       </td>
       <td>
         {key.revoked_at !== null ? (

@@ -104,7 +104,7 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
     });
   };
 
-  const columns = admin ? 11 : 10;
+  const columns = admin ? 10 : 9;
   return (
     <>
       <h1>Links</h1>
@@ -211,8 +211,7 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
                   }}
                 />
               </th>
-              <th scope="col">Code</th>
-              <th scope="col">Domain</th>
+              <th scope="col">Code and domain</th>
               <th scope="col">Title and destination</th>
               <th scope="col">Tags</th>
               <th scope="col">State</th>
@@ -247,8 +246,7 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
                     />
                   )}
                 </td>
-                <CodeCell link={link} />
-                <td class="domain">{link.domain}</td>
+                <CodeCell link={link} domain />
                 <td class="destination" title={link.destination}>
                   {link.title !== null && <strong class="title">{link.title}</strong>}
                   {link.title !== null && <br />}
