@@ -9,13 +9,14 @@ import { addMigrateCommand } from './commands/migrate-command.js';
 import { addPoolCommand } from './commands/pool-command.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { addSweepCommand } from './commands/sweep-command.js';
+import { addTagsCommand } from './commands/tags-command.js';
 import { addWorkerCommand } from './commands/worker-command.js';
 import { exitQuietlyOnClosedStdout } from './closed-stdout.js';
 import { refuseUnknownCommand } from './unknown-command.js';
 
 /**
- * The `hop` command line: serve (default), worker, migrate, backup, keys, domains, links, pool,
- * sweep, bench.
+ * The `hop` command line: serve (default), worker, migrate, backup, keys, domains, links,
+ * tags, pool, sweep, bench.
  */
 const program = new Command('hop').description('hop, the URL shortener');
 addServeCommand(program);
@@ -24,6 +25,7 @@ addBackupCommand(program);
 addKeysCommand(program);
 addDomainsCommand(program);
 addLinksCommand(program);
+addTagsCommand(program);
 addPoolCommand(program);
 addSweepCommand(program);
 addWorkerCommand(program);

@@ -28,8 +28,13 @@ export function normaliseTags(tags: readonly string[] | undefined): readonly str
   return [...new Set(tags)];
 }
 
+/** True for a name a tag may have: what assertValidTag accepts. */
+export function isTagName(tag: string): boolean {
+  return tag.length > 0 && tag.length <= MAX_TAG_LENGTH && TAG_PATTERN.test(tag);
+}
+
 export function assertValidTag(tag: string, field: string): void {
-  if (tag.length === 0 || tag.length > MAX_TAG_LENGTH || !TAG_PATTERN.test(tag)) {
+  if (!isTagName(tag)) {
     throw invalidField(
       field,
       `A tag has 1 to ${MAX_TAG_LENGTH} letters, digits or the characters "_.:-".`,

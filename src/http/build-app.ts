@@ -21,6 +21,7 @@ import { registerBulkLinkRoutes } from './routes/v1/bulk-links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { assertRouteScope, requireRouteScopes } from './route-scope.js';
+import { registerTagRoutes } from './routes/v1/tags-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -174,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerKeyRoutes(v1, deps);
     registerDomainRoutes(v1, deps);
     registerStatsRoutes(v1, deps);
+    registerTagRoutes(v1, deps);
   });
 
   return app;

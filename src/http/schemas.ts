@@ -3,6 +3,7 @@ import { LINK_STATES, REDIRECT_STATUSES } from '../domain/link.js';
 import { SCOPES } from '../domain/principal.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../domain/link-fields.js';
 import { PREVIEW_LIMITS } from '../domain/link-preview.js';
+import { TAGS_MODES } from '../domain/link-tags.js';
 import {
   BROWSERS,
   DEVICES,
@@ -319,13 +320,25 @@ export const linkJson = {
   },
 } as const;
 
+/** A tag query parameter: once, or repeated (`tag=a&tag=b`) up to a link's tag count. */
+function repeatableTag(description: string) {
+  const tag = { type: 'string', maxLength: MAX_TAG_LENGTH };
+  return { anyOf: [tag, { type: 'array', maxItems: MAX_TAGS, items: tag }], description };
+}
+
 export const listLinksQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
     q: { type: 'string', maxLength: 200, description: 'Substring of code, destination or title.' },
     state: { type: 'string', enum: [...LINK_STATES] },
-    tag: { type: 'string', maxLength: MAX_TAG_LENGTH },
+    tag: repeatableTag('Only links with this tag; repeat for several (see tags_mode).'),
+    tags_mode: {
+      type: 'string',
+      enum: [...TAGS_MODES],
+      description: 'any (default): links with any of the tags; all: links with every one.',
+    },
+    exclude_tag: repeatableTag('Only links without this tag; repeatable.'),
     domain: { type: 'string', maxLength: 253, description: 'Only links on this short domain.' },
     owner: { type: 'string', maxLength: 128, description: 'Admin only: one owner.' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },

@@ -73,6 +73,7 @@ export function composeAppDeps(
     linkService: services.linkService,
     keyService: services.keyService,
     domainService: services.domainService,
+    tagService: { links: services.linkService, tags: store.tags },
     redirect: resolver,
     domainRoutes: parts.domainRoutes,
     analytics: { links: store.links, clicks: store.clicks, clock },

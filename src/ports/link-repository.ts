@@ -1,4 +1,5 @@
 import type { Link, LinkState } from '../domain/link.js';
+import type { TagsMode } from '../domain/link-tags.js';
 
 /** An idempotency key claimed together with a new link, in one transaction (SPEC §3). */
 export interface IdempotencyClaim {
@@ -59,7 +60,12 @@ export interface LinkQuery {
   readonly search?: string | undefined;
   /** Effective state; without it every state but `deleted`. */
   readonly state?: LinkState | undefined;
-  readonly tag?: string | undefined;
+  /** Only links carrying these tags: any one of them, or all with `tagsMode: 'all'`. */
+  readonly tags?: readonly string[] | undefined;
+  /** How `tags` combine; default `any` (ADR 0119). */
+  readonly tagsMode?: TagsMode | undefined;
+  /** Only links carrying none of these tags. */
+  readonly excludeTags?: readonly string[] | undefined;
   /** Only links whose id sorts before this one (the previous page's last id). */
   readonly beforeId?: string | undefined;
   /** The order; without it newest first (descending id). */

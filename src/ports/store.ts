@@ -11,6 +11,7 @@ import type { RedirectAllowance } from './redirect-allowance.js';
 import type { RedirectReads } from './redirect-reads.js';
 import type { SequenceStore } from './sequence-store.js';
 import type { SweepQueries } from './sweep-queries.js';
+import type { TagQueries } from './tag-queries.js';
 
 /** Everything one storage backend provides, opened and closed together. */
 export interface Store {
@@ -18,6 +19,8 @@ export interface Store {
   readonly links: LinkRepository;
   /** The redirect's read on a cache miss. */
   readonly redirects: RedirectReads;
+  /** Tags with their links and clicks (issue 22). */
+  readonly tags: TagQueries;
   /** Exact redirect budgets of links with a click limit (issue 21 `max_clicks`, ADR 0111). */
   readonly redirectAllowance: RedirectAllowance;
   /** Every code held, in pages: the known-codes filter and pool generation. */

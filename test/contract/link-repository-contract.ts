@@ -84,10 +84,17 @@ export function linkRepositoryContract(openStore: OpenStore): void {
       assert.equal(await store.links.findLinkById(`${link.id}\u0000`), null);
       assert.equal(await store.links.findLinkByCode('', nul), null);
       assert.equal(await store.links.findIdempotencyRecord(link.owner, '\u0000', 0), null);
-      for (const filter of ['owner', 'search', 'tag'] as const) {
+      for (const filter of ['owner', 'search'] as const) {
         const found = await store.links.listLinks({ [filter]: nul, limit: 10, nowMs: 0 });
         assert.deepEqual(found, [], filter);
       }
+      for (const tagsMode of ['any', 'all'] as const) {
+        const found = await store.links.listLinks({ tags: [nul], tagsMode, limit: 10, nowMs: 0 });
+        assert.deepEqual(found, [], tagsMode);
+      }
+      // Excluding a tag no link can have excludes nothing.
+      const excluding = await store.links.listLinks({ excludeTags: [nul], limit: 10, nowMs: 0 });
+      assert.deepEqual(excluding, [link]);
     });
 
     test('codes are case-sensitive: codes differing only in case are two links', async (t) => {

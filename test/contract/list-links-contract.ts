@@ -199,7 +199,7 @@ export function listLinksContract(openStore: OpenStore): void {
       const titled = makeLink({ owner, title: 'work', destination: 'https://work.test/' });
       await insertAll(store, [workUrgent, workshop, capital, untagged, urgentWork, cafe, titled]);
 
-      const tag = (s: string) => listIds(store, { owner, tag: s });
+      const tag = (s: string) => listIds(store, { owner, tags: [s] });
       assert.deepEqual(await tag('work'), newestFirst([workUrgent, urgentWork]));
       assert.deepEqual(await tag('urgent'), newestFirst([workUrgent, urgentWork]));
       assert.deepEqual(await tag('Work'), [capital.id]);
@@ -209,6 +209,61 @@ export function listLinksContract(openStore: OpenStore): void {
       assert.deepEqual(await tag('café'), [cafe.id]);
       assert.deepEqual(await tag('a:b'), [cafe.id]);
       assert.deepEqual(await tag('work", "x'), []);
+    });
+
+    test('tags: any of them by default, all of them with tagsMode all', async (t) => {
+      const store = await openFresh(t, openStore);
+      const owner = makeOwner();
+      const a = makeLink({ owner, tags: ['a'] });
+      const ab = makeLink({ owner, tags: ['b', 'a'] });
+      const abc = makeLink({ owner, tags: ['a', 'c', 'b'] });
+      const c = makeLink({ owner, tags: ['c'] });
+      const none = makeLink({ owner, tags: [] });
+      const otherOwners = makeLink({ tags: ['a', 'b'] });
+      await insertAll(store, [a, ab, abc, c, none, otherOwners]);
+
+      const list = (query: Partial<LinkQuery>) => listIds(store, { owner, ...query });
+      assert.deepEqual(await list({ tags: ['a', 'b'] }), newestFirst([a, ab, abc]));
+      assert.deepEqual(
+        await list({ tags: ['a', 'b'], tagsMode: 'any' }),
+        newestFirst([a, ab, abc]),
+      );
+      assert.deepEqual(await list({ tags: ['b', 'c'] }), newestFirst([ab, abc, c]));
+      assert.deepEqual(await list({ tags: ['a', 'b'], tagsMode: 'all' }), newestFirst([ab, abc]));
+      assert.deepEqual(await list({ tags: ['c', 'b', 'a'], tagsMode: 'all' }), [abc.id]);
+      assert.deepEqual(await list({ tags: ['a', 'nope'], tagsMode: 'all' }), []);
+      assert.deepEqual(
+        await list({ tags: ['a', 'a'], tagsMode: 'all' }),
+        newestFirst([a, ab, abc]),
+      );
+      assert.deepEqual(await list({ tags: ['nope', 'c'] }), newestFirst([abc, c]));
+      // An empty list filters nothing, as an absent one.
+      assert.deepEqual(await list({ tags: [] }), newestFirst([a, ab, abc, c, none]));
+      assert.deepEqual(
+        await list({ tags: ['a', 'b'], tagsMode: 'all', owner: undefined }),
+        newestFirst([ab, abc, otherOwners]),
+      );
+    });
+
+    test('excludeTags: links carrying none of them, with or without tags', async (t) => {
+      const store = await openFresh(t, openStore);
+      const owner = makeOwner();
+      const a = makeLink({ owner, tags: ['a'] });
+      const ab = makeLink({ owner, tags: ['a', 'b'] });
+      const c = makeLink({ owner, tags: ['c'] });
+      const none = makeLink({ owner, tags: [] });
+      await insertAll(store, [a, ab, c, none]);
+
+      const list = (query: Partial<LinkQuery>) => listIds(store, { owner, ...query });
+      assert.deepEqual(await list({ excludeTags: ['b'] }), newestFirst([a, c, none]));
+      assert.deepEqual(await list({ excludeTags: ['b', 'c'] }), newestFirst([a, none]));
+      assert.deepEqual(await list({ excludeTags: ['nope'] }), newestFirst([a, ab, c, none]));
+      assert.deepEqual(await list({ excludeTags: [] }), newestFirst([a, ab, c, none]));
+      assert.deepEqual(await list({ tags: ['a'], excludeTags: ['b'] }), [a.id]);
+      assert.deepEqual(await list({ tags: ['a', 'c'], excludeTags: ['b'] }), newestFirst([a, c]));
+      assert.deepEqual(await list({ tags: ['a'], tagsMode: 'all', excludeTags: ['a'] }), []);
+      // Exact names: neither a prefix nor another case is excluded.
+      assert.deepEqual(await list({ excludeTags: ['A', 'ab'] }), newestFirst([a, ab, c, none]));
     });
 
     test('state: the effective state at nowMs', async (t) => {
@@ -308,7 +363,12 @@ export function listLinksContract(openStore: OpenStore): void {
         m4,
       ]);
 
-      const query = { owner, search: 'QUARTERLY', tag: 'finance', state: 'active' } as const;
+      const query = {
+        owner,
+        search: 'QUARTERLY',
+        tags: ['finance'],
+        state: 'active',
+      } as const;
       assert.deepEqual(await listIds(store, query), newestFirst([m1, m2, m3, m4]));
       assert.deepEqual(await listIds(store, { ...query, limit: 2 }), newestFirst([m3, m4]));
       assert.deepEqual(

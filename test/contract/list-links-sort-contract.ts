@@ -13,38 +13,13 @@ import {
   HOUR_MS,
   idsOf,
   makeLink,
+  giveClicks,
   makeOwner,
   openFresh,
   type OpenStore,
 } from './store-factories.js';
 
 const NOW = BASE_MS;
-
-/** Gives each link its all-time clicks by folding one tally (what the aggregator does). */
-async function giveClicks(store: Store, clicks: ReadonlyMap<string, number>): Promise<void> {
-  const buckets = [...clicks]
-    .filter(([, n]) => n > 0)
-    .map(([linkId, n]) => ({
-      linkId,
-      hour: BASE_MS,
-      country: 'DE',
-      device: 'desktop' as const,
-      referrer: '',
-      browser: 'chrome' as const,
-      os: 'windows' as const,
-      city: '',
-      clicks: n,
-    }));
-  const tally = {
-    instance: `sort-${Math.random()}`,
-    fromSeq: 1,
-    toSeq: 1,
-    oldestAt: BASE_MS,
-    newestAt: BASE_MS,
-    buckets,
-  };
-  await store.clicks.fold([tally], 50);
-}
 
 /** Every page of `query` in `sort`, `limit` at a time, resuming from each page's last row. */
 async function pageThrough(
@@ -168,7 +143,7 @@ export function listLinksSortContract(openStore: OpenStore): void {
       const sort = { key: 'clicks', descending: true } as const;
       const listed = await store.links.listLinks({
         owner,
-        tag: 'x',
+        tags: ['x'],
         state: 'active',
         nowMs: NOW,
         limit: 100,
@@ -178,7 +153,7 @@ export function listLinksSortContract(openStore: OpenStore): void {
       const after = { value: 3, id: tagged[2]!.id };
       const rest = await store.links.listLinks({
         owner,
-        tag: 'x',
+        tags: ['x'],
         nowMs: NOW,
         limit: 100,
         sort,

@@ -14,6 +14,7 @@ import { redirectReadsContract } from './redirect-reads-contract.js';
 import { openFresh, type OpenStore } from './store-factories.js';
 import { sweepQueriesContract } from './sweep-queries-contract.js';
 import { sequenceContract } from './sequence-contract.js';
+import { tagQueriesContract } from './tag-queries-contract.js';
 
 export type { OpenStore } from './store-factories.js';
 
@@ -61,6 +62,7 @@ export function runStoreContract(
     listLinksContract(open);
     listLinksSortContract(open);
     crawlableLinksContract(open);
+    tagQueriesContract(open);
     redirectReadsContract(open);
     codeScanContract(open);
     sweepQueriesContract(open);

@@ -7,7 +7,7 @@ import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { runHop } from '../support/hop-process.js';
 
 describe('the hop CLI', () => {
-  test('migrate, keys create|list|revoke, links create|list, domains add|list|remove', async (t) => {
+  test('migrate, keys create|list|revoke, links create|list, domains add|list|remove, tags rename|list|delete', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-cli-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { HOP_DATA_DIR: dir, HOP_PUBLIC_URL: 'https://s.example' };
@@ -84,6 +84,10 @@ describe('the hop CLI', () => {
         'from-cli',
         '--owner',
         'cli-team',
+        '--tag',
+        'cli',
+        '--tag',
+        'team',
       ],
       env,
     );
@@ -126,7 +130,21 @@ describe('the hop CLI', () => {
     const all = await runHop(['links', 'list', '--owner', 'admin'], env);
     // A header row, then the one link.
     assert.equal(all.stdout.trim().split('\n').length, 2);
-    const mine = await runHop(['links', 'list', '--owner', 'cli-team', '--json'], env);
+    const mine = await runHop(
+      [
+        'links',
+        'list',
+        '--owner',
+        'cli-team',
+        '--tag',
+        'team',
+        'x',
+        '--exclude-tag',
+        'y',
+        '--json',
+      ],
+      env,
+    );
     const rows = mine.stdout
       .trim()
       .split('\n')
@@ -161,5 +179,13 @@ describe('the hop CLI', () => {
     const fallback = await runHop(['domains', 'remove', 's.example'], env);
     assert.equal(fallback.status, 1);
     assert.match(fallback.stderr, /default domain/);
+    // hop tags (issue 22): a rename onto a tag the link has merges the two.
+    const renamed = await runHop(['tags', 'rename', 'cli', 'team', '--owner', 'cli-team'], env);
+    assert.equal(renamed.stdout, 'renamed cli to team: 1 links\n', renamed.stderr);
+    const tags = await runHop(['tags', 'list', '--json'], env);
+    assert.equal(tags.stdout, '{"name":"team","links":1,"clicks":0}\n', tags.stderr);
+    const unknown = await runHop(['tags', 'delete', 'cli'], env);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /No link .* has this tag/);
   });
 });

@@ -22,6 +22,7 @@ if (await postgresReachable()) {
   await import('./link-by-code.test.js');
   await import('./api-messages.test.js');
   await import('./links-bulk.test.js');
+  await import('./tags.test.js');
   await import('./domain-redirects.test.js');
   await import('./domains.test.js');
 } else {

@@ -89,8 +89,13 @@ export class PgLinkRepository implements LinkRepository {
   }
 
   async listLinks(query: LinkQuery): Promise<readonly Link[]> {
-    const filters = [query.owner, query.search, query.tag];
+    const filters = [query.owner, query.search];
     if (filters.some((value) => value?.includes(NUL) === true)) return [];
+    // No stored tag holds a NUL (the tag rules): such a tag matches no link.
+    const wanted = query.tags ?? [];
+    const tags = wanted.filter((tag) => !tag.includes(NUL));
+    if (tags.length < wanted.length && (query.tagsMode === 'all' || tags.length === 0)) return [];
+    const excludeTags = query.excludeTags?.filter((tag) => !tag.includes(NUL)) ?? [];
     return guardPg('list links', async () => {
       const params: unknown[] = [];
       const param = (value: unknown) => {
@@ -111,9 +116,11 @@ export class PgLinkRepository implements LinkRepository {
             OR strpos(lower(coalesce(title, '')), ${search}) > 0)`,
         );
       }
-      if (query.tag !== undefined) {
-        where.push(`tags @> jsonb_build_array(${param(query.tag)}::text)`);
+      // jsonb's ?| and ?& test array elements, and the GIN index links_tags serves both.
+      if (tags.length > 0) {
+        where.push(`tags ${query.tagsMode === 'all' ? '?&' : '?|'} ${param(tags)}::text[]`);
       }
+      if (excludeTags.length > 0) where.push(`NOT (tags ?| ${param(excludeTags)}::text[])`);
       where.push(stateCondition(query.state, () => param(query.nowMs)));
       const sql = `SELECT ${LINK_COLUMNS} FROM links ${order.join} WHERE ${where.join(' AND ')}
         ORDER BY ${order.orderBy} LIMIT ${param(query.limit)}`;

@@ -8,6 +8,7 @@ import { PgCrawlableLinks } from './pg-crawlable-links.js';
 import { guardPg } from './pg-errors.js';
 import { PgLinkCensus } from './pg-link-census.js';
 import { PgCodeScan } from './pg-code-scan.js';
+import { PgTagQueries } from './pg-tag-queries.js';
 import { PgLinkRepository } from './pg-link-repository.js';
 import { PgRedirectAllowance } from './pg-redirect-allowance.js';
 import { PgRedirectReads } from './pg-redirect-reads.js';
@@ -37,6 +38,7 @@ export interface PgStoreOptions {
 /** The shared store: PostgreSQL, optionally with a replica for redirects (SPEC §4, §9). */
 export class PgStore implements Store {
   readonly links: PgLinkRepository;
+  readonly tags: PgTagQueries;
   readonly redirects: PgRedirectReads;
   readonly redirectAllowance: PgRedirectAllowance;
   readonly codeScan: PgCodeScan;
@@ -72,6 +74,7 @@ export class PgStore implements Store {
     this.#url = url;
     this.migrationsAppliedAtOpen = applied;
     this.links = new PgLinkRepository(primary);
+    this.tags = new PgTagQueries(primary);
     this.redirects = new PgRedirectReads({ ...roles, redirectReadsAreReplica: replica });
     // A take is a write: the primary. Takes of one link wait on its row's lock in turn, so
     // a burst on a limited link queues behind HOP_STATEMENT_TIMEOUT, not the redirect's

@@ -154,15 +154,12 @@ export class SqliteLinkRepository implements LinkRepository {
         );
         params['search'] = query.search.toLowerCase();
       }
-      if (query.tag !== undefined) {
-        where.push('EXISTS (SELECT 1 FROM json_each(links.tags) WHERE json_each.value = @tag)');
-        params['tag'] = query.tag;
-      }
+      where.push(...tagConditions(query, params));
       where.push(stateCondition(query.state, () => '@now'));
       const sql = `SELECT ${LINK_COLUMNS} FROM links ${order.join} WHERE ${where.join(' AND ')} ORDER BY ${order.orderBy} LIMIT @limit`;
       let statement = this.#listStatements.get(sql);
       if (statement === undefined) {
-        const db = order.join === '' ? this.#db : this.#connectionWithClicks();
+        const db = order.join === '' ? this.#db : this.connectionWithClicks();
         statement = db.prepare<Record<string, unknown>, LinkRow>(sql);
         this.#listStatements.set(sql, statement);
       }
@@ -175,9 +172,10 @@ export class SqliteLinkRepository implements LinkRepository {
    * The clicks live in clicks.db, a file of its own so that folds never hold hop.db's write
    * lock. Attaching it to the main connection would undo that: a write transaction there
    * (BEGIN IMMEDIATE) takes every attached file's write lock. A second, read-only
-   * connection with both files attached joins them and never writes.
+   * connection with both files attached joins them and never writes. The tag counts
+   * (SqliteTagQueries) read there too.
    */
-  #connectionWithClicks(): Database.Database {
+  connectionWithClicks(): Database.Database {
     if (this.#withClicks !== null) return this.#withClicks;
     if (this.#clicksFile === null) {
       throw new Error('this SQLite link repository was opened without its clicks.db');
@@ -221,6 +219,30 @@ export class SqliteLinkRepository implements LinkRepository {
       return result.changes === 1;
     });
   }
+}
+
+/**
+ * The tag filters of listLinks (ADR 0119): each list is bound as one JSON array, so the
+ * statement's text does not depend on how many tags are asked for.
+ */
+function tagConditions(query: LinkQuery, params: Record<string, unknown>): string[] {
+  const conditions: string[] = [];
+  const has = (list: string) =>
+    `EXISTS (SELECT 1 FROM json_each(links.tags) AS tag WHERE tag.value IN (SELECT value FROM json_each(${list})))`;
+  if (query.tags !== undefined && query.tags.length > 0) {
+    params['tags'] = JSON.stringify(query.tags);
+    conditions.push(
+      query.tagsMode === 'all'
+        ? `NOT EXISTS (SELECT 1 FROM json_each(@tags) AS wanted
+            WHERE wanted.value NOT IN (SELECT value FROM json_each(links.tags)))`
+        : has('@tags'),
+    );
+  }
+  if (query.excludeTags !== undefined && query.excludeTags.length > 0) {
+    params['exclude_tags'] = JSON.stringify(query.excludeTags);
+    conditions.push(`NOT ${has('@exclude_tags')}`);
+  }
+  return conditions;
 }
 
 /**

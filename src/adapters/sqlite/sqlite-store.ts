@@ -14,6 +14,7 @@ import { SqliteLinkRepository } from './sqlite-link-repository.js';
 import { SqliteRedirectAllowance } from './sqlite-redirect-allowance.js';
 import { SqliteRedirectReads } from './sqlite-redirect-reads.js';
 import { SqliteSweepQueries } from './sqlite-sweep-queries.js';
+import { SqliteTagQueries } from './sqlite-tag-queries.js';
 import { SqliteSequenceStore } from './sqlite-sequence-store.js';
 import { SqliteLinkChangeFeed } from './sqlite-link-change-feed.js';
 import { SqliteLinkCensus } from './sqlite-link-census.js';
@@ -45,6 +46,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly links: SqliteLinkRepository;
   readonly redirects: SqliteRedirectReads;
+  readonly tags: SqliteTagQueries;
   readonly redirectAllowance: SqliteRedirectAllowance;
   readonly codeScan: SqliteCodeScan;
   readonly sweep: SqliteSweepQueries;
@@ -77,6 +79,8 @@ export class SqliteStore implements Store {
     this.migrationsAppliedAtOpen = applied;
     this.links = new SqliteLinkRepository(db, clicksFile);
     this.redirects = new SqliteRedirectReads(db);
+    const links = this.links;
+    this.tags = new SqliteTagQueries(() => links.connectionWithClicks());
     this.redirectAllowance = new SqliteRedirectAllowance(db);
     this.codeScan = new SqliteCodeScan(db);
     this.sweep = new SqliteSweepQueries(db);

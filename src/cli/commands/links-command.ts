@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { effectiveState, LINK_STATES, type LinkState } from '../../domain/link.js';
+import { TAGS_MODES, type TagsMode } from '../../domain/link-tags.js';
 import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import { disableLink, enableLink } from '../../services/links/change-link-state.js';
 import { createLink } from '../../services/links/create-link.js';
@@ -80,6 +81,9 @@ Examples:
     .option('--q <text>', 'substring of code, destination or title')
     .option('--domain <host>', 'only links on this short domain')
     .addOption(new Option('--state <state>', 'only links in this state').choices(LINK_STATES))
+    .option('--tag <tag...>', 'only links with any of these tags (all of them: --tags-mode all)')
+    .addOption(new Option('--tags-mode <mode>', 'how --tag combines').choices(TAGS_MODES))
+    .option('--exclude-tag <tag...>', 'only links with none of these tags')
     .option('--limit <n>', `links a page (1-${MAX_PAGE_SIZE})`, String(DEFAULT_PAGE_SIZE))
     .option('--cursor <cursor>', 'start after the page that printed this cursor')
     .option('--all', 'every page, not only the first', false)
@@ -101,6 +105,9 @@ Examples:
         q?: string;
         domain?: string;
         state?: LinkState;
+        tag?: string[];
+        tagsMode?: TagsMode;
+        excludeTag?: string[];
         limit: string;
         cursor?: string;
         all: boolean;
@@ -116,6 +123,9 @@ Examples:
                 search: options.q,
                 domain: options.domain,
                 state: options.state,
+                tags: options.tag,
+                tagsMode: options.tagsMode,
+                excludeTags: options.excludeTag,
                 limit: Number(options.limit),
                 cursor,
               });

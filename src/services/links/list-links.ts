@@ -9,6 +9,7 @@ import {
   type LinkSort,
   type LinkSortPosition,
 } from '../../ports/link-repository.js';
+import type { TagsMode } from '../../domain/link-tags.js';
 import type { LinkServiceDeps } from './link-service-deps.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -18,7 +19,11 @@ export interface ListLinksInput {
   readonly owner?: string | undefined;
   readonly search?: string | undefined;
   readonly state?: LinkState | undefined;
-  readonly tag?: string | undefined;
+  /** Only links with any (or, with `tagsMode: 'all'`, all) of these tags (ADR 0119). */
+  readonly tags?: readonly string[] | undefined;
+  readonly tagsMode?: TagsMode | undefined;
+  /** Only links with none of these tags. */
+  readonly excludeTags?: readonly string[] | undefined;
   /** Only links on the domain with this host (issue 22). */
   readonly domain?: string | undefined;
   readonly limit?: number | undefined;
@@ -89,7 +94,9 @@ export async function listLinks(
     domains: domainsOf(deps, principal, input.domain),
     search: input.search,
     state: input.state,
-    tag: input.tag,
+    tags: input.tags,
+    tagsMode: input.tagsMode,
+    excludeTags: input.excludeTags,
     // The default order keeps its id-only cursor, so cursors handed out before sorting
     // existed still page on.
     ...(sortName === DEFAULT_SORT ? { beforeId: position?.id } : { sort, after: position }),

@@ -8,6 +8,7 @@ import { getLink } from '../../../services/links/get-link.js';
 import { linkQrCode, type QrFormat } from '../../../services/links/link-qr-code.js';
 import { listLinks, type LinkSortName } from '../../../services/links/list-links.js';
 import { updateLink } from '../../../services/links/update-link.js';
+import type { TagsMode } from '../../../domain/link-tags.js';
 import type { AppDeps } from '../../app-deps.js';
 import { smartFieldsOf } from '../../../services/links/smart-link-fields.js';
 import { readIdempotencyKey } from '../../idempotency-key.js';
@@ -42,7 +43,9 @@ interface UpdateBody extends SmartBody, PreviewBody {
 interface ListQuery {
   q?: string;
   state?: LinkState;
-  tag?: string;
+  tag?: string | string[];
+  tags_mode?: TagsMode;
+  exclude_tag?: string | string[];
   domain?: string;
   owner?: string;
   limit?: number;
@@ -140,7 +143,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       const page = await listLinks(services, principalOf(request), {
         search: query.q,
         state: query.state,
-        tag: query.tag,
+        tags: listOf(query.tag),
+        tagsMode: query.tags_mode,
+        excludeTags: listOf(query.exclude_tag),
         domain: query.domain,
         owner: query.owner,
         limit: query.limit,
@@ -280,4 +285,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       return reply.code(204).send();
     },
   );
+}
+
+/** A repeatable query parameter: absent, once (a string) or repeated (an array). */
+function listOf(value: string | string[] | undefined): readonly string[] | undefined {
+  return value === undefined ? undefined : [value].flat();
 }
