@@ -17,6 +17,12 @@ export interface BulkOutcome {
   }[];
 }
 
+/** The state changes of the bulk bar: its button, the state asked for, what is said after. */
+const STATE_CHANGES = [
+  ['Disable selected', 'disabled', 'Disabled'],
+  ['Enable selected', 'active', 'Enabled'],
+] as const;
+
 /**
  * The actions on the links ticked in the table (issue 22): add a tag, disable, enable,
  * delete, each one PATCH or DELETE /v1/links/bulk. The 207's results say per link what
@@ -75,30 +81,19 @@ export function BulkActions(props: {
           Add tag
         </button>
       </form>
-      <button
-        type="button"
-        class="secondary"
-        disabled={busy}
-        onClick={() => {
-          run({ done: 'Disabled', failed: 'be disabled' }, () =>
-            api.bulkUpdate(ids, { state: 'disabled' }),
-          );
-        }}
-      >
-        Disable selected
-      </button>
-      <button
-        type="button"
-        class="secondary"
-        disabled={busy}
-        onClick={() => {
-          run({ done: 'Enabled', failed: 'be enabled' }, () =>
-            api.bulkUpdate(ids, { state: 'active' }),
-          );
-        }}
-      >
-        Enable selected
-      </button>
+      {STATE_CHANGES.map(([label, state, done]) => (
+        <button
+          type="button"
+          class="secondary"
+          key={state}
+          disabled={busy}
+          onClick={() => {
+            run({ done, failed: `be ${done.toLowerCase()}` }, () => api.bulkUpdate(ids, { state }));
+          }}
+        >
+          {label}
+        </button>
+      ))}
       <ConfirmButton
         label="Delete selected"
         confirm={`Delete ${n} ${n === 1 ? 'link' : 'links'} for good`}
