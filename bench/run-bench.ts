@@ -33,6 +33,17 @@
  *   it checks that a smart link answers 302 to its destination, uncached (private,
  *   no-store), and `?src=qr` its rule's destination, and fails the run otherwise. Target:
  *   smart serves ≥ 85% of plain's redirects per second. Not with --against.
+ * - domains: issue 22's plain redirect on the default domain with a second short domain
+ *   registered against without, both this checkout's hop at its defaults, each on its own
+ *   copy of the store, driven by hot's paths with no headers beyond the driver's own: in one
+ *   copy a second domain (go.bench.test: bench/support/second-domain.ts) is registered, so
+ *   hop reads the Host header of every redirect; the other copy has only the default domain,
+ *   whose Host is never read. The driver's Host (127.0.0.1:port) is no registered domain,
+ *   so both serve the hot links on the default domain. Before each pair's windows it checks
+ *   that the second-domain hop answers a hot code 302 to its destination and 404 with
+ *   `Host: go.bench.test` (the link is on the default domain only: it routes by Host), and
+ *   that the other answers 302 even with that Host; it fails the run otherwise. Target: the
+ *   second-domain hop serves ≥ 98% of the other's redirects per second. Not with --against.
  * - scanner: bench/scanner-scenario.ts, visitors' throughput while a scanner floods unknown
  *   codes, in rotated rounds (its rows compare a hop with and without a scanner).
  * - codes, sweep, scale, bulk (each alone): bench/codes-bench.ts, bench/sweep-bench.ts,
@@ -78,6 +89,7 @@ import {
   progress,
   publishReport,
 } from './support/report.js';
+import { addDomain, SECOND_DOMAIN } from './support/second-domain.js';
 import { copyStore, countLinks, prepareSeededStore } from './support/seeded-store.js';
 import {
   checkAnswers,
@@ -118,7 +130,7 @@ const ALONE = {
   bulk: './bulk-bench.js',
 };
 const PAIRED = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
-const ALL = [...PAIRED, 'analytics', 'smart', 'scanner'] as const;
+const ALL = [...PAIRED, 'analytics', 'smart', 'domains', 'scanner'] as const;
 type PairedScenario = (typeof PAIRED)[number];
 type Scenario = (typeof ALL)[number];
 
@@ -161,6 +173,10 @@ const SMART_LABEL = 'hop, smart links';
 const PLAIN_LABEL = 'hop, plain links';
 /** smart: the least a five-rule smart link serves, of a plain one's req/s (issue 21). */
 const MIN_SMART_SHARE = 0.85;
+const SECOND_DOMAIN_LABEL = 'hop, a second domain';
+const DEFAULT_ONLY_LABEL = 'hop, default domain only';
+/** domains: the least the default domain's redirect serves once another domain exists (issue 22). */
+const MIN_DOMAINS_SHARE = 0.98;
 /** The longest wait for an analytics-on hop to flush and fold a window's clicks. */
 const DRAIN_TIMEOUT_MS = 30_000;
 /** The pause before the final read of its counters, after it has drained. */
@@ -237,6 +253,7 @@ const redirectRuns = new Map<PairedScenario, RedirectRun>();
 for (const scenario of scenarios) {
   if (scenario === 'analytics') sections.push(describeAnalytics(await runAnalytics()));
   else if (scenario === 'smart') sections.push(describeSmart(await runSmart()));
+  else if (scenario === 'domains') sections.push(describeDomains(await runDomains()));
   else if (scenario === 'scanner') sections.push(describeScanner(await runScanner()));
   else {
     const run = await runRedirects(scenario);
@@ -507,7 +524,7 @@ function describeDrivers(): string {
 
 /** analytics: an analytics-on and an analytics-off hop paired, browser headers on both. */
 async function runAnalytics(): Promise<PairedResult<ClickCounters>> {
-  const load = browserLoad(ANALYTICS_HEADERS);
+  const load = hotLoad(ANALYTICS_HEADERS);
   // HOP_COUNTRY_HEADER on both, so HOP_ANALYTICS is their only difference.
   const side = (analytics: 'on' | 'off', port: number) =>
     hopSide(
@@ -557,7 +574,7 @@ async function runSmart(): Promise<PairedResult<Record<string, number>[]>> {
   const code = hotCodes[0];
   if (code === undefined) throw new Error('smart: the seeded store has no links');
   const destination = destinationOf(store.dataDir, code);
-  const load = browserLoad(SMART_HEADERS);
+  const load = hotLoad(SMART_HEADERS);
   const plainCopy = freshCopy('smart-plain');
   const smartCopy = async () => {
     const copy = await freshCopy('smart-rules')();
@@ -566,16 +583,26 @@ async function runSmart(): Promise<PairedResult<Record<string, number>[]>> {
   };
   const smart = hopSide(SMART_LABEL, current, PORTS[0], smartCopy, {}, load(PORTS[0]));
   const plain = hopSide(PLAIN_LABEL, current, PORTS[1], plainCopy, {}, load(PORTS[1]));
+  return runHopPair('smart', [
+    checkedSide('smart', smart, SMART_HEADERS, [
+      { path: `/${code}`, location: destination, cacheControl: 'private, no-store' },
+      { path: `/${code}?${MATCHING_QUERY}`, location: RULE_DESTINATION },
+    ]),
+    // The plain copy really is plain: the query rule's query changes nothing there.
+    checkedSide('smart', plain, SMART_HEADERS, [
+      { path: `/${code}?${MATCHING_QUERY}`, location: destination },
+    ]),
+  ]);
+}
+
+/** Two hops of this checkout paired, BENCH_PAIRS pairs, each hop's answers by outcome after each. */
+function runHopPair(
+  name: string,
+  sides: readonly [PairSide, PairSide],
+): Promise<PairedResult<Record<string, number>[]>> {
   return runPaired({
-    name: 'smart',
-    sides: [
-      checkedSide(smart, [
-        { path: `/${code}`, location: destination, cacheControl: 'private, no-store' },
-        { path: `/${code}?${MATCHING_QUERY}`, location: RULE_DESTINATION },
-      ]),
-      // The plain copy really is plain: the query rule's query changes nothing there.
-      checkedSide(plain, [{ path: `/${code}?${MATCHING_QUERY}`, location: destination }]),
-    ],
+    name,
+    sides,
     pairs: PAIRS,
     rounds: ROUNDS,
     seconds: SECONDS,
@@ -587,17 +614,25 @@ async function runSmart(): Promise<PairedResult<Record<string, number>[]>> {
   });
 }
 
-/** `side`, whose server must answer `expected` once started, before any load: else the run fails. */
-function checkedSide(side: PairSide, expected: readonly ExpectedAnswer[]): PairSide {
+/**
+ * `side`, whose server must answer `expected` (asked with the load's `headers`) once
+ * started, before any load: else the run fails.
+ */
+function checkedSide(
+  scenario: string,
+  side: PairSide,
+  headers: Readonly<Record<string, string>>,
+  expected: readonly ExpectedAnswer[],
+): PairSide {
   return {
     ...side,
     start: async (inGroup) => {
       const server = await side.start(inGroup);
       try {
-        await checkAnswers(server.port, SMART_HEADERS, expected);
+        await checkAnswers(server.port, headers, expected);
       } catch (error) {
         await stopProcess(server.child);
-        throw new Error(`smart: ${side.label} failed its check`, { cause: error });
+        throw new Error(`${scenario}: ${side.label} failed its check`, { cause: error });
       }
       return server;
     },
@@ -617,6 +652,56 @@ function describeSmart(paired: PairedResult<Record<string, number>[]>): string[]
     `Smart served, of what plain served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_SMART_SHARE, 1)}: ${ratio >= MIN_SMART_SHARE ? 'met' : 'NOT met'}).`,
     `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503), smart / plain: ${outcomes.join('; ')}.`,
     ...twoHopTable('smart', [SMART_LABEL, PLAIN_LABEL], 'smart/plain', paired),
+  ];
+}
+
+/**
+ * domains: this checkout's hop twice, at its defaults, driven by hot's paths on the
+ * default domain; side 0 on a copy in which a second short domain is registered (so hop
+ * reads every request's Host), side 1 on a plain copy (only the default domain).
+ */
+async function runDomains(): Promise<PairedResult<Record<string, number>[]>> {
+  const code = hotCodes[0];
+  if (code === undefined) throw new Error('domains: the seeded store has no links');
+  const destination = destinationOf(store.dataDir, code);
+  // No headers beyond the driver's own: its Host, 127.0.0.1:port, is no registered domain,
+  // so both hops route every request to the default domain, where the hot links are.
+  const load = hotLoad({});
+  const secondDomainCopy = async () => {
+    const copy = await freshCopy('domains-second')();
+    addDomain(copy, SECOND_DOMAIN);
+    return copy;
+  };
+  const side = (label: string, port: number, copy: () => Promise<string>) =>
+    hopSide(label, current, port, copy, {}, load(port));
+  const withDomain = side(SECOND_DOMAIN_LABEL, PORTS[0], secondDomainCopy);
+  const without = side(DEFAULT_ONLY_LABEL, PORTS[1], freshCopy('domains-default'));
+  const onSecondDomain = { Host: SECOND_DOMAIN };
+  return runHopPair('domains', [
+    // Routed by Host: the hot link is on the default domain only, so not found on the other.
+    checkedSide('domains', withDomain, {}, [
+      { path: `/${code}`, location: destination },
+      { path: `/${code}`, headers: onSecondDomain, status: 404 },
+    ]),
+    // Host never read: the same request finds the default domain's link.
+    checkedSide('domains', without, {}, [
+      { path: `/${code}`, headers: onSecondDomain, location: destination },
+    ]),
+  ]);
+}
+
+function describeDomains(paired: PairedResult<Record<string, number>[]>): string[] {
+  const ratio = median(paired.ratios);
+  const outcomes = paired.extras.map((perHop) => perHop.map(describeOutcomes).join(' / '));
+  return [
+    '',
+    '### domains',
+    '',
+    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths, no headers beyond the driver's own`)} Both hops this checkout's, at their defaults, each on its own copy of the store. In one copy a second short domain, ${SECOND_DOMAIN} (https, no root or not-found redirect), is registered, so that hop reads the Host header of every redirect to route it; the other copy is left as seeded (only the default domain: Host is never read). Every request names the driver's Host, 127.0.0.1:port, which is no registered domain, so both hops serve the hot links on the default domain.`,
+    `Checked before each pair's windows: the second-domain hop answered a hot code 302 to its destination, and 404 with \`Host: ${SECOND_DOMAIN}\` (the link is on the default domain only: it routes by Host); the default-only hop answered the same code with that Host 302 to its destination.`,
+    `With a second domain, of without, in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_DOMAINS_SHARE, 1)}: ${ratio >= MIN_DOMAINS_SHARE ? 'met' : 'NOT met'}).`,
+    `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503), second domain / default only: ${outcomes.join('; ')}.`,
+    ...twoHopTable('domains', [SECOND_DOMAIN_LABEL, DEFAULT_ONLY_LABEL], 'with/without', paired),
   ];
 }
 
@@ -722,8 +807,8 @@ function listHeaders(headers: Readonly<Record<string, string>>): string {
     .join(', ');
 }
 
-/** hot's paths, closed loop, half the connections, with a browser's `headers`. */
-function browserLoad(headers: Readonly<Record<string, string>>) {
+/** hot's paths, closed loop, half the connections, with `headers` beyond the driver's own. */
+function hotLoad(headers: Readonly<Record<string, string>>) {
   return (port: number) => (seconds: number) =>
     runClosedLoop(driver, {
       root: ROOT,

@@ -94,12 +94,14 @@ export function destinationOf(dataDir: string, code: string): string {
   }
 }
 
-/** The answer the check expects: a 302 to `location`, and `cacheControl` when given. */
-export interface ExpectedAnswer {
+/**
+ * The answer the check expects to a GET of `path`, sent with the load's headers and
+ * `headers` on top: a 302 to `location`, with `cacheControl` when given; or a 404.
+ */
+export type ExpectedAnswer = {
   readonly path: string;
-  readonly location: string;
-  readonly cacheControl?: string;
-}
+  readonly headers?: Readonly<Record<string, string>>;
+} & ({ readonly location: string; readonly cacheControl?: string } | { readonly status: 404 });
 
 /**
  * Fails loudly unless hop on `port` answers each GET (with the load's headers) as
@@ -112,18 +114,28 @@ export async function checkAnswers(
   expected: readonly ExpectedAnswer[],
 ): Promise<void> {
   for (const answer of expected) {
-    const got = await get(port, answer.path, headers);
-    const problems = [
-      got.status === 302 ? null : `status ${got.status}, not 302`,
-      got.location === answer.location
-        ? null
-        : `location ${got.location ?? '(none)'}, not ${answer.location}`,
-      answer.cacheControl === undefined || got.cacheControl === answer.cacheControl
-        ? null
-        : `cache-control ${got.cacheControl ?? '(none)'}, not ${answer.cacheControl}`,
-    ].filter((problem) => problem !== null);
-    if (problems.length > 0)
-      throw new Error(`GET ${answer.path} on port ${port} answered ${problems.join(', ')}`);
+    const got = await get(port, answer.path, { ...headers, ...answer.headers });
+    const problems =
+      'status' in answer
+        ? [got.status === answer.status ? null : `status ${got.status}, not ${answer.status}`]
+        : [
+            got.status === 302 ? null : `status ${got.status}, not 302`,
+            got.location === answer.location
+              ? null
+              : `location ${got.location ?? '(none)'}, not ${answer.location}`,
+            answer.cacheControl === undefined || got.cacheControl === answer.cacheControl
+              ? null
+              : `cache-control ${got.cacheControl ?? '(none)'}, not ${answer.cacheControl}`,
+          ];
+    const found = problems.filter((problem) => problem !== null);
+    if (found.length > 0) {
+      const sent = Object.entries(answer.headers ?? {}).map(
+        ([name, value]) => ` (${name}: ${value})`,
+      );
+      throw new Error(
+        `GET ${answer.path}${sent.join('')} on port ${port} answered ${found.join(', ')}`,
+      );
+    }
   }
 }
 

@@ -99,13 +99,16 @@ function readersOf(node: OwnPostgresNode, code: string): string[] {
   const lines = node.log().split('\n');
   const readers: string[] = [];
   for (let i = 1; i < lines.length; i++) {
-    const detail = /^app=(\S*) pid=(\d+): DETAIL: {2}parameters: \$1 = '(.*)'$/.exec(lines[i]!);
+    // The redirect's read names the domain ('' the default: ADR 0115) and then the code.
+    const detail = /^app=(\S*) pid=(\d+): DETAIL: {2}parameters: \$1 = '', \$2 = '(.*)'$/.exec(
+      lines[i]!,
+    );
     if (detail === null || detail[3] !== code) continue;
     // A message's LOG and DETAIL lines are written together, one after the other.
     const statement = lines[i - 1]!;
     if (
       statement.startsWith(`app=${detail[1]} pid=${detail[2]}: LOG:  execute`) &&
-      statement.endsWith('FROM links WHERE code = $1')
+      statement.endsWith('FROM links WHERE domain = $1 AND code = $2')
     ) {
       readers.push(detail[1]!);
     }
