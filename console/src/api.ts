@@ -4,6 +4,8 @@ export interface Session {
   readonly owner: string;
   /** False for an owner's key: its links only, no dashboard, no owner filter. */
   readonly admin: boolean;
+  /** What the key may do (issue 22): pages and forms the key could not use are not offered. */
+  readonly scopes: readonly Scope[];
   readonly key_id: string;
   readonly expires_at: string;
   readonly csrf_token: string;
@@ -12,6 +14,8 @@ export interface Session {
 export interface Link {
   readonly id: string;
   readonly code: string;
+  /** The link's short domain (issue 22): the host of HOP_PUBLIC_URL for the default one. */
+  readonly domain: string;
   readonly short_url: string;
   readonly destination: string;
   readonly status_code: number;
@@ -64,6 +68,60 @@ export interface Rule {
 export interface Variant {
   readonly destination: string;
   readonly weight: number;
+}
+
+/** A short domain (issue 22); the default one is the host of HOP_PUBLIC_URL and comes first. */
+export interface Domain {
+  readonly host: string;
+  readonly default: boolean;
+  readonly root_redirect: string | null;
+  readonly not_found_redirect: string | null;
+  readonly https: boolean;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export const SCOPES = [
+  'links:read',
+  'links:write',
+  'analytics:read',
+  'domains:write',
+  'keys:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** An API key as listed: never its secret, which only the 201 of its creation carries. */
+export interface ApiKey {
+  readonly id: string;
+  readonly owner: string;
+  readonly admin: boolean;
+  readonly name: string | null;
+  readonly prefix: string;
+  readonly scopes: readonly Scope[];
+  /** The only domains the key may use; null: every domain. */
+  readonly domains: readonly string[] | null;
+  readonly expires_at: string | null;
+  readonly last_used_at: string | null;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+}
+
+export interface IssuedKey extends ApiKey {
+  readonly key: string;
+}
+
+export interface Tag {
+  readonly name: string;
+  readonly links: number;
+  readonly clicks: number;
+}
+
+/** One item of a bulk call's 207: its link, or the problem that stopped it. */
+export interface BulkResult {
+  readonly id: string;
+  readonly status: number;
+  readonly link?: Link;
+  readonly problem?: { readonly detail?: string; readonly title?: string };
 }
 
 export interface LinkPage {
@@ -177,6 +235,7 @@ export const api = {
     state?: string;
     owner?: string;
     tag?: string;
+    domain?: string;
     sort?: string;
     cursor?: string | undefined;
   }) => call<LinkPage>('GET', `/v1/links${q({ ...query, limit: '20' })}`),
@@ -190,6 +249,30 @@ export const api = {
   disable: (id: string) => call<Link>('POST', `/v1/links/${encodeURIComponent(id)}/disable`),
   enable: (id: string) => call<Link>('POST', `/v1/links/${encodeURIComponent(id)}/enable`),
   remove: (id: string) => call<undefined>('DELETE', `/v1/links/${encodeURIComponent(id)}`),
+  domains: () => call<{ domains: readonly Domain[] }>('GET', '/v1/domains'),
+  createDomain: (body: Record<string, unknown>) => call<Domain>('POST', '/v1/domains', body),
+  updateDomain: (host: string, body: Record<string, unknown>) =>
+    call<Domain>('PATCH', `/v1/domains/${encodeURIComponent(host)}`, body),
+  removeDomain: (host: string) =>
+    call<undefined>('DELETE', `/v1/domains/${encodeURIComponent(host)}`),
+  keys: () => call<{ keys: readonly ApiKey[] }>('GET', '/v1/keys'),
+  createKey: (body: Record<string, unknown>) => call<IssuedKey>('POST', '/v1/keys', body),
+  revokeKey: (id: string) => call<undefined>('DELETE', `/v1/keys/${encodeURIComponent(id)}`),
+  tags: (query: { search?: string; cursor?: string | undefined }) =>
+    call<{ tags: readonly Tag[]; next_cursor: string | null }>(
+      'GET',
+      `/v1/tags${q({ ...query, limit: '50' })}`,
+    ),
+  renameTag: (name: string, to: string) =>
+    call<{ name: string; links: number }>('PATCH', `/v1/tags/${encodeURIComponent(name)}`, {
+      name: to,
+    }),
+  removeTag: (name: string) => call<undefined>('DELETE', `/v1/tags/${encodeURIComponent(name)}`),
+  /** PATCH /v1/links/bulk: one change to many links, a result per link (207). */
+  bulkUpdate: (ids: readonly string[], patch: Record<string, unknown>) =>
+    call<{ results: readonly BulkResult[] }>('PATCH', '/v1/links/bulk', { ids, patch }),
+  bulkRemove: (ids: readonly string[]) =>
+    call<{ results: readonly BulkResult[] }>('DELETE', '/v1/links/bulk', { ids }),
   qrUrl: (id: string, format: 'svg' | 'png', size: number) =>
     `/v1/links/${encodeURIComponent(id)}/qr?format=${format}&size=${size}`,
 };

@@ -1,8 +1,11 @@
 import { Alert } from './components/alert.js';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, useSession, type Session } from './api.js';
+import { api, ApiError, useSession, type Scope, type Session } from './api.js';
 import { CreateLink } from './pages/create-link.js';
 import { DashboardPage } from './pages/dashboard-page.js';
+import { DomainsPage } from './pages/domains-page.js';
+import { KeysPage } from './pages/keys-page.js';
+import { TagsPage } from './pages/tags-page.js';
 import { LinkPage } from './pages/link-page.js';
 import { LinksPage } from './pages/links-page.js';
 import { SignIn } from './pages/sign-in.js';
@@ -81,6 +84,17 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
           <NavLink href="#/new" current={route.page === 'new'}>
             New link
           </NavLink>
+          <NavLink href="#/tags" current={route.page === 'tags'}>
+            Tags
+          </NavLink>
+          <NavLink href="#/domains" current={route.page === 'domains'}>
+            Domains
+          </NavLink>
+          {can(session, 'keys:write') && (
+            <NavLink href="#/keys" current={route.page === 'keys'}>
+              Keys
+            </NavLink>
+          )}
         </nav>
         <span class="who" title={`key ${session.key_id}`} data-testid="signed-in-as">
           Signed in as <strong>{session.owner}</strong> ({admin ? 'admin' : 'owner'})
@@ -91,7 +105,7 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
       </header>
       <Alert message={error} />
       <main id="main" tabIndex={-1}>
-        <Page route={route} admin={admin} />
+        <Page route={route} session={session} />
       </main>
     </>
   );
@@ -101,7 +115,8 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
  * The dashboard's figures are the whole service's, so only an admin has one (ADR 0096):
  * an owner's console opens on its own links.
  */
-function Page({ route, admin }: { route: Route; admin: boolean }) {
+function Page({ route, session }: { route: Route; session: Session }) {
+  const admin = session.admin;
   switch (route.page) {
     case 'dashboard':
       return admin ? <DashboardPage /> : <LinksPage params={new URLSearchParams()} admin={false} />;
@@ -111,9 +126,20 @@ function Page({ route, admin }: { route: Route; admin: boolean }) {
       return <LinkPage key={route.id} id={route.id} />;
     case 'new':
       return <CreateLink />;
+    case 'tags':
+      return <TagsPage params={route.params} canWrite={can(session, 'links:write')} />;
+    case 'domains':
+      return <DomainsPage canWrite={can(session, 'domains:write')} />;
+    case 'keys':
+      return <KeysPage sessionKeyId={session.key_id} />;
     case 'missing':
       return <p role="alert">There is no such page. Go back to the links.</p>;
   }
+}
+
+/** What the session's key may do (issue 22); an admin holds every scope. */
+function can(session: Session, scope: Scope): boolean {
+  return session.admin || session.scopes.includes(scope);
 }
 
 function NavLink(props: { href: string; current: boolean; children: string }) {

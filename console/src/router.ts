@@ -6,6 +6,9 @@ export type Route =
   | { readonly page: 'links'; readonly params: URLSearchParams }
   | { readonly page: 'link'; readonly id: string }
   | { readonly page: 'new' }
+  | { readonly page: 'domains' }
+  | { readonly page: 'keys' }
+  | { readonly page: 'tags'; readonly params: URLSearchParams }
   | { readonly page: 'missing' };
 
 export function parseRoute(hash: string): Route {
@@ -21,6 +24,9 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'links') return { page: 'links', params: new URLSearchParams(query) };
   if (parts[0] === 'new') return { page: 'new' };
+  if (parts[0] === 'domains') return { page: 'domains' };
+  if (parts[0] === 'keys') return { page: 'keys' };
+  if (parts[0] === 'tags') return { page: 'tags', params: new URLSearchParams(query) };
   return { page: 'dashboard' };
 }
 

@@ -120,9 +120,18 @@ describe('admin console over HTTP', () => {
         'expires_at',
         'key_id',
         'owner',
+        'scopes',
       ]);
       assert.equal(response.json.owner, 'admin');
       assert.equal(response.json.admin, true);
+      // Issue 22: an admin holds every scope.
+      assert.deepEqual([...response.json.scopes].sort(), [
+        'analytics:read',
+        'domains:write',
+        'keys:write',
+        'links:read',
+        'links:write',
+      ]);
       assert.match(response.json.key_id, /^[0-9A-Z]{26}$/);
       assert.equal(
         response.json.expires_at,
@@ -152,6 +161,7 @@ describe('admin console over HTTP', () => {
       assert.equal(response.status, 200, response.text);
       assert.equal(response.json.owner, 'team-console');
       assert.equal(response.json.admin, false);
+      assert.deepEqual(response.json.scopes, ['links:read', 'links:write', 'analytics:read']);
       assert.equal(response.json.key_id, id);
       assert.match(response.headers.get('set-cookie') ?? '', /^hop_console=/);
     });

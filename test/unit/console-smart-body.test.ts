@@ -9,6 +9,7 @@ import { smartErrorFields, smartFieldsBody } from '../../console/src/smart-body.
 const LINK = {
   id: '01M92R3VYQYF5ED5VN2FWBQB4V',
   code: 'smart1',
+  domain: '127.0.0.1',
   short_url: 'http://127.0.0.1/smart1',
   destination: 'https://example.com/?utm_source=news',
   status_code: 302,

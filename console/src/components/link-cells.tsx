@@ -28,8 +28,11 @@ export function LinkCells({ link }: { link: Link }) {
   );
 }
 
-/** A link's code, to its page (a deleted link has none). */
-export function CodeCell({ link }: { link: Link }) {
+/**
+ * A link's code, to its page (a deleted link has none); with `domain`, its short domain
+ * under it (issue 22), which keeps the links table as narrow as before domains.
+ */
+export function CodeCell({ link, domain = false }: { link: Link; domain?: boolean }) {
   return (
     <td>
       {link.state === 'deleted' ? (
@@ -37,6 +40,7 @@ export function CodeCell({ link }: { link: Link }) {
       ) : (
         <a href={`#/links/${link.id}`}>{link.code}</a>
       )}
+      {domain && <small class="domain">{link.domain}</small>}
     </td>
   );
 }

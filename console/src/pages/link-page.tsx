@@ -1,6 +1,7 @@
 import { copyShortUrl, QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { ConfirmButton } from '../components/confirm-button.js';
 import { api, ApiError, type Link } from '../api.js';
 import { Breakdown } from '../components/breakdown.js';
 import { ClicksChart } from '../components/clicks-chart.js';
@@ -154,6 +155,8 @@ function Details({ link }: { link: Link }) {
         </button>{' '}
         <span role="status">{copied}</span>
       </dd>
+      <dt>Domain</dt>
+      <dd data-testid="domain">{link.domain}</dd>
       <dt>Destination</dt>
       <dd class="destination" data-testid="destination">
         {link.destination}
@@ -187,16 +190,6 @@ function Details({ link }: { link: Link }) {
 
 function Actions({ link, onChanged }: { link: Link; onChanged: (link: Link) => void }) {
   const [message, setMessage] = useState('');
-  const [confirming, setConfirming] = useState(false);
-  // Focus follows the confirmation: onto "Delete for good" when asked, back after "Keep it".
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const deleteRef = useRef<HTMLButtonElement>(null);
-  const asked = useRef(false);
-  useLayoutEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-    else if (asked.current) deleteRef.current?.focus();
-    asked.current ||= confirming;
-  }, [confirming]);
   const act = (action: () => Promise<Link | undefined>, done: string) => {
     setMessage('');
     action().then(
@@ -231,47 +224,21 @@ function Actions({ link, onChanged }: { link: Link; onChanged: (link: Link) => v
           Disable
         </button>
       )}
-      {confirming ? (
-        <>
-          <button
-            type="button"
-            class="danger"
-            ref={confirmRef}
-            onClick={() => {
-              api.remove(link.id).then(
-                () => {
-                  go('#/links');
-                },
-                (e: unknown) => {
-                  setMessage(e instanceof ApiError ? e.message : 'Deleting failed.');
-                },
-              );
-            }}
-          >
-            Delete for good
-          </button>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => {
-              setConfirming(false);
-            }}
-          >
-            Keep it
-          </button>
-        </>
-      ) : (
-        <button
-          type="button"
-          class="danger"
-          ref={deleteRef}
-          onClick={() => {
-            setConfirming(true);
-          }}
-        >
-          Delete
-        </button>
-      )}
+      <ConfirmButton
+        label="Delete"
+        confirm="Delete for good"
+        keep="Keep it"
+        onConfirm={() => {
+          api.remove(link.id).then(
+            () => {
+              go('#/links');
+            },
+            (e: unknown) => {
+              setMessage(e instanceof ApiError ? e.message : 'Deleting failed.');
+            },
+          );
+        }}
+      />
       <p role="status" class="message">
         {message}
       </p>

@@ -1,6 +1,8 @@
 import { CodeCell, copyShortUrl, QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { BulkActions, BulkFailures, type BulkOutcome } from '../components/bulk-actions.js';
+import { pageCursors, Pager } from '../components/pager.js';
 import { api, ApiError, type Link } from '../api.js';
 import { useLoad } from '../components/use-load.js';
 import { count, date, dateTime } from '../format.js';
@@ -17,42 +19,55 @@ const SORTS = [
   ['expires_at', 'Expiring soonest'],
   ['-expires_at', 'Expiring latest'],
 ] as const;
-const FILTERS = ['q', 'tag', 'state', 'owner', 'sort'] as const;
+const FILTERS = ['q', 'tag', 'domain', 'state', 'owner', 'sort'] as const;
 
 /**
  * Search, filters, order and the page live in the URL fragment, so a search can be
- * bookmarked and Back and Forward work: the API's cursors of the pages passed are kept
- * there as a stack, which "Previous" pops. An owner's session lists its own links only
- * (the API scopes it), so the owner filter and column are an admin's.
+ * bookmarked and Back and Forward work (the cursors as a stack: Pager). An owner's session
+ * lists its own links only (the API scopes it), so the owner filter and column are an
+ * admin's. Ticked links take bulk actions (issue 22); a new page or search unticks them.
  */
 export function LinksPage({ params, admin }: { params: URLSearchParams; admin: boolean }) {
   const filter = (name: string) => params.get(name) ?? '';
-  const [q, tag, state, owner, sort] = FILTERS.map(filter) as [
+  const [q, tag, domain, state, owner, sort] = FILTERS.map(filter) as [
+    string,
     string,
     string,
     string,
     string,
     string,
   ];
-  const pages = filter('pages');
-  const cursors = pages === '' ? [] : pages.split(' ');
-  const cursor = cursors[cursors.length - 1];
-  const toPages = (next: readonly string[]) => {
-    const query = new URLSearchParams(params);
-    if (next.length === 0) query.delete('pages');
-    else query.set('pages', next.join(' '));
-    go(`#/links?${query.toString()}`);
-  };
+  const { cursor } = pageCursors(params);
   const {
     value: page,
     error,
     reload,
   } = useLoad(
-    () => api.links({ q, tag, state, owner: admin ? owner : '', sort, cursor }),
-    [q, tag, state, owner, sort, cursor],
+    () => api.links({ q, tag, domain, state, owner: admin ? owner : '', sort, cursor }),
+    [q, tag, domain, state, owner, sort, cursor],
   );
+  // A key that may not list domains still lists its links: no domain filter then.
+  const { value: domains } = useLoad(() => api.domains(), []);
   const [qrOf, setQrOf] = useState<Link | null>(null);
   const [status, setStatus] = useState('');
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
+  useEffect(() => {
+    setTicked(new Set());
+    setOutcome(null);
+  }, [q, tag, domain, state, owner, sort, cursor]);
+  const selectable = page?.items.filter((link) => link.state !== 'deleted') ?? [];
+  const selected = selectable.filter((link) => ticked.has(link.id));
+  const tick = (ids: readonly string[], on: boolean) => {
+    setTicked((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  };
 
   const search = (event: Event) => {
     event.preventDefault();
@@ -102,6 +117,21 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
           Tag
           <input name="tag" defaultValue={tag} />
         </label>
+        {domains !== null && (
+          <label>
+            Domain
+            <select name="domain">
+              <option value="" selected={domain === ''}>
+                any
+              </option>
+              {domains.domains.map((d) => (
+                <option key={d.host} value={d.host} selected={d.host === domain}>
+                  {d.host}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         {admin && (
           <label>
             Owner
@@ -135,6 +165,19 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
       <p role="status" class="message" data-testid="links-status">
         {status}
       </p>
+      <BulkFailures outcome={outcome} />
+      {selected.length > 0 && (
+        <BulkActions
+          selected={selected}
+          onDone={(done) => {
+            setStatus(done.message);
+            setOutcome(done);
+            // After a delete only the links it could not delete stay ticked.
+            if (done.deleted) setTicked(new Set(done.failures.map((failure) => failure.id)));
+            reload();
+          }}
+        />
+      )}
       {qrOf !== null && (
         <section class="qr-panel" aria-label={`QR code of ${qrOf.short_url}`}>
           <QrCode link={qrOf} size={160} />
@@ -154,7 +197,21 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
           <caption class="visually-hidden">Links</caption>
           <thead>
             <tr>
-              <th scope="col">Code</th>
+              <th scope="col" class="pick">
+                <input
+                  type="checkbox"
+                  aria-label="Select every link on this page"
+                  checked={selectable.length > 0 && selected.length === selectable.length}
+                  disabled={selectable.length === 0}
+                  onChange={(event) => {
+                    tick(
+                      selectable.map((link) => link.id),
+                      event.currentTarget.checked,
+                    );
+                  }}
+                />
+              </th>
+              <th scope="col">Code and domain</th>
               <th scope="col">Title and destination</th>
               <th scope="col">Tags</th>
               <th scope="col">State</th>
@@ -177,7 +234,19 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
             )}
             {page?.items.map((link) => (
               <tr key={link.id} data-code={link.code}>
-                <CodeCell link={link} />
+                <td class="pick">
+                  {link.state !== 'deleted' && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${link.code}`}
+                      checked={ticked.has(link.id)}
+                      onChange={(event) => {
+                        tick([link.id], event.currentTarget.checked);
+                      }}
+                    />
+                  )}
+                </td>
+                <CodeCell link={link} domain />
                 <td class="destination" title={link.destination}>
                   {link.title !== null && <strong class="title">{link.title}</strong>}
                   {link.title !== null && <br />}
@@ -211,29 +280,7 @@ export function LinksPage({ params, admin }: { params: URLSearchParams; admin: b
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        <button
-          type="button"
-          class="secondary"
-          disabled={cursors.length === 0}
-          onClick={() => {
-            toPages(cursors.slice(0, -1));
-          }}
-        >
-          Previous
-        </button>
-        <span>Page {cursors.length + 1}</span>
-        <button
-          type="button"
-          class="secondary"
-          disabled={page?.next_cursor == null}
-          onClick={() => {
-            if (page?.next_cursor != null) toPages([...cursors, page.next_cursor]);
-          }}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager base="#/links" params={params} nextCursor={page?.next_cursor} />
     </>
   );
 }

@@ -16,12 +16,17 @@ import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 
 const sessionJson = {
   type: 'object',
-  required: ['owner', 'admin', 'key_id', 'expires_at', 'csrf_token'],
+  required: ['owner', 'admin', 'scopes', 'key_id', 'expires_at', 'csrf_token'],
   properties: {
     owner: { type: 'string' },
     admin: {
       type: 'boolean',
       description: "False for an owner's key: the console shows that owner's links only.",
+    },
+    scopes: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "The key's scopes (issue 22): the console offers only what they allow.",
     },
     key_id: { type: 'string' },
     expires_at: { type: 'string', format: 'date-time' },
@@ -45,6 +50,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: AppDeps): void
     reply.header('cache-control', 'no-store').send({
       owner: session.principal.owner,
       admin: session.principal.admin,
+      scopes: [...session.principal.scopes],
       key_id: session.principal.keyId,
       expires_at: new Date(session.expiresAt).toISOString(),
       csrf_token: session.csrfToken,
