@@ -175,7 +175,34 @@ describe('the hop CLI', () => {
         .map((line) => (JSON.parse(line) as { host: string; default: boolean }).host),
       ['s.example', 'go.example.com'],
     );
-    assert.equal((await runHop(['domains', 'remove', 'go.example.com'], env)).status, 0);
+    // A link on the domain: its short URL names the domain, lists and exports filter by it,
+    // and the domain cannot go while the link is on it.
+    const onDomain = await runHop(
+      [
+        'links',
+        'create',
+        'https://example.com/on-go',
+        '--domain',
+        'go.example.com',
+        '--alias',
+        'go-cli',
+      ],
+      env,
+    );
+    assert.equal(onDomain.stdout, 'http://go.example.com/go-cli\n', onDomain.stderr);
+    const onGoListed = await runHop(['links', 'list', '--domain', 'go.example.com', '--json'], env);
+    assert.deepEqual(
+      onGoListed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { code: string; domain: string }).domain),
+      ['go.example.com'],
+    );
+    const exported = await runHop(['links', 'export', '--domain', 'go.example.com'], env);
+    assert.match(exported.stdout, /^https:\/\/example\.com\/on-go,go-cli,.*,go\.example\.com$/m);
+    const inUse = await runHop(['domains', 'remove', 'go.example.com'], env);
+    assert.equal(inUse.status, 1);
+    assert.match(inUse.stderr, /Links use go\.example\.com/);
     const fallback = await runHop(['domains', 'remove', 's.example'], env);
     assert.equal(fallback.status, 1);
     assert.match(fallback.stderr, /default domain/);
