@@ -3,7 +3,8 @@
  * stores): every server these files start gets a schema of its own on the shared
  * PostgreSQL (test/support/test-server.ts). Analytics are left out: their tests drain the
  * embedded aggregator, which PostgreSQL does not have (clicks on PostgreSQL are tested in
- * test/e2e/scale-out.test.ts and by the click-store contract).
+ * test/e2e/scale-out.test.ts and by the click-store contract). The link-preview suite's
+ * click counts run here too: on PostgreSQL without NATS a flush folds into the store.
  */
 import { postgresReachable, whenPostgres } from '../support/require-postgres.js';
 
@@ -24,6 +25,7 @@ if (await postgresReachable()) {
   await import('./links-bulk.test.js');
   await import('./tags.test.js');
   await import('./domain-redirects.test.js');
+  await import('./link-previews.test.js');
   await import('./domains.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
