@@ -696,7 +696,7 @@ describe('smart links in link files (issue 21, ADR 0113)', () => {
     );
     assert.match(smart[9]!, /^scrypt\$8192\$8\$1\$/, 'the hash, never the password');
     assert.ok(!firstCsv.includes('open sesame'));
-    assert.deepEqual(smart.slice(10), ['5', 'https://example.com/gone', 'true', '']);
+    assert.deepEqual(smart.slice(10), ['5', 'https://example.com/gone', 'true', '', '', '']);
     assert.deepEqual(
       JSON.parse(smart[7]!).map((rule: { when: object }) => Object.keys(rule.when).length),
       [9, 1],

@@ -155,6 +155,11 @@ const CELLS: Record<LinkFileColumn, fc.Arbitrary<string>> = {
   forward_query: fc.oneof(fc.constantFrom('', 'true', 'false', 'TRUE', '1'), anyText),
   // The default domain by its host, one that does not exist, and no host at all.
   domain: fc.oneof(fc.constantFrom('', 'hop.test', 'nowhere.example', 'a b'), anyText),
+  preview: fc.oneof(
+    fc.constantFrom('', '{"title":"Spring"}', '{"image":"javascript:x"}', '[]', '{', 'null'),
+    anyText,
+  ),
+  crawlable: fc.oneof(fc.constantFrom('', 'true', 'false', 'yes'), anyText),
 };
 
 // --- well-formed files --------------------------------------------------------------------

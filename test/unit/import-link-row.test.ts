@@ -125,6 +125,22 @@ describe('a link file row', () => {
     assert.deepEqual(readLinkRowOrThrow(FULL, row({ tags: 'a||b' })).input.tags, ['a', '', 'b']);
   });
 
+  test('preview must be JSON and crawlable true or false, each refused at its column', () => {
+    refusal(
+      () => readLinkRowOrThrow(FULL, row({ preview: '{' })),
+      'invalid-request',
+      /preview must be a JSON object/,
+      'preview',
+    );
+    refusal(
+      () => readLinkRowOrThrow(FULL, row({ crawlable: 'yes' })),
+      'invalid-request',
+      /crawlable must be true, false or empty/,
+      'crawlable',
+    );
+    assert.equal(readLinkRowOrThrow(FULL, row({ crawlable: 'false' })).input.crawlable, false);
+  });
+
   test('the domain column names the short domain; empty is the default domain (issue 22)', () => {
     assert.equal(
       readLinkRowOrThrow(FULL, row({ domain: 'go.acme.test' })).input.domain,
@@ -134,12 +150,12 @@ describe('a link file row', () => {
   });
 
   test('fewer or more cells than the header names are refused', () => {
-    const detail = /The row has 13 cells where the header names 14 columns\./;
+    const detail = /The row has 15 cells where the header names 16 columns\./;
     refusal(() => readLinkRowOrThrow(FULL, row({}).slice(1)), 'invalid-request', detail, 'row');
     refusal(
       () => readLinkRowOrThrow(FULL, [...row({}), 'extra']),
       'invalid-request',
-      /has 15 cells/,
+      /has 17 cells/,
     );
   });
 
@@ -196,8 +212,23 @@ describe('a link as a row of an export', () => {
     crawlable: false,
   };
 
+  test('carries the preview as the JSON object and crawlable as true (issue 22)', () => {
+    const shared = {
+      ...link,
+      preview: { title: '=Spring', description: null, image: 'https://example.com/c.png' },
+      crawlable: true,
+    };
+    const cells = toLinkFileRecord(shared, NOW);
+    // A JSON object's cell starts with "{": a formula-like title inside it is safe as it is.
+    assert.equal(cells[14], JSON.stringify(shared.preview));
+    assert.equal(cells[15], 'true');
+    const back = readLinkRowOrThrow(FULL, [...cells]).input;
+    assert.deepEqual(back.preview, shared.preview);
+    assert.equal(back.crawlable, true);
+  });
+
   test("ends with the domain's host (issue 22)", () => {
-    assert.equal(toLinkFileRecord({ ...link, domain: 'go.acme.test' }, NOW).at(-1), 'go.acme.test');
+    assert.equal(toLinkFileRecord({ ...link, domain: 'go.acme.test' }, NOW)[13], 'go.acme.test');
   });
 
   test('holds the code as alias, an RFC 3339 expiry, the tags joined, the state', () => {
@@ -217,6 +248,9 @@ describe('a link as a row of an export', () => {
       '',
       '',
       // The default domain: no host, so the file imports onto any service's default.
+      '',
+      // No preview, not crawlable.
+      '',
       '',
     ]);
   });

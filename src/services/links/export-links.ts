@@ -114,6 +114,8 @@ export function toLinkFileRecord(link: Link, nowMs: number): LinkFileRecord {
     effectiveState(link, nowMs),
     ...smartCells(link.smart),
     link.domain,
+    link.preview === null ? '' : toFileCell(JSON.stringify(link.preview)),
+    link.crawlable ? 'true' : '',
   ];
 }
 

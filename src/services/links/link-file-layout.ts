@@ -7,7 +7,8 @@ import { HopError } from '../../domain/errors.js';
  * empty for a plain link; a file without them (older exports) imports plain links.
  * `domain` (issue 22) is the short domain's host, empty for the default domain, so a file
  * moves between services with other public URLs; a file without it imports onto the
- * default domain.
+ * default domain. `preview` (the API's JSON object) and `crawlable` (true, or empty for
+ * false) carry how a link looks when shared.
  */
 export const LINK_FILE_COLUMNS = [
   'destination',
@@ -24,6 +25,8 @@ export const LINK_FILE_COLUMNS = [
   'fallback_url',
   'forward_query',
   'domain',
+  'preview',
+  'crawlable',
 ] as const;
 export type LinkFileColumn = (typeof LINK_FILE_COLUMNS)[number];
 

@@ -42,6 +42,8 @@ export function readLinkRowOrThrow(
   const statusCode = cell('status_code');
   const tags = cell('tags');
   const domain = cell('domain');
+  const preview = cell('preview');
+  const crawlable = cell('crawlable');
   const smart = smartFieldsOrThrow(cell);
   const passwordHash = passwordHashOrThrow(cell('password_hash'));
   return {
@@ -59,6 +61,8 @@ export function readLinkRowOrThrow(
       tags: tags === undefined ? undefined : tags.split(TAG_SEPARATOR),
       ...(smart === undefined ? {} : { smart }),
       ...(domain === undefined ? {} : { domain }),
+      ...(preview === undefined ? {} : { preview: jsonCellOrThrow('preview', preview) }),
+      ...(crawlable === undefined ? {} : { crawlable: crawlableOrThrow(crawlable) }),
       ...(passwordHash === undefined ? {} : { passwordHash }),
     },
     disabled: isDisabledOrThrow(cell('state')),
@@ -95,12 +99,22 @@ function booleanCell(text: string): boolean | string {
   return text === 'false' ? false : text;
 }
 
-function jsonCellOrThrow(column: 'rules' | 'variants', text: string): unknown {
+function jsonCellOrThrow(column: 'rules' | 'variants' | 'preview', text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw invalidRow(column, `${column} must be a JSON array, as the API takes it.`);
+    const kind = column === 'preview' ? 'object' : 'array';
+    throw invalidRow(column, `${column} must be a JSON ${kind}, as the API takes it.`);
   }
+}
+
+function crawlableOrThrow(text: string): boolean {
+  const value = booleanCell(text);
+  if (typeof value === 'boolean') return value;
+  throw invalidRow(
+    'crawlable',
+    `crawlable must be true, false or empty, not ${JSON.stringify(text)}.`,
+  );
 }
 
 /** The stored hash of the link's password, exactly as an export wrote it. */
