@@ -1,3 +1,4 @@
+import { DEFAULT_DOMAIN } from '../domain/link-domain.js';
 import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { Config } from '../config/config.js';
@@ -76,7 +77,12 @@ export function composeAppDeps(
     tagService: { links: services.linkService, tags: store.tags },
     redirect: resolver,
     domainRoutes: parts.domainRoutes,
-    analytics: { links: store.links, clicks: store.clicks, clock },
+    analytics: {
+      links: store.links,
+      clicks: store.clicks,
+      clock,
+      defaultHost: parts.domainRoutes.hostOf(DEFAULT_DOMAIN),
+    },
     clicks: clicks?.record ?? null,
     countryHeader: config.countryHeader,
     clickAddressOf: makeClientAddressOf(config.trustProxy, { keepMapped: true }),

@@ -194,5 +194,8 @@ describe('short domains: the redirect by Host', () => {
       onGo.id,
     );
     assertProblem(await server.request('GET', '/v1/links/listed'), 404, 'not-found');
+    const analytics = await server.request('GET', '/v1/links/listed/analytics?domain=go.acme.test');
+    assert.equal(analytics.status, 200, analytics.text);
+    assertProblem(await server.request('GET', '/v1/links/listed/analytics'), 404, 'not-found');
   });
 });

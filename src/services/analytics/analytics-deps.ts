@@ -7,4 +7,6 @@ export interface AnalyticsDeps {
   readonly links: LinkLookups;
   readonly clicks: ClickStore;
   readonly clock: Clock;
+  /** The host of HOP_PUBLIC_URL: a `domain` naming it is the default domain (issue 22). */
+  readonly defaultHost: string;
 }

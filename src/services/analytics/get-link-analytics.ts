@@ -1,3 +1,4 @@
+import { DEFAULT_DOMAIN, storedDomainOf } from '../../domain/link-domain.js';
 import { HOUR_MS, NO_CLICKS } from '../../domain/click-fold.js';
 import { HopError, type FieldProblem } from '../../domain/errors.js';
 import { rfc3339ToMs } from '../../domain/expiry.js';
@@ -25,6 +26,8 @@ export interface AnalyticsQuery {
   readonly from?: string | undefined;
   readonly to?: string | undefined;
   readonly bucket?: string | undefined;
+  /** The short domain of a link named by its code (issue 22); the default without one. */
+  readonly domain?: string | undefined;
 }
 
 export interface LinkAnalytics {
@@ -65,7 +68,9 @@ export async function getLinkAnalytics(
   query: AnalyticsQuery,
 ): Promise<LinkAnalytics> {
   const range = resolveRangeOrThrow(query, deps.clock.now());
-  const link = await findVisibleLinkOrThrow(deps.links, principal, id);
+  const domain =
+    query.domain === undefined ? DEFAULT_DOMAIN : storedDomainOf(query.domain, deps.defaultHost);
+  const link = await findVisibleLinkOrThrow(deps.links, principal, id, domain);
   const [summary, freshness] = await Promise.all([
     deps.clicks.summarize(link.id, range.from, range.to),
     deps.clicks.freshness(),

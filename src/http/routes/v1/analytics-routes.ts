@@ -14,6 +14,7 @@ interface AnalyticsQueryString {
   from?: string;
   to?: string;
   bucket?: string;
+  domain?: string;
 }
 
 const counts = (key: string) => ({
@@ -55,6 +56,11 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
               type: 'string',
               enum: [...ANALYTICS_BUCKETS],
               description: `Series step (UTC); at most ${MAX_SERIES_POINTS} points. Default hour.`,
+            },
+            domain: {
+              type: 'string',
+              maxLength: 253,
+              description: 'The short domain of a link named by its code; default the default.',
             },
           },
         },
