@@ -199,7 +199,7 @@ describe('the hop CLI', () => {
       ['go.example.com'],
     );
     const exported = await runHop(['links', 'export', '--domain', 'go.example.com'], env);
-    assert.match(exported.stdout, /^https:\/\/example\.com\/on-go,go-cli,.*,go\.example\.com$/m);
+    assert.match(exported.stdout, /^https:\/\/example\.com\/on-go,go-cli,.*,go\.example\.com,,$/m);
     const inUse = await runHop(['domains', 'remove', 'go.example.com'], env);
     assert.equal(inUse.status, 1);
     assert.match(inUse.stderr, /Links use go\.example\.com/);
