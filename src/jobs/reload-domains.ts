@@ -11,7 +11,8 @@ export function reloadDomains(routes: DomainRoutes): PeriodicJob {
   return {
     name: 'reload-domains',
     everyMs: DOMAINS_RELOAD_MS,
-    runAtStart: true,
+    // The runtime read them once as it was composed (the CLI needs them too): not again.
+    runAtStart: false,
     run: () => routes.reload(),
     failing: 'domains could not be reloaded; routing by the last ones read',
     recovered: 'domains reloading again',

@@ -19,6 +19,8 @@ export interface DomainRoute {
   readonly rootRedirect: string | null;
   /** A miss answers 302 here instead of the 404; null: the 404. */
   readonly notFoundRedirect: string | null;
+  /** Short URLs on this domain are `https://` (a domain not loaded yet: also https). */
+  readonly https: boolean;
 }
 
 /** Distinct `Host` values remembered; beyond it the memo starts afresh (a host flood). */
@@ -36,12 +38,10 @@ export class DomainRoutes implements ShortUrls {
   readonly #store: Pick<DomainStore, 'listDomains'>;
   readonly #defaultHost: string;
   readonly #publicUrl: string;
-  #https = new Map<string, boolean>();
   /** True while some domain other than the default exists: only then is `Host` read. */
   hasOthers = false;
   defaultRoute: DomainRoute = routeOf(DEFAULT_DOMAIN, null);
   #byHost = new Map<string, DomainRoute>();
-  #domains: readonly LinkDomain[] = [];
   #memo: BoundedMemo<DomainRoute>;
   /**
    * Every host of ours, the default's first, as the destination policy compares them (no
@@ -53,9 +53,9 @@ export class DomainRoutes implements ShortUrls {
   constructor(store: Pick<DomainStore, 'listDomains'>, publicUrl: string) {
     this.#store = store;
     this.#publicUrl = publicUrl.replace(/\/+$/, '');
-    this.#defaultHost = requestHostOf(new URL(publicUrl).host);
+    this.#defaultHost = normaliseHostname(publicUrl);
     this.#memo = this.#newMemo();
-    this.ownHosts.push(normaliseHostname(publicUrl));
+    this.ownHosts.push(this.#defaultHost);
   }
 
   /** The route of a request, from its `rawHeaders`; synchronous, no I/O. */
@@ -70,16 +70,6 @@ export class DomainRoutes implements ShortUrls {
     return this.defaultRoute;
   }
 
-  /** The route of a stored host (`''` the default), or undefined for a host not registered. */
-  routeOfDomain(domain: string): DomainRoute | undefined {
-    return domain === DEFAULT_DOMAIN ? this.defaultRoute : this.#byHost.get(domain);
-  }
-
-  /** Every registered domain as last loaded (the default's row, host `''`, included if stored). */
-  get domains(): readonly LinkDomain[] {
-    return this.#domains;
-  }
-
   /** The host short URLs of `domain` name: HOP_PUBLIC_URL's for the default domain. */
   hostOf(domain: string): string {
     return domain === DEFAULT_DOMAIN ? this.#defaultHost : domain;
@@ -91,7 +81,7 @@ export class DomainRoutes implements ShortUrls {
    */
   shortUrlOf(domain: string, code: string): string {
     if (domain === DEFAULT_DOMAIN) return `${this.#publicUrl}/${code}`;
-    return `${this.#https.get(domain) === false ? 'http' : 'https'}://${domain}/${code}`;
+    return `${this.#byHost.get(domain)?.https === false ? 'http' : 'https'}://${domain}/${code}`;
   }
 
   /** Reads every domain from the store and routes by them from now on. */
@@ -102,15 +92,11 @@ export class DomainRoutes implements ShortUrls {
   /** Routes by `domains` from now on (the default's own redirects are the row with host ''). */
   replace(domains: readonly LinkDomain[]): void {
     const byHost = new Map<string, DomainRoute>();
-    const https = new Map<string, boolean>();
-    for (const domain of domains) https.set(domain.host, domain.https);
-    this.#https = https;
     let defaultRoute = routeOf(DEFAULT_DOMAIN, null);
     for (const domain of domains) {
       if (domain.host === DEFAULT_DOMAIN) defaultRoute = routeOf(DEFAULT_DOMAIN, domain);
       else byHost.set(domain.host, routeOf(domain.host, domain));
     }
-    this.#domains = domains;
     this.#byHost = byHost;
     this.defaultRoute = defaultRoute;
     this.#memo = this.#newMemo();
@@ -132,5 +118,6 @@ function routeOf(host: string, domain: LinkDomain | null): DomainRoute {
     domain: host,
     rootRedirect: domain?.rootRedirect ?? null,
     notFoundRedirect: domain?.notFoundRedirect ?? null,
+    https: domain?.https ?? true,
   });
 }
