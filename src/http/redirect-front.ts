@@ -321,13 +321,17 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     if (outcome.kind === 'smart') {
       // A password link shows no card: its crawler gets the form, like anyone (ADR 0121).
       const link = outcome.link;
+      const headers =
+        request.method === 'HEAD' || link.smart?.options.passwordHash != null
+          ? null
+          : readClickHeaders(request.rawHeaders, countryHeader);
       if (
-        request.method !== 'HEAD' &&
-        link.smart?.options.passwordHash == null &&
-        isLinkCrawler(readClickHeaders(request.rawHeaders, countryHeader).userAgent) &&
+        headers !== null &&
+        isLinkCrawler(headers.userAgent) &&
         answerCrawler(request, response, link.linkId)
       ) {
-        countClick(request, link.linkId, link.code);
+        // The card reads no headers: the shared object still holds this request's.
+        recordClick(request, headers, link.linkId, link.code);
       } else {
         smart.answer(request, response, link);
       }
