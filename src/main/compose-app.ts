@@ -1,4 +1,3 @@
-import { DEFAULT_DOMAIN } from '../domain/link-domain.js';
 import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import { QrcodeRenderer } from '../adapters/qr/qrcode-renderer.js';
 import type { Config } from '../config/config.js';
@@ -81,7 +80,7 @@ export function composeAppDeps(
       links: store.links,
       clicks: store.clicks,
       clock,
-      defaultHost: parts.domainRoutes.hostOf(DEFAULT_DOMAIN),
+      defaultHost: services.linkService.defaultHost,
     },
     clicks: clicks?.record ?? null,
     countryHeader: config.countryHeader,

@@ -98,7 +98,7 @@ export function composeServices(
   const domainService: DomainServiceDeps = {
     domains: store.domains,
     clock,
-    defaultHost: parts.domainRoutes.hostOf(DEFAULT_DOMAIN),
+    defaultHost: linkService.defaultHost,
     defaultHttps: config.publicUrl.startsWith('https:'),
     defaultRootRedirect: config.rootRedirect ?? null,
     destinationPolicy: linkService.destinationPolicy,

@@ -10,10 +10,14 @@ export async function listDomains(
   principal: Principal,
 ): Promise<readonly DomainView[]> {
   assertScope(principal, 'links:read');
-  const others = (await deps.domains.listDomains()).filter(
+  const stored = await deps.domains.listDomains();
+  const others = stored.filter(
     (domain) => domain.host !== DEFAULT_DOMAIN && canUseDomain(principal, domain.host),
   );
   const views = others.map((domain) => domainViewOf(deps, domain));
   if (!canUseDomain(principal, DEFAULT_DOMAIN)) return views;
-  return [domainViewOf(deps, await defaultDomainRow(deps)), ...views];
+  // The list holds the default's row once it is stored; it is made only the first time.
+  const defaultRow =
+    stored.find((domain) => domain.host === DEFAULT_DOMAIN) ?? (await defaultDomainRow(deps));
+  return [domainViewOf(deps, defaultRow), ...views];
 }

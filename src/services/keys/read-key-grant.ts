@@ -2,6 +2,7 @@ import { HopError, type FieldProblem } from '../../domain/errors.js';
 import { rfc3339ToMs } from '../../domain/expiry.js';
 import { DEFAULT_DOMAIN, normaliseDomainHost } from '../../domain/link-domain.js';
 import {
+  canUseDomain,
   isScope,
   OWNER_PATTERN,
   OWNER_SCOPES,
@@ -163,7 +164,7 @@ async function readDomains(
     }
     const stored = host === deps.defaultHost ? DEFAULT_DOMAIN : host;
     // A domain the issuer may not use reads exactly like one that does not exist.
-    const usable = issuer === null || issuer.domains === null || issuer.domains.has(stored);
+    const usable = issuer === null || canUseDomain(issuer, stored);
     if (!usable || (stored !== DEFAULT_DOMAIN && (await deps.domains.findDomain(host)) === null)) {
       problem(field, `There is no domain "${host}".`);
       continue;
