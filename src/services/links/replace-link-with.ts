@@ -12,16 +12,21 @@ const MAX_CHANGE_ATTEMPTS = 5;
 /**
  * Applies `change` with compare-and-set on `version`, re-reading and retrying if another
  * writer got there first, so concurrent edits never lose one another. The version grows
- * by one with each real change; a change that changes nothing writes nothing.
+ * by one with each real change; a change that changes nothing writes nothing. `read`: the
+ * link as the caller just read it (visible to `principal`), tried first instead of a read.
  */
 export async function replaceLinkWith(
   deps: LinkServiceDeps,
   principal: Principal,
   id: string,
   change: LinkChange,
+  read?: Link,
 ): Promise<Link> {
   for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
-    const current = await findVisibleLinkOrThrow(deps.links, principal, id);
+    const current =
+      attempt === 0 && read !== undefined
+        ? read
+        : await findVisibleLinkOrThrow(deps.links, principal, id);
     const now = deps.clock.now();
     const changed = change(current, now);
     if (changed === null) return current;

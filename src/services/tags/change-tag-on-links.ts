@@ -55,16 +55,8 @@ async function changeOne(
     const tags = change(current.tags);
     return tags === null ? null : { ...current, tags };
   };
-  const next = withTags(link);
-  if (next === null) return;
-  const now = deps.clock.now();
-  const written: Link = { ...next, updatedAt: now, version: link.version + 1 };
-  if (await deps.links.replaceLink(written, link.version)) {
-    deps.events.linkChanged(written);
-    return;
-  }
   try {
-    await replaceLinkWith(deps, principal, link.id, withTags);
+    await replaceLinkWith(deps, principal, link.id, withTags, link);
   } catch (error) {
     // Deleted meanwhile: it carries no tag any more.
     if (!(error instanceof HopError && error.kind === 'not-found')) throw error;
