@@ -429,7 +429,7 @@ export const ENV_SPEC = [
     name: 'HOP_COUNTRY_HEADER',
     key: 'countryHeader',
     default: undefined,
-    doc: "Request header a trusted edge puts the client's country in, e.g. cf-ipcountry (unset: the client's address is looked up in HOP_GEOIP_DB).",
+    doc: "Request header a trusted edge puts the client's country in, e.g. cf-ipcountry (unset: the client's address is looked up in the IP database, HOP_GEOIP_DB or the bundled one).",
     parse: parseHeaderName,
   },
   {
