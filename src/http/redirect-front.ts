@@ -119,6 +119,26 @@ export interface RedirectFront {
   ) => void;
 }
 
+/**
+ * A plain redirect's headers, `X-Robots-Tag: noindex` unless the link is crawlable (issue
+ * 22, ADR 0121). A flat list, not an object: node:http walks an object's keys with
+ * `for…in` and an own-property check each, a list by index (ADR 0124).
+ */
+function redirectHeaders(location: string, cacheControl: string, crawlable: boolean): string[] {
+  return crawlable
+    ? ['location', location, 'cache-control', cacheControl, 'content-length', '0']
+    : [
+        'location',
+        location,
+        'cache-control',
+        cacheControl,
+        'content-length',
+        '0',
+        'x-robots-tag',
+        NOINDEX,
+      ];
+}
+
 /** A fallback (issue 21): never kept, never counted. */
 const FALLBACK_CACHE_CONTROL = 'no-store';
 
@@ -299,21 +319,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         observe(source, startedAt);
         return;
       }
-      // Issue 22: noindex unless crawlable; one fixed shape per branch, nothing spread.
-      if (outcome.crawlable) {
-        response.writeHead(outcome.status, {
-          location: outcome.location,
-          'cache-control': outcome.cacheControl,
-          'content-length': '0',
-        });
-      } else {
-        response.writeHead(outcome.status, {
-          location: outcome.location,
-          'cache-control': outcome.cacheControl,
-          'content-length': '0',
-          'x-robots-tag': NOINDEX,
-        });
-      }
+      response.writeHead(
+        outcome.status,
+        redirectHeaders(outcome.location, outcome.cacheControl, outcome.crawlable),
+      );
       response.end();
       observe(source, startedAt);
       return;

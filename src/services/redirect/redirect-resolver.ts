@@ -220,8 +220,9 @@ export class RedirectResolver implements LinkEvents {
       // An expired link may have a fallback; a takedown (disabled, deleted) goes nowhere.
       return entry.state === 'expired' && entry.smart !== null ? entry.smart.whenSpent : NOT_FOUND;
     }
-    const now = this.#clock.now();
-    if (entry.expiresAt !== null && entry.expiresAt <= now) {
+    // The clock is read only for a link that expires (or a permanent redirect's max-age,
+    // below): a feature a link does not use costs it nothing (ADR 0124).
+    if (entry.expiresAt !== null && entry.expiresAt <= this.#clock.now()) {
       return entry.smart === null ? NOT_FOUND : entry.smart.whenSpent;
     }
     if (this.#blocklist !== undefined && this.#blocklist.blocksUrl(entry.location)) {
@@ -237,7 +238,7 @@ export class RedirectResolver implements LinkEvents {
       code: entry.code,
       status: entry.status,
       location: entry.location,
-      cacheControl: cacheControlFor(entry.status, entry.expiresAt, now),
+      cacheControl: cacheControlFor(entry.status, entry.expiresAt, this.#clock.now()),
       crawlable: entry.crawlable,
     };
   }
