@@ -1,0 +1,63 @@
+import type { Link } from '../domain/link.js';
+
+/**
+ * The durable outbox of issue 23 (ADR 0127): what happened to links and their clicks, kept
+ * in the same transaction as the change it describes, read in order by the webhook
+ * fan-out and the event stream. Two logs, because a link's change and its clicks commit in
+ * different transactions (on SQLite, in different files): each has its own sequence.
+ */
+
+/** A link event's type, as webhooks and the event stream name it. */
+export type LinkEventType = 'link.created' | 'link.updated' | 'link.deleted';
+
+/** One committed change to a link. */
+export interface LinkEventRecord {
+  /** Its position in the link event log: grows with every event, never reused. */
+  readonly seq: number;
+  readonly type: LinkEventType;
+  /** When the change committed (epoch ms, the writer's clock). */
+  readonly occurredAt: number;
+  /** The link as the change left it (a deleted link: its tombstone). */
+  readonly link: Link;
+}
+
+/** Clicks per value of one dimension, within one click event. */
+export type DimensionCounts = Readonly<Record<string, number>>;
+
+/**
+ * The clicks of one link within one second, as one fold counted them (issue 23:
+ * `link.clicked` is batched per link and second). A second whose clicks were folded in
+ * two folds (two instances, or a fold boundary) is two events.
+ */
+export interface ClickEventRecord {
+  readonly seq: number;
+  readonly linkId: string;
+  /** The first epoch millisecond of the second the clicks happened in. */
+  readonly second: number;
+  /** People's clicks. */
+  readonly clicks: number;
+  /** Bots' clicks (ADR 0094): in no dimension. */
+  readonly botClicks: number;
+  /** People's clicks by dimension value; a click whose value is unknown is in none. */
+  readonly countries: DimensionCounts;
+  readonly devices: DimensionCounts;
+  readonly browsers: DimensionCounts;
+  readonly oses: DimensionCounts;
+  readonly referrers: DimensionCounts;
+  readonly languages: DimensionCounts;
+  /** When the fold committed it (epoch ms). */
+  readonly recordedAt: number;
+}
+
+/** An event log read in order from a cursor (a `seq`; 0 before the first). */
+export interface EventLog<Event extends { readonly seq: number }> {
+  /** The newest event's seq, or 0 when there is none: following from here skips the past. */
+  latest(): Promise<number>;
+  /** Up to `limit` events with seq > `cursor`, oldest first. */
+  after(cursor: number, limit: number): Promise<readonly Event[]>;
+  /** Deletes up to `limit` events recorded before `olderThanMs`; how many it deleted. */
+  forgetBefore(olderThanMs: number, limit: number): Promise<number>;
+}
+
+export type LinkEventLog = EventLog<LinkEventRecord>;
+export type ClickEventLog = EventLog<ClickEventRecord>;
