@@ -12,8 +12,8 @@ export type LinkEventType = 'link.created' | 'link.updated' | 'link.deleted';
 
 /** One committed change to a link. */
 export interface LinkEventRecord {
-  /** Its position in the link event log: grows with every event, never reused. */
-  readonly seq: number;
+  /** Its place in the log (see EventLog). */
+  readonly position: string;
   readonly type: LinkEventType;
   /** When the change committed (epoch ms, the writer's clock). */
   readonly occurredAt: number;
@@ -30,7 +30,8 @@ export type DimensionCounts = Readonly<Record<string, number>>;
  * two folds (two instances, or a fold boundary) is two events.
  */
 export interface ClickEventRecord {
-  readonly seq: number;
+  /** Its place in the log (see EventLog). */
+  readonly position: string;
   readonly linkId: string;
   /** The first epoch millisecond of the second the clicks happened in. */
   readonly second: number;
@@ -49,14 +50,26 @@ export interface ClickEventRecord {
   readonly recordedAt: number;
 }
 
-/** An event log read in order from a cursor (a `seq`; 0 before the first). */
-export interface EventLog<Event extends { readonly seq: number }> {
-  /** The newest event's seq, or 0 when there is none: following from here skips the past. */
-  latest(): Promise<number>;
-  /** Up to `limit` events with seq > `cursor`, oldest first. */
-  after(cursor: number, limit: number): Promise<readonly Event[]>;
+/**
+ * An event log read in order from a position. A position is opaque text made of digits and
+ * `:` (so a caller may join two with another character): `''` is before the first event.
+ * Events are returned in commit order, so a reader that goes on from the last position it
+ * saw never skips one committed later. On SQLite (one writer) a position is the event's
+ * sequence number. On PostgreSQL it is the writing transaction's id and the sequence
+ * number, read only below the oldest transaction still running (ADR 0127).
+ */
+export interface EventLog<Event extends { readonly position: string }> {
+  /** The newest event's position (`''` when there is none): following from here skips the past. */
+  latest(): Promise<string>;
+  /** Up to `limit` events after `position`, in commit order. */
+  after(position: string, limit: number): Promise<readonly Event[]>;
   /** Deletes up to `limit` events recorded before `olderThanMs`; how many it deleted. */
   forgetBefore(olderThanMs: number, limit: number): Promise<number>;
+}
+
+/** True when `position` is one an EventLog could have made (`''` included). */
+export function isEventPosition(position: string): boolean {
+  return /^(?:\d{1,20}(?::\d{1,20})?)?$/.test(position);
 }
 
 export type LinkEventLog = EventLog<LinkEventRecord>;
