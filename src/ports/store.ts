@@ -5,6 +5,7 @@ import type { CrawlableLinks } from './crawlable-links.js';
 import type { DomainStore } from './domain-store.js';
 import type { LinkCensus } from './link-census.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
+import type { LinkEventLog } from './event-log.js';
 import type { LinkCodeScan } from './link-code-scan.js';
 import type { LinkRepository } from './link-repository.js';
 import type { RedirectAllowance } from './redirect-allowance.js';
@@ -44,6 +45,8 @@ export interface Store {
    * embedded SQLite file); null where instances tell each other through Redis.
    */
   readonly linkChanges: LinkChangeFeed | null;
+  /** The outbox of link events (issue 23, ADR 0127): webhooks and the event stream read it. */
+  readonly linkEvents: LinkEventLog;
   /** Resolves when the backend answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   /** Versions of the schema migrations applied when this store was opened. */

@@ -49,6 +49,26 @@ async function openSchemaStore(t: TestContext, schema = uniqueSchema()): Promise
   return store;
 }
 
+/**
+ * A link inserted by a transaction left open on a connection of its own (COMMIT it with
+ * `slow`): it takes its transaction id and seq now and commits whenever the test says.
+ */
+async function insertInOpenTransaction(t: TestContext, schema: string) {
+  const slow = new pg.Client({ connectionString: POSTGRES_URL });
+  await slow.connect();
+  t.after(() => slow.end());
+  await slow.query(`SET search_path = ${schema}`);
+  await slow.query('BEGIN');
+  const late = makeLink();
+  await slow.query(
+    `INSERT INTO links (id, code, owner, destination, status_code, state, custom, tags,
+       created_at, updated_at, version)
+     VALUES ($1, $2, $3, $4, 302, 'active', false, '[]', 0, 0, 1)`,
+    [late.id, late.code, late.owner, late.destination],
+  );
+  return { slow, late };
+}
+
 await whenPostgres('PgStore (needs PostgreSQL)', () => {
   /** A fresh store on a schema of its own, dropped by `cleanup`. */
   const openFreshStore = async () => {
@@ -164,18 +184,7 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       const store = await openSchemaStore(t, schema);
       // A transaction that takes its id first and commits last: its row sorts before rows
       // already scanned, and must still be found by the next pass.
-      const slow = new pg.Client({ connectionString: POSTGRES_URL });
-      await slow.connect();
-      t.after(() => slow.end());
-      await slow.query(`SET search_path = ${schema}`);
-      await slow.query('BEGIN');
-      const late = makeLink();
-      await slow.query(
-        `INSERT INTO links (id, code, owner, destination, status_code, state, custom, tags,
-           created_at, updated_at, version)
-         VALUES ($1, $2, $3, $4, 302, 'active', false, '[]', 0, 0, 1)`,
-        [late.id, late.code, late.owner, late.destination],
-      );
+      const { slow, late } = await insertInOpenTransaction(t, schema);
       const early = makeLink();
       await store.links.insertLink(early);
       const seen = new Set<string>();
@@ -187,6 +196,26 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
       scan = await store.codeScan.scanCodes(scan.cursor, 100);
       for (const code of scan.codes) seen.add(code);
       assert.ok(seen.has(late.code), 'the late commit is found by the next pass');
+    });
+
+    test('a link event committed after a later one is read after it, never skipped', async (t) => {
+      const schema = uniqueSchema();
+      const store = await openSchemaStore(t, schema);
+      const start = await store.linkEvents.latest();
+      // A transaction that takes its seq first and commits last (ADR 0127).
+      const { slow, late } = await insertInOpenTransaction(t, schema);
+      const early = makeLink();
+      await store.links.insertLink(early);
+      // The early commit waits behind the open transaction: nothing can be skipped.
+      assert.deepEqual(await store.linkEvents.after(start, 10), []);
+      await slow.query('COMMIT');
+      const events = await store.linkEvents.after(start, 10);
+      assert.deepEqual(
+        events.map((event) => event.link.id),
+        [late.id, early.id],
+      );
+      const last = events.at(-1)?.position ?? '';
+      assert.deepEqual(await store.linkEvents.after(last, 10), []);
     });
 
     test("a cursor past the server's transaction ids (a failover, a restore) starts over", async (t) => {

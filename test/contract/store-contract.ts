@@ -7,6 +7,7 @@ import { codeScanContract } from './code-scan-contract.js';
 import { crawlableLinksContract } from './crawlable-links-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
 import { linkCensusContract } from './link-census-contract.js';
+import { linkEventLogContract } from './link-event-log-contract.js';
 import { linkRepositoryContract } from './link-repository-contract.js';
 import { listLinksContract } from './list-links-contract.js';
 import { listLinksSortContract } from './list-links-sort-contract.js';
@@ -70,5 +71,6 @@ export function runStoreContract(
     sequenceContract(open);
     linkCensusContract(open);
     bulkAnswersContract(open);
+    linkEventLogContract(open);
   });
 }

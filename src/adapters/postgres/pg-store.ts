@@ -1,3 +1,4 @@
+import { PgLinkEventLog } from './pg-link-event-log.js';
 import { PgDomainStore } from './pg-domain-store.js';
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
@@ -52,6 +53,7 @@ export class PgStore implements Store {
   readonly crawlableLinks: PgCrawlableLinks;
   /** Instances tell each other of changes through Redis (the shared cache's channel). */
   readonly linkChanges = null;
+  readonly linkEvents: PgLinkEventLog;
   readonly migrationsAppliedAtOpen: readonly number[];
   readonly #primary: pg.Pool;
   readonly #pools: readonly pg.Pool[];
@@ -74,6 +76,7 @@ export class PgStore implements Store {
     this.#url = url;
     this.migrationsAppliedAtOpen = applied;
     this.links = new PgLinkRepository(primary);
+    this.linkEvents = new PgLinkEventLog(primary);
     this.tags = new PgTagQueries(primary);
     this.redirects = new PgRedirectReads({ ...roles, redirectReadsAreReplica: replica });
     // A take is a write: the primary. Takes of one link wait on its row's lock in turn, so

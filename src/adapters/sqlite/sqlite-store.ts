@@ -16,6 +16,7 @@ import { SqliteRedirectReads } from './sqlite-redirect-reads.js';
 import { SqliteSweepQueries } from './sqlite-sweep-queries.js';
 import { SqliteTagQueries } from './sqlite-tag-queries.js';
 import { SqliteSequenceStore } from './sqlite-sequence-store.js';
+import { SqliteLinkEventLog } from './sqlite-link-event-log.js';
 import { SqliteLinkChangeFeed } from './sqlite-link-change-feed.js';
 import { SqliteLinkCensus } from './sqlite-link-census.js';
 import { applyMigrations } from './sqlite-migrations.js';
@@ -58,6 +59,7 @@ export class SqliteStore implements Store {
   readonly census: SqliteLinkCensus;
   readonly crawlableLinks: SqliteCrawlableLinks;
   readonly linkChanges: SqliteLinkChangeFeed;
+  readonly linkEvents: SqliteLinkEventLog;
   /** The embedded click sink and the aggregator's source (SPEC §6). */
   readonly clickQueue: SqliteClickQueue;
   /** Versions applied when this store was opened (statements need the current schema). */
@@ -91,6 +93,7 @@ export class SqliteStore implements Store {
     this.census = new SqliteLinkCensus(db);
     this.crawlableLinks = new SqliteCrawlableLinks(db);
     this.linkChanges = new SqliteLinkChangeFeed(db);
+    this.linkEvents = new SqliteLinkEventLog(db);
     this.clicks = clickDb.clicks;
     this.clickQueue = clickDb.clickQueue;
   }
