@@ -17,6 +17,18 @@ import {
 import { guardSqlite } from './sqlite-errors.js';
 import { fromRow, fromRowOrNull, toRow, type LinkRow } from './sqlite-link-rows.js';
 
+/**
+ * The `link.created` events of the links after a rowid, in rowid (insertion) order: the row
+ * as JSON, as migration 0018's trigger writes a change's (ADR 0127).
+ */
+const CREATED_EVENTS_AFTER_ROWID = `INSERT INTO link_events (type, occurred_at, link)
+  SELECT 'link.created', created_at, json_object('id', id, 'code', code, 'owner', owner,
+    'destination', destination, 'status_code', status_code, 'state', state, 'custom', custom,
+    'title', title, 'tags', tags, 'created_at', created_at, 'updated_at', updated_at,
+    'expires_at', expires_at, 'deleted_at', deleted_at, 'version', version, 'smart', smart,
+    'domain', domain, 'preview', preview, 'crawlable', crawlable)
+  FROM links WHERE rowid > ? ORDER BY rowid`;
+
 export class SqliteLinkRepository implements LinkRepository {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
@@ -27,6 +39,10 @@ export class SqliteLinkRepository implements LinkRepository {
   readonly #deleteClaim: Database.Statement<[string, string]>;
   readonly #insertClaim: Database.Statement;
   readonly #importBatch: Database.Transaction<(links: readonly Link[]) => number>;
+  /** The created events of the links inserted after a rowid (ADR 0127). */
+  readonly #createdEvents: Database.Statement<[number | bigint]>;
+  readonly #maxRowid: Database.Statement<[], { rowid: number | null }>;
+  readonly #insertWithEvent: Database.Transaction<(link: Link) => boolean>;
   readonly #insertWithClaim: Database.Transaction<
     (link: Link, claim: IdempotencyClaim) => InsertLinkResult
   >;
@@ -67,11 +83,18 @@ export class SqliteLinkRepository implements LinkRepository {
       `INSERT INTO idempotency_records (owner, key, request_hash, link_id, response, created_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
+    this.#createdEvents = db.prepare(CREATED_EVENTS_AFTER_ROWID);
+    this.#maxRowid = db.prepare('SELECT max(rowid) AS rowid FROM links');
+    // A link and its created event in one transaction; the event by one statement for all
+    // the rows the batch inserted (the rows after the highest rowid before it).
     this.#importBatch = db.transaction((links: readonly Link[]) => {
+      const before = this.#maxRowid.get()?.rowid ?? 0;
       let inserted = 0;
       for (const link of links) inserted += this.#insert.run(toRow(link)).changes;
+      if (inserted > 0) this.#createdEvents.run(before);
       return inserted;
     });
+    this.#insertWithEvent = db.transaction((link: Link) => this.#insertOne(link));
     // One transaction: look for a live claim, else insert the link and the claim together.
     this.#insertWithClaim = db.transaction((link: Link, claim: IdempotencyClaim) => {
       const existing = this.#findClaim.get(claim.owner, claim.key);
@@ -81,7 +104,7 @@ export class SqliteLinkRepository implements LinkRepository {
         }
         this.#deleteClaim.run(claim.owner, claim.key);
       }
-      if (this.#insert.run(toRow(link)).changes === 0) return { kind: 'code-taken' } as const;
+      if (!this.#insertOne(link)) return { kind: 'code-taken' } as const;
       this.#insertClaim.run(
         claim.owner,
         claim.key,
@@ -97,10 +120,18 @@ export class SqliteLinkRepository implements LinkRepository {
   async insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult> {
     return guardSqlite('store the link', () => {
       if (idempotency !== undefined) return this.#insertWithClaim.immediate(link, idempotency);
-      return this.#insert.run(toRow(link)).changes === 0
-        ? { kind: 'code-taken' }
-        : { kind: 'inserted', link };
+      return this.#insertWithEvent.immediate(link)
+        ? { kind: 'inserted', link }
+        : { kind: 'code-taken' };
     });
+  }
+
+  /** Inserts `link` and its created event, inside the caller's transaction; false if taken. */
+  #insertOne(link: Link): boolean {
+    const inserted = this.#insert.run(toRow(link));
+    if (inserted.changes === 0) return false;
+    this.#createdEvents.run(BigInt(inserted.lastInsertRowid) - 1n);
+    return true;
   }
 
   async findIdempotencyRecord(
