@@ -67,13 +67,16 @@ whenChromium('the console for a team, in Chromium', () => {
       await page.getByLabel('API key').fill(aliceKey);
       await page.screenshot({ path: join(h.screenshots, 'sign-in.png') });
       await page.getByRole('button', { name: 'Sign in' }).click();
-      // An owner's console opens on the owner's links: the dashboard is the whole service's.
-      await page.getByRole('heading', { name: 'Links' }).waitFor();
+      // An owner's console opens on its dashboard: the clicks of its own links (ADR 0126),
+      // none of the service's figures, which stay the admins' (ADR 0096).
+      await page.getByRole('heading', { name: 'Clicks across your links' }).waitFor();
       assert.match(
         (await page.getByTestId('signed-in-as').textContent()) ?? '',
         /Signed in as alice-team \(owner\)/,
       );
-      assert.equal(await page.getByRole('link', { name: 'Dashboard' }).count(), 0);
+      assert.equal(await page.getByTestId('clicks-today').count(), 0);
+      await page.getByRole('link', { name: 'Links', exact: true }).click();
+      await page.getByRole('heading', { name: 'Links' }).waitFor();
       assert.equal(await page.getByLabel('Owner').count(), 0, 'no owner filter for an owner');
       assert.equal(await page.getByRole('columnheader', { name: 'Owner' }).count(), 0);
       await waitForRows(page, [alice.code]);
