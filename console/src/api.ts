@@ -145,6 +145,19 @@ export interface Analytics {
   readonly freshness: string | null;
 }
 
+/** `GET /v1/analytics` (issue 23): the caller's clicks across all its links. */
+export interface AllAnalytics extends Omit<Analytics, 'by_city'> {
+  readonly bot_clicks: number;
+  readonly top_links: readonly {
+    readonly id: string;
+    readonly code: string;
+    readonly domain: string;
+    readonly short_url: string;
+    readonly title: string | null;
+    readonly clicks: number;
+  }[];
+}
+
 export interface Dashboard {
   /** Links by state, counted in the store as of counted_at (ADR 0100). */
   readonly links: {
@@ -243,6 +256,9 @@ export const api = {
   /** Without a range, the API's own default range and bucket. */
   analytics: (id: string, range: { bucket?: string; from?: string; to?: string } = {}) =>
     call<Analytics>('GET', `/v1/links/${encodeURIComponent(id)}/analytics${q(range)}`),
+  /** Across all the signed-in key's links; without a range, the API's default. */
+  allAnalytics: (range: { bucket?: string; from?: string; to?: string } = {}) =>
+    call<AllAnalytics>('GET', `/v1/analytics${q(range)}`),
   create: (body: Record<string, unknown>) => call<Link>('POST', '/v1/links', body),
   update: (id: string, body: Record<string, unknown>) =>
     call<Link>('PATCH', `/v1/links/${encodeURIComponent(id)}`, body),

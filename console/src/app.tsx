@@ -66,7 +66,7 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
           hop
         </a>
         <nav aria-label="Console">
-          {admin && (
+          {hasDashboard(session) && (
             <NavLink href="#/" current={route.page === 'dashboard'}>
               Dashboard
             </NavLink>
@@ -76,7 +76,7 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
             current={
               route.page === 'links' ||
               route.page === 'link' ||
-              (!admin && route.page === 'dashboard')
+              (!hasDashboard(session) && route.page === 'dashboard')
             }
           >
             Links
@@ -112,14 +112,19 @@ function Console({ session, onSignedOut }: { session: Session; onSignedOut: () =
 }
 
 /**
- * The dashboard's figures are the whole service's, so only an admin has one (ADR 0096):
- * an owner's console opens on its own links.
+ * The dashboard's service figures are the whole service's, so only an admin has them (ADR
+ * 0096); its clicks across links are the key's own, so any key that reads analytics has a
+ * dashboard (ADR 0126). A key that cannot opens on its links.
  */
 function Page({ route, session }: { route: Route; session: Session }) {
   const admin = session.admin;
   switch (route.page) {
     case 'dashboard':
-      return admin ? <DashboardPage /> : <LinksPage params={new URLSearchParams()} admin={false} />;
+      return hasDashboard(session) ? (
+        <DashboardPage admin={admin} />
+      ) : (
+        <LinksPage params={new URLSearchParams()} admin={false} />
+      );
     case 'links':
       return <LinksPage params={route.params} admin={admin} />;
     case 'link':
@@ -135,6 +140,11 @@ function Page({ route, session }: { route: Route; session: Session }) {
     case 'missing':
       return <p role="alert">There is no such page. Go back to the links.</p>;
   }
+}
+
+/** A dashboard: an admin's, or any key's that reads analytics (its own clicks, ADR 0126). */
+function hasDashboard(session: Session): boolean {
+  return can(session, 'analytics:read');
 }
 
 /** What the session's key may do (issue 22); an admin holds every scope. */

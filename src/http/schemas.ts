@@ -321,7 +321,7 @@ export const linkJson = {
 } as const;
 
 /** A tag query parameter: once, or repeated (`tag=a&tag=b`) up to a link's tag count. */
-function repeatableTag(description: string) {
+export function repeatableTag(description: string) {
   const tag = { type: 'string', maxLength: MAX_TAG_LENGTH };
   return { anyOf: [tag, { type: 'array', maxItems: MAX_TAGS, items: tag }], description };
 }

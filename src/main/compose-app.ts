@@ -79,6 +79,8 @@ export function composeAppDeps(
     analytics: {
       links: store.links,
       clicks: store.clicks,
+      acrossLinks: store.clickAnalytics,
+      domains: store.domains,
       clock,
       defaultHost: services.linkService.defaultHost,
     },

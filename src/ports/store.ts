@@ -1,5 +1,6 @@
 import type { ApiKeyStore } from './api-key-store.js';
 import type { BulkAnswerStore } from './bulk-answers.js';
+import type { ClickAnalyticsQueries } from './click-analytics-queries.js';
 import type { ClickStore } from './click-store.js';
 import type { CrawlableLinks } from './crawlable-links.js';
 import type { DomainStore } from './domain-store.js';
@@ -34,6 +35,8 @@ export interface Store {
   /** The short domains beside the default one (issue 22). */
   readonly domains: DomainStore;
   readonly clicks: ClickStore;
+  /** Clicks summed across many links at once (`GET /v1/analytics`, ADR 0126). */
+  readonly clickAnalytics: ClickAnalyticsQueries;
   /** Counters leased in blocks: the permutation counter, pool offsets. */
   readonly sequences: SequenceStore;
   /** Counts active links for the guess probability. */

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Store } from '../../src/ports/store.js';
 import { apiKeyStoreContract } from './api-key-store-contract.js';
 import { bulkAnswersContract } from './bulk-answers-contract.js';
+import { clickAnalyticsContract } from './click-analytics-contract.js';
 import { codeScanContract } from './code-scan-contract.js';
 import { crawlableLinksContract } from './crawlable-links-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
@@ -64,6 +65,7 @@ export function runStoreContract(
     listLinksSortContract(open);
     crawlableLinksContract(open);
     tagQueriesContract(open);
+    clickAnalyticsContract(open);
     redirectReadsContract(open);
     codeScanContract(open);
     sweepQueriesContract(open);

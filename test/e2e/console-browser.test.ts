@@ -190,7 +190,8 @@ whenChromium('admin console in Chromium', () => {
       // The busiest links are ranked where clicks are folded, every 15 s: the row
       // comes with the first ranking after the fold that counted the clicks.
       await page
-        .locator('table.links tbody tr', { hasText: link.code })
+        .getByRole('table', { name: 'Busiest links, last 7 days' })
+        .locator('tbody tr', { hasText: link.code })
         .filter({ hasText: '5' })
         .waitFor({ timeout: 60_000 });
       await page.screenshot({ path: join(h.screenshots, 'dashboard.png'), fullPage: true });

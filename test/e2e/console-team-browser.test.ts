@@ -67,13 +67,16 @@ whenChromium('the console for a team, in Chromium', () => {
       await page.getByLabel('API key').fill(aliceKey);
       await page.screenshot({ path: join(h.screenshots, 'sign-in.png') });
       await page.getByRole('button', { name: 'Sign in' }).click();
-      // An owner's console opens on the owner's links: the dashboard is the whole service's.
-      await page.getByRole('heading', { name: 'Links' }).waitFor();
+      // An owner's console opens on its dashboard: the clicks of its own links (ADR 0126),
+      // none of the service's figures, which stay the admins' (ADR 0096).
+      await page.getByRole('heading', { name: 'Clicks across your links' }).waitFor();
       assert.match(
         (await page.getByTestId('signed-in-as').textContent()) ?? '',
         /Signed in as alice-team \(owner\)/,
       );
-      assert.equal(await page.getByRole('link', { name: 'Dashboard' }).count(), 0);
+      assert.equal(await page.getByTestId('clicks-today').count(), 0);
+      await page.getByRole('link', { name: 'Links', exact: true }).click();
+      await page.getByRole('heading', { name: 'Links' }).waitFor();
       assert.equal(await page.getByLabel('Owner').count(), 0, 'no owner filter for an owner');
       assert.equal(await page.getByRole('columnheader', { name: 'Owner' }).count(), 0);
       await waitForRows(page, [alice.code]);
@@ -336,7 +339,10 @@ whenChromium('the console for a team, in Chromium', () => {
       const page = await newPage(h, phone);
       const analyticsRequests: string[] = [];
       page.on('request', (request) => {
-        if (request.url().includes('/analytics')) analyticsRequests.push(request.url());
+        // A link's analytics; the dashboard's across all links (ADR 0126) are not counted here.
+        if (/\/v1\/links\/[^/]+\/analytics/.test(request.url())) {
+          analyticsRequests.push(request.url());
+        }
       });
       await signIn(h, page, ADMIN_KEY);
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();

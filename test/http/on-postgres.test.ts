@@ -1,7 +1,7 @@
 /**
  * The API suites again, on PostgreSQL instead of SQLite (SPEC §4: one contract, two
  * stores): every server these files start gets a schema of its own on the shared
- * PostgreSQL (test/support/test-server.ts). Analytics are left out: their tests drain the
+ * PostgreSQL (test/support/test-server.ts). Per-link analytics are left out: their tests drain the
  * embedded aggregator, which PostgreSQL does not have (clicks on PostgreSQL are tested in
  * test/e2e/scale-out.test.ts and by the click-store contract). The link-preview suite's
  * click counts run here too: on PostgreSQL without NATS a flush folds into the store.
@@ -27,6 +27,8 @@ if (await postgresReachable()) {
   await import('./domain-redirects.test.js');
   await import('./link-previews.test.js');
   await import('./domains.test.js');
+  // Issue 23: across all links, clicks flushed straight into PostgreSQL (ADR 0126).
+  await import('./all-links-analytics.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);

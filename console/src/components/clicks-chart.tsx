@@ -10,7 +10,11 @@ const HEIGHT = 180;
  * the page's own type size on any screen; an empty range draws no scale at all (a "1"
  * over nothing says nothing). Each bar has a tooltip; total and range are said in text.
  */
-export function ClicksChart({ analytics }: { analytics: Analytics }) {
+export function ClicksChart({
+  analytics,
+}: {
+  analytics: Pick<Analytics, 'series' | 'bucket' | 'total' | 'from' | 'to'>;
+}) {
   const series = analytics.series;
   const max = Math.max(0, ...series.map((point) => point.clicks));
   const slot = WIDTH / Math.max(1, series.length);

@@ -1,28 +1,36 @@
 import { LinkCells } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
-import { useEffect } from 'preact/hooks';
 import { api } from '../api.js';
+import { AllLinksAnalytics } from '../components/all-links-analytics.js';
+import { useLiveRefresh } from '../components/use-live-refresh.js';
 import { useLoad } from '../components/use-load.js';
 import { count, dateTime, ms, rate } from '../format.js';
 
 const REFRESH_MS = 2000;
 
-/** Totals, the busiest links, and the redirect rate and p99 of the last seconds, live. */
-export function DashboardPage() {
-  const { value: dashboard, error, reload } = useLoad(() => api.dashboard(), []);
-  useEffect(() => {
-    // A tab in the background asks for nothing.
-    const timer = setInterval(() => {
-      if (!document.hidden) reload();
-    }, REFRESH_MS);
-    return () => {
-      clearInterval(timer);
-    };
-  }, [reload]);
-
+/**
+ * The dashboard: an admin's has the service's totals, busiest links and redirect rate
+ * first (ADR 0068); everyone's has the clicks across the links its key can see (issue 23,
+ * ADR 0126).
+ */
+export function DashboardPage({ admin }: { admin: boolean }) {
   return (
     <>
       <h1>Dashboard</h1>
+      {admin && <ServiceFigures />}
+      <AllLinksAnalytics />
+    </>
+  );
+}
+
+/** Totals, the busiest links, and the redirect rate and p99 of the last seconds, live. */
+function ServiceFigures() {
+  const { value: dashboard, error, reload } = useLoad(() => api.dashboard(), []);
+  // The redirect rate is this instance's last seconds: refreshed faster than clicks fold.
+  useLiveRefresh(reload, REFRESH_MS);
+
+  return (
+    <>
       <Alert message={error} />
       {dashboard !== null && (
         <>

@@ -3,7 +3,7 @@ import { Alert } from '../components/alert.js';
 import { useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { api, ApiError, type Link } from '../api.js';
-import { Breakdown } from '../components/breakdown.js';
+import { Breakdowns } from '../components/breakdowns.js';
 import { ClicksChart } from '../components/clicks-chart.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../components/field-errors.js';
 import { LINK_FIELDS, LinkFields, linkFieldsBody } from '../components/link-fields.js';
@@ -11,7 +11,7 @@ import { SmartDetails } from '../components/smart-summary.js';
 import { SmartFields } from '../components/smart-fields.js';
 import { RangePicker, rangeQuery, type ChartRange } from '../components/range-picker.js';
 import { useLoad } from '../components/use-load.js';
-import { count, countryName, dateTime } from '../format.js';
+import { count, dateTime } from '../format.js';
 import { go } from '../router.js';
 import { smartErrorFields, smartFieldsBody } from '../smart-body.js';
 
@@ -89,40 +89,7 @@ export function LinkPage({ id }: { id: string }) {
         {analytics !== null && (
           <>
             <ClicksChart analytics={analytics} />
-            <div class="breakdowns">
-              <Breakdown
-                caption="By country"
-                rows={analytics.by_country.map((r) => ({
-                  name: countryName(r.country),
-                  clicks: r.clicks,
-                }))}
-              />
-              <Breakdown
-                caption="By device"
-                rows={analytics.by_device.map((r) => ({ name: r.device, clicks: r.clicks }))}
-              />
-              <Breakdown
-                caption="By browser"
-                rows={analytics.by_browser.map((r) => ({ name: r.browser, clicks: r.clicks }))}
-              />
-              <Breakdown
-                caption="By operating system"
-                rows={analytics.by_os.map((r) => ({ name: r.os, clicks: r.clicks }))}
-              />
-              {analytics.by_city.length > 0 && (
-                <Breakdown
-                  caption="By city"
-                  rows={analytics.by_city.map((r) => ({ name: r.city, clicks: r.clicks }))}
-                />
-              )}
-              <Breakdown
-                caption="By referrer"
-                rows={analytics.by_referrer.map((r) => ({
-                  name: r.referrer === '' ? '(none)' : r.referrer,
-                  clicks: r.clicks,
-                }))}
-              />
-            </div>
+            <Breakdowns analytics={analytics} />
           </>
         )}
       </section>

@@ -10,6 +10,7 @@ import { guardPg } from './pg-errors.js';
 import { PgLinkCensus } from './pg-link-census.js';
 import { PgCodeScan } from './pg-code-scan.js';
 import { PgTagQueries } from './pg-tag-queries.js';
+import { PgClickAnalyticsQueries } from './pg-click-analytics-queries.js';
 import { PgLinkRepository } from './pg-link-repository.js';
 import { PgRedirectAllowance } from './pg-redirect-allowance.js';
 import { PgRedirectReads } from './pg-redirect-reads.js';
@@ -48,6 +49,7 @@ export class PgStore implements Store {
   readonly bulkAnswers: PgBulkAnswers;
   readonly domains: PgDomainStore;
   readonly clicks: PgClickStore;
+  readonly clickAnalytics: PgClickAnalyticsQueries;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
   readonly crawlableLinks: PgCrawlableLinks;
@@ -89,6 +91,7 @@ export class PgStore implements Store {
     this.bulkAnswers = new PgBulkAnswers(primary);
     this.domains = new PgDomainStore(primary);
     this.clicks = new PgClickStore(primary);
+    this.clickAnalytics = new PgClickAnalyticsQueries(primary);
     this.sequences = new PgSequenceStore(primary);
     this.census = new PgLinkCensus(primary);
     this.crawlableLinks = new PgCrawlableLinks(primary);

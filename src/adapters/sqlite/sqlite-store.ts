@@ -15,6 +15,7 @@ import { SqliteRedirectAllowance } from './sqlite-redirect-allowance.js';
 import { SqliteRedirectReads } from './sqlite-redirect-reads.js';
 import { SqliteSweepQueries } from './sqlite-sweep-queries.js';
 import { SqliteTagQueries } from './sqlite-tag-queries.js';
+import { SqliteClickAnalyticsQueries } from './sqlite-click-analytics-queries.js';
 import { SqliteSequenceStore } from './sqlite-sequence-store.js';
 import { SqliteLinkEventLog } from './sqlite-link-event-log.js';
 import { SqliteLinkChangeFeed } from './sqlite-link-change-feed.js';
@@ -55,6 +56,7 @@ export class SqliteStore implements Store {
   readonly bulkAnswers: SqliteBulkAnswers;
   readonly domains: SqliteDomainStore;
   readonly clicks: SqliteClickStore;
+  readonly clickAnalytics: SqliteClickAnalyticsQueries;
   readonly sequences: SqliteSequenceStore;
   readonly census: SqliteLinkCensus;
   readonly crawlableLinks: SqliteCrawlableLinks;
@@ -83,6 +85,7 @@ export class SqliteStore implements Store {
     this.redirects = new SqliteRedirectReads(db);
     const links = this.links;
     this.tags = new SqliteTagQueries(() => links.connectionWithClicks());
+    this.clickAnalytics = new SqliteClickAnalyticsQueries(() => links.connectionWithClicks());
     this.redirectAllowance = new SqliteRedirectAllowance(db);
     this.codeScan = new SqliteCodeScan(db);
     this.sweep = new SqliteSweepQueries(db);

@@ -75,25 +75,7 @@ export async function getLinkAnalytics(
     deps.clicks.summarize(link.id, range.from, range.to),
     deps.clicks.freshness(),
   ]);
-  const step = BUCKET_MS[range.bucket];
-  const perBucket = new Map<number, { clicks: number; botClicks: number }>();
-  let total = 0;
-  let botTotal = 0;
-  for (const { hour, clicks, botClicks } of summary.hours) {
-    const start = hour - (hour % step);
-    const sums = perBucket.get(start);
-    if (sums === undefined) perBucket.set(start, { clicks, botClicks });
-    else {
-      sums.clicks += clicks;
-      sums.botClicks += botClicks;
-    }
-    total += clicks;
-    botTotal += botClicks;
-  }
-  const series: { start: number; clicks: number; botClicks: number }[] = [];
-  for (let start = range.from; start < range.to; start += step) {
-    series.push({ start, ...(perBucket.get(start) ?? NO_CLICKS) });
-  }
+  const { series, total, botTotal } = seriesOf(summary.hours, range);
   return {
     ...range,
     total,
@@ -109,13 +91,13 @@ export async function getLinkAnalytics(
   };
 }
 
-interface ResolvedRange {
+export interface ResolvedRange {
   readonly from: number;
   readonly to: number;
   readonly bucket: AnalyticsBucket;
 }
 
-function resolveRangeOrThrow(query: AnalyticsQuery, nowMs: number): ResolvedRange {
+export function resolveRangeOrThrow(query: AnalyticsQuery, nowMs: number): ResolvedRange {
   const problems: FieldProblem[] = [];
   const bucket = query.bucket ?? 'hour';
   if (!(ANALYTICS_BUCKETS as readonly string[]).includes(bucket)) {
@@ -164,4 +146,35 @@ function invalidRange(fields: FieldProblem[]): HopError {
   return new HopError('invalid-request', fields.map((f) => `${f.field} ${f.detail}`).join(' '), {
     fields,
   });
+}
+
+/** Hourly sums as a series of `range`'s buckets, oldest first, empty ones included. */
+export function seriesOf(
+  hours: readonly { readonly hour: number; readonly clicks: number; readonly botClicks: number }[],
+  range: ResolvedRange,
+): {
+  series: { start: number; clicks: number; botClicks: number }[];
+  total: number;
+  botTotal: number;
+} {
+  const step = BUCKET_MS[range.bucket];
+  const perBucket = new Map<number, { clicks: number; botClicks: number }>();
+  let total = 0;
+  let botTotal = 0;
+  for (const { hour, clicks, botClicks } of hours) {
+    const start = hour - (hour % step);
+    const sums = perBucket.get(start);
+    if (sums === undefined) perBucket.set(start, { clicks, botClicks });
+    else {
+      sums.clicks += clicks;
+      sums.botClicks += botClicks;
+    }
+    total += clicks;
+    botTotal += botClicks;
+  }
+  const series: { start: number; clicks: number; botClicks: number }[] = [];
+  for (let start = range.from; start < range.to; start += step) {
+    series.push({ start, ...(perBucket.get(start) ?? NO_CLICKS) });
+  }
+  return { series, total, botTotal };
 }

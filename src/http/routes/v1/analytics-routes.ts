@@ -4,6 +4,7 @@ import {
   ANALYTICS_BUCKETS,
   getLinkAnalytics,
   type ClickCount,
+  type LinkAnalytics,
   MAX_SERIES_POINTS,
 } from '../../../services/analytics/get-link-analytics.js';
 import type { AppDeps } from '../../app-deps.js';
@@ -17,7 +18,7 @@ interface AnalyticsQueryString {
   domain?: string;
 }
 
-const counts = (key: string) => ({
+export const counts = (key: string) => ({
   type: 'array',
   description: `Clicks per ${key} in the range, most first (bots' left out: they sum to total).`,
   items: {
@@ -26,6 +27,39 @@ const counts = (key: string) => ({
     properties: { [key]: { type: 'string' }, clicks: { type: 'integer' } },
   },
 });
+
+/** `from`, `to` and `bucket` of both analytics routes. */
+export const rangeQueryProperties = {
+  from: {
+    type: 'string',
+    description:
+      'RFC 3339; rounded down to the bucket. Default: 7 days (hour) or 30 days (day) before now.',
+  },
+  to: {
+    type: 'string',
+    description:
+      'RFC 3339, exclusive; rounded up to the bucket. Default: the end of the bucket now is in.',
+  },
+  bucket: {
+    type: 'string',
+    enum: [...ANALYTICS_BUCKETS],
+    description: `Series step (UTC); at most ${MAX_SERIES_POINTS} points. Default hour.`,
+  },
+} as const;
+
+/** Every bucket of the range, oldest first, empty ones included. */
+export const seriesJson = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['start', 'clicks', 'bot_clicks'],
+    properties: {
+      start: { type: 'string', format: 'date-time' },
+      clicks: { type: 'integer' },
+      bot_clicks: { type: 'integer' },
+    },
+  },
+} as const;
 
 /** SPEC §3 `GET /v1/links/{id}/analytics`. */
 export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -42,21 +76,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
         querystring: {
           type: 'object',
           properties: {
-            from: {
-              type: 'string',
-              description:
-                'RFC 3339; rounded down to the bucket. Default: 7 days (hour) or 30 days (day) before now.',
-            },
-            to: {
-              type: 'string',
-              description:
-                'RFC 3339, exclusive; rounded up to the bucket. Default: the end of the bucket now is in.',
-            },
-            bucket: {
-              type: 'string',
-              enum: [...ANALYTICS_BUCKETS],
-              description: `Series step (UTC); at most ${MAX_SERIES_POINTS} points. Default hour.`,
-            },
+            ...rangeQueryProperties,
             domain: {
               type: 'string',
               maxLength: 253,
@@ -97,18 +117,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
                 description:
                   'Clicks of crawlers and link unfurlers in the range, counted apart: in no other figure.',
               },
-              series: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['start', 'clicks', 'bot_clicks'],
-                  properties: {
-                    start: { type: 'string', format: 'date-time' },
-                    clicks: { type: 'integer' },
-                    bot_clicks: { type: 'integer' },
-                  },
-                },
-              },
+              series: seriesJson,
               by_country: counts('country'),
               by_device: counts('device'),
               by_referrer: {
@@ -148,29 +157,40 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
         request.params.id,
         request.query,
       );
-      const iso = (ms: number) => new Date(ms).toISOString();
-      const named = (key: string, rows: readonly ClickCount[]) =>
-        rows.map((row) => ({ [key]: row.value, clicks: row.clicks }));
       return {
         link_id: request.params.id,
-        from: iso(analytics.from),
-        to: iso(analytics.to),
-        bucket: analytics.bucket,
-        total: analytics.total,
-        bot_clicks: analytics.botClicks,
-        series: analytics.series.map((point) => ({
-          start: iso(point.start),
-          clicks: point.clicks,
-          bot_clicks: point.botClicks,
-        })),
-        by_country: named('country', analytics.byCountry),
-        by_device: named('device', analytics.byDevice),
-        by_referrer: named('referrer', analytics.byReferrer),
-        by_browser: named('browser', analytics.byBrowser),
-        by_os: named('os', analytics.byOs),
-        by_city: named('city', analytics.byCity),
-        freshness: analytics.freshness === null ? null : iso(analytics.freshness),
+        ...analyticsJson(analytics),
+        by_city: namedCounts('city', analytics.byCity),
       };
     },
   );
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Rows of one dimension as the wire names them: `{"country": "DE", "clicks": 3}`. */
+export function namedCounts(key: string, rows: readonly ClickCount[]) {
+  return rows.map((row) => ({ [key]: row.value, clicks: row.clicks }));
+}
+
+/** What both analytics routes answer alike: the range, totals, series and breakdowns. */
+export function analyticsJson(analytics: Omit<LinkAnalytics, 'byCity'>) {
+  return {
+    from: iso(analytics.from),
+    to: iso(analytics.to),
+    bucket: analytics.bucket,
+    total: analytics.total,
+    bot_clicks: analytics.botClicks,
+    series: analytics.series.map((point) => ({
+      start: iso(point.start),
+      clicks: point.clicks,
+      bot_clicks: point.botClicks,
+    })),
+    by_country: namedCounts('country', analytics.byCountry),
+    by_device: namedCounts('device', analytics.byDevice),
+    by_referrer: namedCounts('referrer', analytics.byReferrer),
+    by_browser: namedCounts('browser', analytics.byBrowser),
+    by_os: namedCounts('os', analytics.byOs),
+    freshness: analytics.freshness === null ? null : iso(analytics.freshness),
+  };
 }
