@@ -12,6 +12,7 @@ export const ERROR_KINDS = [
   'invalid-status-code',
   'invalid-expiry',
   'invalid-cursor',
+  'invalid-webhook-url',
   'idempotency-key-reused',
   'idempotency-key-in-use',
   'unauthorized',

@@ -7,11 +7,20 @@ export const SCOPES = [
   'analytics:read',
   'domains:write',
   'keys:write',
+  'webhooks:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Keys made before scopes existed, and owner keys made without any: links and analytics. */
-export const OWNER_SCOPES: readonly Scope[] = ['links:read', 'links:write', 'analytics:read'];
+/**
+ * Keys made before scopes existed, and owner keys made without any: links, analytics and
+ * their own webhooks (issue 23: "webhooks:write where scopes exist, else admin/owner").
+ */
+export const OWNER_SCOPES: readonly Scope[] = [
+  'links:read',
+  'links:write',
+  'analytics:read',
+  'webhooks:write',
+];
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

@@ -5,6 +5,7 @@ import type { DomainServiceDeps } from '../services/domains/domain-service-deps.
 import type { KeyServiceDeps } from '../services/keys/key-service-deps.js';
 import type { LinkServiceDeps } from '../services/links/link-service-deps.js';
 import type { BulkCallDeps } from '../services/links/bulk/run-bulk-call.js';
+import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
 import type { TagServiceDeps } from '../services/tags/tag-service-deps.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { LinkCountSnapshot } from '../services/stats/link-counts.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly keyService: KeyServiceDeps;
   /** Short domains (issue 22): `/v1/domains`. */
   readonly domainService: DomainServiceDeps;
+  /** Webhooks (issue 23): `/v1/webhooks`. */
+  readonly webhookService: WebhookServiceDeps;
   /** Tags: counted, renamed, removed (issue 22). */
   readonly tagService: TagServiceDeps;
   readonly redirect: RedirectResolver;

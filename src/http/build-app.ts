@@ -23,6 +23,7 @@ import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { assertRouteScope, requireRouteScopes } from './route-scope.js';
 import { registerTagRoutes } from './routes/v1/tags-routes.js';
+import { registerWebhookRoutes } from './routes/v1/webhooks-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerDomainRoutes(v1, deps);
     registerStatsRoutes(v1, deps);
     registerTagRoutes(v1, deps);
+    registerWebhookRoutes(v1, deps);
   });
 
   return app;

@@ -31,6 +31,7 @@ export const PROBLEMS: Readonly<Record<ProblemKind, { status: number; title: str
   'invalid-status-code': { status: 422, title: 'Invalid status code' },
   'invalid-expiry': { status: 422, title: 'Invalid expiry' },
   'invalid-cursor': { status: 422, title: 'Invalid cursor' },
+  'invalid-webhook-url': { status: 422, title: 'Invalid webhook URL' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Internal server error' },

@@ -15,6 +15,7 @@ import type { RedirectResolver } from '../services/redirect/redirect-resolver.js
 import type { ClickPipeline } from './click-pipeline.js';
 import type { ServiceParts } from './compose-services.js';
 import { RobotsRules } from '../services/links/robots-rules.js';
+import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
 
 /** Links are small; anything bigger than this is not a link. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -38,6 +39,7 @@ export function composeAppDeps(
     /** The IP database (ADR 0109); null when an edge's header gives countries. */
     readonly geo: GeoLookup | null;
     readonly domainRoutes: DomainRoutes;
+    readonly webhookService: WebhookServiceDeps;
   },
 ): { appDeps: AppDeps; close: () => Promise<void> } {
   const { services, resolver, clicks, metrics, console, protection } = parts;
@@ -73,6 +75,7 @@ export function composeAppDeps(
     linkService: services.linkService,
     keyService: services.keyService,
     domainService: services.domainService,
+    webhookService: parts.webhookService,
     tagService: { links: services.linkService, tags: store.tags },
     redirect: resolver,
     domainRoutes: parts.domainRoutes,

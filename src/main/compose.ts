@@ -24,6 +24,7 @@ import { composePasswordTries } from './compose-password-tries.js';
 import { composeProtection } from './compose-protection.js';
 import { composeCreateLimiter } from './compose-rate-limits.js';
 import { composeServices } from './compose-services.js';
+import { composeWebhooks, type WebhookParts } from './compose-webhooks.js';
 import { openStore } from './open-store.js';
 
 export interface Runtime {
@@ -53,6 +54,8 @@ export interface Runtime {
    * listens (src/main/start-serving-jobs.ts). Closing the runtime stops them first.
    */
   readonly jobs: JobScheduler;
+  /** Webhooks (issue 23): the API's use cases; `hop serve` starts their jobs. */
+  readonly webhooks: WebhookParts;
   close(): Promise<void>;
 }
 
@@ -166,7 +169,9 @@ export async function composeRuntime(
     services,
     protection: protection.counters,
   });
+  const webhooks = composeWebhooks(config, store, clock, logger, domainRoutes);
   const app = composeAppDeps(config, store, clock, logger, {
+    webhookService: webhooks.service,
     services,
     resolver: caches.resolver,
     clicks,
@@ -192,8 +197,11 @@ export async function composeRuntime(
     sweepDeps: services.sweepDeps,
     sweeps: services.sweeps,
     jobs,
+    webhooks,
     close: async () => {
       await jobs.stop();
+      // Attempts in flight end (each within HOP_WEBHOOK_TIMEOUT) and are recorded.
+      await webhooks.stop();
       metrics.stop();
       protection.stop();
       // Buffered clicks go to the sink before the store they may be queued in closes.

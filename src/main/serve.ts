@@ -40,6 +40,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     { address, publicUrl: config.publicUrl, data: describeStore(config) },
     'hop listening',
   );
+  if (config.webhookAllowPrivate) {
+    logger.warn(
+      'HOP_WEBHOOK_ALLOW_PRIVATE is on: webhooks may be delivered to private, loopback and link-local addresses',
+    );
+  }
   startServingJobs(runtime, logger);
   runtime.clicks?.start();
   let stopping: Promise<void> | null = null;

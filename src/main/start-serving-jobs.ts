@@ -55,4 +55,6 @@ export function startServingJobs(runtime: Runtime, logger: Logger): void {
       }),
     );
   }
+  // Webhooks (issue 23): fan-out, deliveries, and the link events' retention.
+  runtime.webhooks.start(jobs);
 }

@@ -14,6 +14,7 @@ import type { RedirectReads } from './redirect-reads.js';
 import type { SequenceStore } from './sequence-store.js';
 import type { SweepQueries } from './sweep-queries.js';
 import type { TagQueries } from './tag-queries.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /** Everything one storage backend provides, opened and closed together. */
 export interface Store {
@@ -50,6 +51,8 @@ export interface Store {
   readonly linkChanges: LinkChangeFeed | null;
   /** The outbox of link events (issue 23, ADR 0127): webhooks and the event stream read it. */
   readonly linkEvents: LinkEventLog;
+  /** Webhooks, their deliveries and the fan-out's positions (issue 23, ADR 0128). */
+  readonly webhooks: WebhookStore;
   /** Resolves when the backend answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   /** Versions of the schema migrations applied when this store was opened. */

@@ -9,6 +9,7 @@ import { crawlableLinksContract } from './crawlable-links-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
 import { linkCensusContract } from './link-census-contract.js';
 import { linkEventLogContract } from './link-event-log-contract.js';
+import { webhookStoreContract } from './webhook-store-contract.js';
 import { linkRepositoryContract } from './link-repository-contract.js';
 import { listLinksContract } from './list-links-contract.js';
 import { listLinksSortContract } from './list-links-sort-contract.js';
@@ -74,5 +75,6 @@ export function runStoreContract(
     linkCensusContract(open);
     bulkAnswersContract(open);
     linkEventLogContract(open);
+    webhookStoreContract(open);
   });
 }

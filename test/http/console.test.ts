@@ -131,6 +131,7 @@ describe('admin console over HTTP', () => {
         'keys:write',
         'links:read',
         'links:write',
+        'webhooks:write',
       ]);
       assert.match(response.json.key_id, /^[0-9A-Z]{26}$/);
       assert.equal(
@@ -161,7 +162,12 @@ describe('admin console over HTTP', () => {
       assert.equal(response.status, 200, response.text);
       assert.equal(response.json.owner, 'team-console');
       assert.equal(response.json.admin, false);
-      assert.deepEqual(response.json.scopes, ['links:read', 'links:write', 'analytics:read']);
+      assert.deepEqual(response.json.scopes, [
+        'links:read',
+        'links:write',
+        'analytics:read',
+        'webhooks:write',
+      ]);
       assert.equal(response.json.key_id, id);
       assert.match(response.headers.get('set-cookie') ?? '', /^hop_console=/);
     });

@@ -176,7 +176,7 @@ describe('keys that can do only their job (issue 22)', () => {
         admin: false,
         name: null,
         prefix: keyPrefix(secret),
-        scopes: ['links:read', 'links:write', 'analytics:read'],
+        scopes: ['links:read', 'links:write', 'analytics:read', 'webhooks:write'],
         domains: null,
         expires_at: null,
         last_used_at: null,
@@ -186,7 +186,12 @@ describe('keys that can do only their job (issue 22)', () => {
     );
     // A key issued without scopes, as before this issue, holds the same.
     const plain = await issue({ owner: 'plain' });
-    assert.deepEqual(plain.json.scopes, ['links:read', 'links:write', 'analytics:read']);
+    assert.deepEqual(plain.json.scopes, [
+      'links:read',
+      'links:write',
+      'analytics:read',
+      'webhooks:write',
+    ]);
     assert.equal(plain.json.domains, null);
     const admin = await issue({ owner: 'ops', admin: true });
     assert.deepEqual(admin.json.scopes, [
@@ -195,6 +200,7 @@ describe('keys that can do only their job (issue 22)', () => {
       'analytics:read',
       'domains:write',
       'keys:write',
+      'webhooks:write',
     ]);
   });
 

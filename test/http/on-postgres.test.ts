@@ -29,6 +29,7 @@ if (await postgresReachable()) {
   await import('./domains.test.js');
   // Issue 23: across all links, clicks flushed straight into PostgreSQL (ADR 0126).
   await import('./all-links-analytics.test.js');
+  await import('./webhooks.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);

@@ -1,4 +1,5 @@
 import { PgLinkEventLog } from './pg-link-event-log.js';
+import { PgWebhookStore } from './pg-webhook-store.js';
 import { PgDomainStore } from './pg-domain-store.js';
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
@@ -56,6 +57,7 @@ export class PgStore implements Store {
   /** Instances tell each other of changes through Redis (the shared cache's channel). */
   readonly linkChanges = null;
   readonly linkEvents: PgLinkEventLog;
+  readonly webhooks: PgWebhookStore;
   readonly migrationsAppliedAtOpen: readonly number[];
   readonly #primary: pg.Pool;
   readonly #pools: readonly pg.Pool[];
@@ -79,6 +81,7 @@ export class PgStore implements Store {
     this.migrationsAppliedAtOpen = applied;
     this.links = new PgLinkRepository(primary);
     this.linkEvents = new PgLinkEventLog(primary);
+    this.webhooks = new PgWebhookStore(primary);
     this.tags = new PgTagQueries(primary);
     this.redirects = new PgRedirectReads({ ...roles, redirectReadsAreReplica: replica });
     // A take is a write: the primary. Takes of one link wait on its row's lock in turn, so

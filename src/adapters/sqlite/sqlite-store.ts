@@ -18,6 +18,7 @@ import { SqliteTagQueries } from './sqlite-tag-queries.js';
 import { SqliteClickAnalyticsQueries } from './sqlite-click-analytics-queries.js';
 import { SqliteSequenceStore } from './sqlite-sequence-store.js';
 import { SqliteLinkEventLog } from './sqlite-link-event-log.js';
+import { SqliteWebhookStore } from './sqlite-webhook-store.js';
 import { SqliteLinkChangeFeed } from './sqlite-link-change-feed.js';
 import { SqliteLinkCensus } from './sqlite-link-census.js';
 import { applyMigrations } from './sqlite-migrations.js';
@@ -62,6 +63,7 @@ export class SqliteStore implements Store {
   readonly crawlableLinks: SqliteCrawlableLinks;
   readonly linkChanges: SqliteLinkChangeFeed;
   readonly linkEvents: SqliteLinkEventLog;
+  readonly webhooks: SqliteWebhookStore;
   /** The embedded click sink and the aggregator's source (SPEC §6). */
   readonly clickQueue: SqliteClickQueue;
   /** Versions applied when this store was opened (statements need the current schema). */
@@ -97,6 +99,7 @@ export class SqliteStore implements Store {
     this.crawlableLinks = new SqliteCrawlableLinks(db);
     this.linkChanges = new SqliteLinkChangeFeed(db);
     this.linkEvents = new SqliteLinkEventLog(db);
+    this.webhooks = new SqliteWebhookStore(db);
     this.clicks = clickDb.clicks;
     this.clickQueue = clickDb.clickQueue;
   }

@@ -1,0 +1,96 @@
+import { monotonicFactory } from 'ulid';
+import { HttpWebhookSender } from '../adapters/webhook-http/http-webhook-sender.js';
+import type { Config } from '../config/config.js';
+import { NO_CLICKS } from '../domain/click-fold.js';
+import { toLinkJson } from '../http/link-json.js';
+import type { JobScheduler } from '../jobs/job-scheduler.js';
+import { deliverWebhooks, fanOutWebhooks, forgetLinkEvents } from '../jobs/webhook-jobs.js';
+import type { Logger } from '../observability/logger.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { DomainRoutes } from '../services/redirect/domain-routes.js';
+import type { FanOutDeps } from '../services/webhooks/fan-out-webhook-events.js';
+import { LINK_EVENTS_KEEP_MS } from '../services/webhooks/forget-old-link-events.js';
+import { WebhookDispatcher } from '../services/webhooks/webhook-dispatcher.js';
+import {
+  LINK_EVENTS_SOURCE,
+  linkEventSource,
+  type RenderLinks,
+  type WebhookEventSource,
+} from '../services/webhooks/webhook-event-source.js';
+import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
+
+export interface WebhookParts {
+  /** The API's use cases. */
+  readonly service: WebhookServiceDeps;
+  /**
+   * The event logs fanned out, each under its own position: link events here; click
+   * events (`clickEventSource`) join them when the click log is composed.
+   */
+  readonly sources: WebhookEventSource[];
+  /** `hop serve`: fan-out, delivery and the link events' retention on its scheduler. */
+  start(jobs: JobScheduler): void;
+  /** Stops claiming; attempts in flight finish (each within HOP_WEBHOOK_TIMEOUT). */
+  stop(): Promise<void>;
+}
+
+/** Webhooks (issue 23, ADR 0128): the use cases, and what `hop serve` runs for them. */
+export function composeWebhooks(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+  domainRoutes: DomainRoutes,
+): WebhookParts {
+  const newId = monotonicFactory();
+  const service: WebhookServiceDeps = {
+    webhooks: store.webhooks,
+    clock,
+    urlPolicy: { allowPrivate: config.webhookAllowPrivate },
+    newId: () => newId(),
+    giveUpAfterMs: config.webhookGiveUpAfterMs,
+  };
+  // The API's link JSON (services may not import src/http), with the click totals then.
+  const renderLinks: RenderLinks = async (links) => {
+    const totals = await store.clicks.totals(links.map(({ link }) => link.id));
+    return links.map(({ link, atMs }) =>
+      toLinkJson(link, domainRoutes, atMs, totals.get(link.id) ?? NO_CLICKS),
+    );
+  };
+  const sources: WebhookEventSource[] = [linkEventSource(store.linkEvents, renderLinks)];
+  const fanOut: FanOutDeps = {
+    webhooks: store.webhooks,
+    clock,
+    newId: () => newId(),
+    giveUpAfterMs: config.webhookGiveUpAfterMs,
+  };
+  const dispatcher = new WebhookDispatcher({
+    webhooks: store.webhooks,
+    sender: new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate }),
+    clock,
+    random: Math.random,
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+    concurrency: config.webhookConcurrency,
+    onError: (error) => {
+      logger.warn({ err: error }, 'a webhook attempt could not be recorded; it will be retried');
+    },
+  });
+  return {
+    service,
+    sources,
+    start(jobs) {
+      jobs.start(fanOutWebhooks(fanOut, sources, config.webhookPollMs));
+      jobs.start(deliverWebhooks(dispatcher, config.webhookPollMs));
+      jobs.start(
+        forgetLinkEvents({
+          log: store.linkEvents,
+          fanOutPosition: () => store.webhooks.fanOutPosition(LINK_EVENTS_SOURCE),
+          clock,
+          keepMs: LINK_EVENTS_KEEP_MS,
+        }),
+      );
+    },
+    stop: () => dispatcher.stop(),
+  };
+}

@@ -1,0 +1,76 @@
+import { webhookSeesOwner, type Webhook } from '../../domain/webhook.js';
+import type { Clock } from '../../ports/clock.js';
+import type { NewDelivery, WebhookStore } from '../../ports/webhook-store.js';
+import type { WebhookEvent, WebhookEventSource } from './webhook-event-source.js';
+
+export interface FanOutDeps {
+  readonly webhooks: WebhookStore;
+  readonly clock: Clock;
+  readonly newId: () => string;
+  /** HOP_WEBHOOK_GIVE_UP_AFTER. */
+  readonly giveUpAfterMs: number;
+}
+
+/**
+ * One fan-out step of `source` (ADR 0128): up to `limit` events after its position become
+ * one delivery per unpaused webhook subscribed to the event that may see its link and
+ * existed when it happened; the deliveries and the new position are stored together.
+ * Returns how many events were read (fewer than `limit`: caught up).
+ */
+export async function fanOutWebhookEvents(
+  deps: FanOutDeps,
+  source: WebhookEventSource,
+  limit: number,
+): Promise<number> {
+  let read = 0;
+  await deps.webhooks.fanOut(source.name, async (position) => {
+    const page = await source.read(position, limit);
+    read = page.events.length;
+    if (page.events.length === 0) return { deliveries: [], position: page.position };
+    const webhooks = (await deps.webhooks.listWebhooks(null)).filter((hook) => !hook.paused);
+    const now = deps.clock.now();
+    const deliveries = page.events.flatMap((event) =>
+      webhooks
+        .filter((hook) => isFor(hook, event))
+        .map((hook) => deliveryOf(deps, hook, event, bodyOf(event), now)),
+    );
+    return { deliveries, position: page.position };
+  });
+  return read;
+}
+
+function isFor(webhook: Webhook, event: WebhookEvent): boolean {
+  return (
+    webhook.events.includes(event.type) &&
+    webhookSeesOwner(webhook, event.linkOwner) &&
+    event.occurredAt >= webhook.createdAt
+  );
+}
+
+/** Standard Webhooks' body: `{"type", "timestamp", "data"}`, fixed for every attempt. */
+function bodyOf(event: WebhookEvent): string {
+  return JSON.stringify({
+    type: event.type,
+    timestamp: new Date(event.occurredAt).toISOString(),
+    data: event.data,
+  });
+}
+
+function deliveryOf(
+  deps: FanOutDeps,
+  webhook: Webhook,
+  event: WebhookEvent,
+  body: string,
+  now: number,
+): NewDelivery {
+  const id = deps.newId();
+  return {
+    id,
+    webhookId: webhook.id,
+    messageId: `msg_${id}`,
+    eventType: event.type,
+    body,
+    createdAt: now,
+    giveUpAt: now + deps.giveUpAfterMs,
+  };
+}

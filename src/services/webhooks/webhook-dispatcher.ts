@@ -1,0 +1,136 @@
+import { afterFailedAttempt } from '../../domain/webhook-retry.js';
+import type { Clock } from '../../ports/clock.js';
+import type { WebhookSender } from '../../ports/webhook-sender.js';
+import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from '../../ports/webhook-store.js';
+import { webhookHeaders } from './sign-webhook.js';
+
+export interface WebhookDispatcherDeps {
+  readonly webhooks: WebhookStore;
+  readonly sender: WebhookSender;
+  readonly clock: Clock;
+  /** In [0, 1): the retries' jitter. */
+  readonly random: () => number;
+  /** HOP_WEBHOOK_TIMEOUT: one attempt's limit. */
+  readonly timeoutMs: number;
+  /** HOP_WEBHOOK_RETRY_BASE. */
+  readonly retryBaseMs: number;
+  /** HOP_WEBHOOK_CONCURRENCY: attempts in flight at once. */
+  readonly concurrency: number;
+  /** Told when an attempt's outcome could not be stored (its lease then runs out: retried). */
+  readonly onError: (error: unknown) => void;
+}
+
+/** Longer than an attempt can take, so a live instance never loses the lease mid-attempt. */
+export function webhookLeaseMs(timeoutMs: number): number {
+  return timeoutMs + 5_000;
+}
+
+/**
+ * Delivers due webhook deliveries (issue 23, ADR 0128): each round claims as many as there
+ * are free slots, leased for longer than an attempt can take, and starts their attempts
+ * without waiting for them, so a slow receiver holds a slot, never a request. An instance
+ * killed mid-attempt leaves the lease to run out; another claims the delivery again.
+ */
+export class WebhookDispatcher {
+  readonly #deps: WebhookDispatcherDeps;
+  readonly #inFlight = new Set<Promise<void>>();
+  #stopped = false;
+
+  constructor(deps: WebhookDispatcherDeps) {
+    this.#deps = deps;
+  }
+
+  /** Attempts in flight now. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Claims due deliveries for the free slots and starts their attempts; how many it started. */
+  async claimDue(): Promise<number> {
+    const free = this.#deps.concurrency - this.#inFlight.size;
+    if (this.#stopped || free <= 0) return 0;
+    const now = this.#deps.clock.now();
+    const claimed = await this.#deps.webhooks.claimDueDeliveries(
+      now,
+      now + webhookLeaseMs(this.#deps.timeoutMs),
+      free,
+    );
+    for (const delivery of claimed) {
+      if (this.#stopped) {
+        // Claimed as the instance began to stop: due again at once, for whoever runs next.
+        this.#track(this.#release(delivery));
+        continue;
+      }
+      this.#track(this.#attempt(delivery));
+    }
+    return claimed.length;
+  }
+
+  /**
+   * Stops claiming and waits for the attempts in flight, each bounded by its timeout; their
+   * outcomes are recorded as usual.
+   */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.all([...this.#inFlight]);
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  async #attempt(claimed: ClaimedDelivery): Promise<void> {
+    const { delivery } = claimed;
+    const deps = this.#deps;
+    const timestamp = Math.floor(deps.clock.now() / 1000);
+    const response = await deps.sender.send({
+      url: claimed.url,
+      headers: webhookHeaders(claimed.secret, delivery.messageId, timestamp, delivery.body),
+      body: delivery.body,
+      timeoutMs: deps.timeoutMs,
+    });
+    const attemptedAt = deps.clock.now();
+    const attempts = delivery.attempts + 1;
+    let outcome: AttemptOutcome;
+    if (response.kind === 'answered' && response.statusCode >= 200 && response.statusCode < 300) {
+      outcome = {
+        status: 'delivered',
+        attemptedAt,
+        statusCode: response.statusCode,
+        error: null,
+        nextAttemptAt: attemptedAt,
+      };
+    } else {
+      const next = afterFailedAttempt(
+        attempts,
+        attemptedAt,
+        delivery.giveUpAt,
+        deps.retryBaseMs,
+        deps.random(),
+      );
+      outcome = {
+        ...next,
+        attemptedAt,
+        statusCode: response.kind === 'answered' ? response.statusCode : null,
+        error:
+          response.kind === 'answered'
+            ? `The receiver answered ${response.statusCode}.`
+            : response.error,
+      };
+    }
+    try {
+      await deps.webhooks.recordAttempt(delivery.id, claimed.leaseUntil, outcome);
+    } catch (error) {
+      deps.onError(error);
+    }
+  }
+
+  async #release(claimed: ClaimedDelivery): Promise<void> {
+    try {
+      await this.#deps.webhooks.releaseLease(claimed.delivery.id, claimed.leaseUntil);
+    } catch (error) {
+      this.#deps.onError(error);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Webhook } from '../../src/domain/webhook.js';
+import { fanOutWebhookEvents } from '../../src/services/webhooks/fan-out-webhook-events.js';
+import { forgetOldLinkEvents } from '../../src/services/webhooks/forget-old-link-events.js';
+import {
+  LINK_EVENTS_SOURCE,
+  linkEventSource,
+} from '../../src/services/webhooks/webhook-event-source.js';
+import { BASE_MS, HOUR_MS, makeId, makeLink } from '../contract/store-factories.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { openTempSqliteStore } from '../support/temp-data.js';
+
+function makeWebhook(overrides: Partial<Webhook>): Webhook {
+  return {
+    id: makeId(),
+    owner: 'alice',
+    allLinks: false,
+    url: 'https://hooks.example.com/in',
+    events: ['link.created'],
+    description: null,
+    secret: 'whsec_c2VjcmV0',
+    paused: false,
+    createdAt: BASE_MS - HOUR_MS,
+    updatedAt: BASE_MS - HOUR_MS,
+    ...overrides,
+  };
+}
+
+describe('webhook fan-out (issue 23, ADR 0128)', () => {
+  test("one delivery per subscribed, unpaused webhook that may see the link's owner", async (t) => {
+    const store = openTempSqliteStore(t);
+    const clock = new ManualClock(BASE_MS);
+    const alice = makeWebhook({});
+    const admin = makeWebhook({
+      owner: 'ops',
+      allLinks: true,
+      events: ['link.created', 'link.updated'],
+    });
+    const paused = makeWebhook({ paused: true });
+    const deletesOnly = makeWebhook({ events: ['link.deleted'] });
+    const bob = makeWebhook({ owner: 'bob' });
+    const later = makeWebhook({ createdAt: BASE_MS + HOUR_MS });
+    for (const hook of [alice, admin, paused, deletesOnly, bob, later]) {
+      await store.webhooks.insertWebhook(hook);
+    }
+    const link = makeLink({ owner: 'alice' });
+    await store.links.insertLink(link);
+    await store.links.insertLink(makeLink({ owner: 'carol' }));
+    const source = linkEventSource(store.linkEvents, async (links) =>
+      links.map(({ link: each }) => ({ id: each.id })),
+    );
+    const deps = { webhooks: store.webhooks, clock, newId: makeId, giveUpAfterMs: 24 * HOUR_MS };
+    assert.equal(await fanOutWebhookEvents(deps, source, 10), 2);
+    assert.equal(await fanOutWebhookEvents(deps, source, 10), 0);
+    const of = async (hook: Webhook) =>
+      store.webhooks.listDeliveries(hook.id, { before: null, limit: 10 });
+    const [aliceGot] = await of(alice);
+    assert.equal((await of(alice)).length, 1);
+    assert.deepEqual(JSON.parse(aliceGot!.body), {
+      type: 'link.created',
+      timestamp: new Date(BASE_MS).toISOString(),
+      data: { id: link.id },
+    });
+    assert.equal((await of(admin)).length, 2, "an admin's webhook sees every owner's links");
+    for (const hook of [paused, deletesOnly, bob, later]) assert.equal((await of(hook)).length, 0);
+    assert.equal(
+      await store.webhooks.fanOutPosition(LINK_EVENTS_SOURCE),
+      await store.linkEvents.latest(),
+    );
+  });
+
+  test('old link events are forgotten, never those not yet fanned out', async (t) => {
+    const store = openTempSqliteStore(t);
+    const clock = new ManualClock(BASE_MS + 48 * HOUR_MS);
+    await store.links.insertLink(makeLink({ createdAt: BASE_MS, updatedAt: BASE_MS }));
+    await store.links.insertLink(makeLink({ createdAt: BASE_MS + 1, updatedAt: BASE_MS + 1 }));
+    const [first] = await store.linkEvents.after('', 1);
+    const deps = {
+      log: store.linkEvents,
+      fanOutPosition: async () => first!.position,
+      clock,
+      keepMs: 24 * HOUR_MS,
+    };
+    const never = new AbortController().signal;
+    assert.equal(await forgetOldLinkEvents(deps, 10, never), 1);
+    assert.equal((await store.linkEvents.after('', 10)).length, 1);
+    const all = { ...deps, fanOutPosition: async () => store.linkEvents.latest() };
+    assert.equal(await forgetOldLinkEvents(all, 10, never), 1);
+    assert.equal((await store.linkEvents.after('', 10)).length, 0);
+  });
+});
