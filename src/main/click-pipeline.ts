@@ -142,8 +142,8 @@ export async function composeClickPipeline(
     buffer,
     flusher,
     aggregator,
-    record: (linkId, code, userAgent, referer, country, address) => {
-      buffer.push(linkId, code, clock.now(), userAgent, referer, country, address);
+    record: (linkId, code, userAgent, referer, country, address, acceptLanguage) => {
+      buffer.push(linkId, code, clock.now(), userAgent, referer, country, address, acceptLanguage);
     },
     counters: () => ({
       bufferDepth: buffer.size,
