@@ -19,6 +19,7 @@ import { registerKeyRoutes } from './routes/v1/keys-routes.js';
 import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerBulkLinkRoutes } from './routes/v1/bulk-links-routes.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
+import { registerVisitRoutes } from './routes/v1/visit-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { assertRouteScope, requireRouteScopes } from './route-scope.js';
 import { registerTagRoutes } from './routes/v1/tags-routes.js';
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerLinkRoutes(v1, deps);
     registerBulkLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
+    registerVisitRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
     registerDomainRoutes(v1, deps);
     registerStatsRoutes(v1, deps);

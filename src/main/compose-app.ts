@@ -79,6 +79,7 @@ export function composeAppDeps(
     analytics: {
       links: store.links,
       clicks: store.clicks,
+      visits: store.visits,
       clock,
       defaultHost: services.linkService.defaultHost,
     },

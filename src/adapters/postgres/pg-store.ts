@@ -1,3 +1,5 @@
+import { PgClickEventLog } from './pg-click-event-log.js';
+import { PgVisitLog } from './pg-visit-log.js';
 import { PgDomainStore } from './pg-domain-store.js';
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
@@ -47,6 +49,8 @@ export class PgStore implements Store {
   readonly bulkAnswers: PgBulkAnswers;
   readonly domains: PgDomainStore;
   readonly clicks: PgClickStore;
+  readonly visits: PgVisitLog;
+  readonly clickEvents: PgClickEventLog;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
   readonly crawlableLinks: PgCrawlableLinks;
@@ -86,6 +90,8 @@ export class PgStore implements Store {
     this.bulkAnswers = new PgBulkAnswers(primary);
     this.domains = new PgDomainStore(primary);
     this.clicks = new PgClickStore(primary);
+    this.visits = new PgVisitLog(primary);
+    this.clickEvents = new PgClickEventLog(primary);
     this.sequences = new PgSequenceStore(primary);
     this.census = new PgLinkCensus(primary);
     this.crawlableLinks = new PgCrawlableLinks(primary);

@@ -8,7 +8,7 @@ import {
 } from '../../../services/analytics/get-link-analytics.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
-import { authErrors, linkIdParams, problemResponse } from '../../schemas.js';
+import { authErrors, linkDomainQuery, linkIdParams, problemResponse } from '../../schemas.js';
 
 interface AnalyticsQueryString {
   from?: string;
@@ -57,11 +57,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
               enum: [...ANALYTICS_BUCKETS],
               description: `Series step (UTC); at most ${MAX_SERIES_POINTS} points. Default hour.`,
             },
-            domain: {
-              type: 'string',
-              maxLength: 253,
-              description: 'The short domain of a link named by its code; default the default.',
-            },
+            domain: linkDomainQuery,
           },
         },
         response: {
