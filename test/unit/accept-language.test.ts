@@ -3,6 +3,8 @@ import { describe, test } from 'node:test';
 import { primaryLanguageOf } from '../../src/domain/accept-language.js';
 import { ClickBuffer } from '../../src/clicks/click-buffer.js';
 import { ClickDimensions } from '../../src/clicks/click-dimensions.js';
+import { tallyOfEvent } from '../../src/domain/click-tally.js';
+import { decodeEvent, encodeEvent } from '../../src/wire/click-event-codec.js';
 
 describe('primaryLanguageOf (ADR 0125)', () => {
   test('the most preferred range, its primary subtag, lower case', () => {
@@ -41,5 +43,31 @@ describe('primaryLanguageOf (ADR 0125)', () => {
     push(undefined);
     const batch = buffer.peek(4, 'inst-a');
     assert.deepEqual(batch.languages?.slice(0, 4), ['fr', '', '', '']);
+  });
+});
+
+describe('a click event carries its language (JetStream, ADR 0125)', () => {
+  test('round-trips as `g`; an event without one has none; its tally has its second', () => {
+    const event = {
+      instance: 'Abc123',
+      seq: 7,
+      linkId: 'link-1',
+      code: 'abc1234',
+      at: 1_781_956_801_234,
+      country: 'DE',
+      device: 'mobile' as const,
+      referrer: '',
+      browser: 'safari' as const,
+      os: 'ios' as const,
+      city: '',
+      language: 'fr',
+    };
+    assert.deepEqual(decodeEvent(encodeEvent(event)), event);
+    const without: Partial<typeof event> = { ...event };
+    delete without.language;
+    assert.deepEqual(decodeEvent(encodeEvent({ ...event, language: '' })), without);
+    const [bucket] = tallyOfEvent(event).buckets;
+    assert.equal(bucket?.second, 1_781_956_801_000);
+    assert.equal(bucket?.language, 'fr');
   });
 });
