@@ -11,6 +11,7 @@ import { addServeCommand } from './commands/serve-command.js';
 import { addSweepCommand } from './commands/sweep-command.js';
 import { addTagsCommand } from './commands/tags-command.js';
 import { addWorkerCommand } from './commands/worker-command.js';
+import { addVisitsCommand } from './commands/visits-command.js';
 import { exitQuietlyOnClosedStdout } from './closed-stdout.js';
 import { refuseUnknownCommand } from './unknown-command.js';
 
@@ -26,6 +27,7 @@ addKeysCommand(program);
 addDomainsCommand(program);
 addLinksCommand(program);
 addTagsCommand(program);
+addVisitsCommand(program);
 addPoolCommand(program);
 addSweepCommand(program);
 addWorkerCommand(program);

@@ -11,6 +11,8 @@ export interface ClickAggregatorDeps {
   /** Clicks per fold (about: the embedded queue delivers whole batches). */
   readonly batchSize: number;
   readonly maxReferrers: number;
+  /** Write each counted click to the visit log too (HOP_VISIT_LOG, ADR 0125). */
+  readonly logVisits?: boolean;
   /** Pause after finding nothing to fold, or after a failure. */
   readonly idleMs: number;
   /** A fold failed; told once per run of failures (again only after a fold succeeds). */
@@ -71,7 +73,9 @@ export class ClickAggregator {
     }
     let oldest = Infinity;
     for (const tally of delivery.tallies) if (tally.oldestAt < oldest) oldest = tally.oldestAt;
-    const result = await store.fold(delivery.tallies, maxReferrers);
+    const result = await store.fold(delivery.tallies, maxReferrers, {
+      logVisits: this.#deps.logVisits === true,
+    });
     // Counted once committed: the metric never lags the store (the ack may still fail).
     this.folded += result.counted;
     this.duplicates += result.duplicates;

@@ -20,6 +20,7 @@ interface OutgoingColumns {
   browsers: BrowserClass[];
   oses: OsClass[];
   cities: string[];
+  languages: string[];
 }
 
 /**
@@ -53,6 +54,8 @@ export class ClickBuffer {
   readonly #addresses: (string | undefined)[];
   /** Cities of placed addresses (a failed send peeks them again). */
   readonly #cities: (string | undefined)[];
+  /** Accept-Language as sent: parsed at the flush, never on the redirect (ADR 0125). */
+  readonly #rawLanguages: (string | undefined)[];
   #out: OutgoingColumns | null = null;
   #head = 0;
   #size = 0;
@@ -81,6 +84,7 @@ export class ClickBuffer {
     this.#rawCountries = column<string | undefined>(undefined);
     this.#addresses = column<string | undefined>(undefined);
     this.#cities = column<string | undefined>(undefined);
+    this.#rawLanguages = column<string | undefined>(undefined);
     this.#outgoing(Math.min(largestPeek, capacity));
   }
 
@@ -90,7 +94,8 @@ export class ClickBuffer {
 
   /**
    * Adds a click; false (and counted) when the buffer is full. `address`: the client's,
-   * when its country is to be looked up (then `country` is ignored).
+   * when its country is to be looked up (then `country` is ignored). `acceptLanguage`:
+   * kept as it is, one more reference, and parsed by the flusher.
    */
   push(
     linkId: string,
@@ -100,6 +105,7 @@ export class ClickBuffer {
     referer: string | undefined,
     country: string | undefined,
     address?: string,
+    acceptLanguage?: string,
   ): boolean {
     if (this.#size === this.capacity) {
       this.dropped++;
@@ -128,6 +134,7 @@ export class ClickBuffer {
     }
     this.#addresses[slot] = address;
     this.#cities[slot] = undefined;
+    this.#rawLanguages[slot] = acceptLanguage;
     this.#size++;
     return true;
   }
@@ -160,6 +167,7 @@ export class ClickBuffer {
       out.browsers[index] = agent.browser;
       out.oses[index] = agent.os;
       out.referrers[index] = this.#referrers[slot] ?? dimensions.referrer(this.#rawReferers[slot]);
+      out.languages[index] = dimensions.language(this.#rawLanguages[slot]);
       const address = this.#addresses[slot];
       if (address === undefined) {
         out.countries[index] =
@@ -200,6 +208,7 @@ export class ClickBuffer {
         cities: column(''),
         referrers: column(''),
         countries: column(''),
+        languages: column(''),
       };
     }
     return this.#out;
@@ -216,6 +225,7 @@ export class ClickBuffer {
       this.#rawReferers[slot] = undefined;
       this.#rawCountries[slot] = undefined;
       this.#addresses[slot] = undefined;
+      this.#rawLanguages[slot] = undefined;
     }
     this.#head = (this.#head + removed) % this.capacity;
     this.#size -= removed;

@@ -13,6 +13,7 @@ import {
 import type { GeoLookup, GeoPlace } from '../ports/geo-lookup.js';
 import { BROWSER_BY_BOWSER_NAME, OS_BY_BOWSER_NAME } from '../domain/smart/agent-class.js';
 import { BoundedMemo } from './bounded-memo.js';
+import { NO_LANGUAGE, primaryLanguageOf } from '../domain/accept-language.js';
 
 /** Distinct user agents, referrers and country values remembered each. */
 const MAX_REMEMBERED = 10_000;
@@ -30,6 +31,7 @@ export class ClickDimensions {
   readonly #agents = new BoundedMemo(classifyAgent, MAX_REMEMBERED);
   readonly #referrers = new BoundedMemo(referrerHostOf, MAX_REMEMBERED);
   readonly #countries = new BoundedMemo(boundCountry, MAX_REMEMBERED);
+  readonly #languages = new BoundedMemo(primaryLanguageOf, MAX_REMEMBERED);
   readonly #geo: GeoLookup | null;
 
   /** `geo`: where clicks without a country header are placed; null: they are ZZ. */
@@ -60,6 +62,14 @@ export class ClickDimensions {
 
   country(raw: string | undefined): string {
     return raw === undefined ? UNKNOWN_COUNTRY : this.#countries.resolve(raw);
+  }
+
+  /**
+   * Accept-Language's primary subtag: asked only at the flush (the redirect keeps the raw
+   * value, ADR 0125), one parse per distinct header.
+   */
+  language(raw: string | undefined): string {
+    return raw === undefined ? NO_LANGUAGE : this.#languages.resolve(raw);
   }
 
   /** Where a client's address is; null without a database, or when it cannot say. */

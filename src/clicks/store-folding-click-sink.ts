@@ -23,8 +23,12 @@ export class StoreFoldingClickSink implements ClickSink {
   /** Folded as it is flushed: no lag beyond the flush interval. */
   readonly lagSeconds = 0;
 
-  constructor(store: ClickStore, maxReferrers: number, clock: Clock) {
+  readonly #logVisits: boolean;
+
+  /** `logVisits`: HOP_VISIT_LOG (ADR 0125). */
+  constructor(store: ClickStore, maxReferrers: number, clock: Clock, logVisits = false) {
     this.#store = store;
+    this.#logVisits = logVisits;
     this.#maxReferrers = maxReferrers;
     this.#ranking = new BusiestRanking(store, clock);
   }
@@ -33,7 +37,9 @@ export class StoreFoldingClickSink implements ClickSink {
     if (batch.size === 0) return;
     const tally = decodeTallyWire(this.#flushTally.encode(batch));
     if (tally === null) throw new Error('a flushed batch did not encode');
-    const result = await this.#store.fold([tally], this.#maxReferrers);
+    const result = await this.#store.fold([tally], this.#maxReferrers, {
+      logVisits: this.#logVisits,
+    });
     this.folded += result.counted;
     this.duplicates += result.duplicates;
     // A failed ranking is not a failed send: the batch is folded, and must not come again.

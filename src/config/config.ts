@@ -32,6 +32,8 @@ interface DerivedConfig {
   readonly poolFile: string;
   /** Proxies whose X-Forwarded-For names the client; empty: the socket address is the client. */
   readonly trustProxy: readonly string[];
+  /** HOP_VISIT_LOG, or by default whether the store is the embedded SQLite file. */
+  readonly visitLog: boolean;
 }
 
 /** The `postgres` group of ENV_SPEC; its URL is what turns it on. */

@@ -510,6 +510,20 @@ export const ENV_SPEC = [
     parse: parseInteger(1, 10_000),
   },
   {
+    name: 'HOP_VISIT_LOG',
+    key: 'visitLog',
+    default: undefined,
+    doc: 'Keep each counted click as a visit (time, link, dimensions; never an address): on or off; unset = on with the embedded SQLite store, off with PostgreSQL (ADR 0125).',
+    parse: parseSwitch,
+  },
+  {
+    name: 'HOP_VISIT_RETENTION',
+    key: 'visitRetentionMs',
+    default: '90d',
+    doc: 'How long visits are kept; the sweeper drops older ones (SQLite in batches, PostgreSQL by day partition).',
+    parse: parseDuration,
+  },
+  {
     name: 'HOP_NATS_STREAM',
     key: 'natsStream',
     default: 'HOP_CLICKS',

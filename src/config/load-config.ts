@@ -58,6 +58,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
         : read.codeLength,
     poolFile: read.poolFile ?? join(dataDir, 'pool.codes'),
     trustProxy: read.trustProxy ?? [],
+    // ADR 0125: on by default where the store is the embedded file, off on PostgreSQL.
+    visitLog: read.visitLog ?? postgres.url === undefined,
   };
   if (
     config.defaultTtlMs !== null &&

@@ -20,6 +20,8 @@ export interface ClickBatch {
   readonly browsers: readonly BrowserClass[];
   readonly oses: readonly OsClass[];
   readonly cities: readonly string[];
+  /** Primary language subtags, '' when not known (issue 23); absent: none known. */
+  readonly languages?: readonly string[];
 }
 
 /** The `index`th click of a batch as one event (JetStream carries one per message). */
@@ -36,5 +38,6 @@ export function eventOf(batch: ClickBatch, index: number): ClickEvent {
     browser: batch.browsers[index] ?? 'other',
     os: batch.oses[index] ?? 'other',
     city: batch.cities[index] ?? '',
+    language: batch.languages?.[index] ?? '',
   };
 }

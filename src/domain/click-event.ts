@@ -58,6 +58,8 @@ export interface ClickEvent {
   readonly os: OsClass;
   /** '' when not known (NO_CITY). */
   readonly city: string;
+  /** Accept-Language's primary subtag (issue 23); '' or absent when not known. */
+  readonly language?: string;
 }
 
 /** `<instance>.<seq>`: the id a click travels under (JetStream message id). */

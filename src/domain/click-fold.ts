@@ -25,11 +25,18 @@ export interface ClickBucket {
   readonly os: OsClass;
   /** NO_CITY ('') when not known. */
   readonly city: string;
+  /**
+   * The epoch millisecond the clicks' second starts (issue 23: visits and click events);
+   * absent in tallies written before it, whose clicks are placed at their hour's start.
+   */
+  readonly second?: number;
+  /** Accept-Language's primary subtag; '' or absent when not known (ADR 0125). */
+  readonly language?: string;
   readonly clicks: number;
 }
 
 /** One row of `click_hourly` (SPEC §4): a bucket without the facets. */
-export type HourlyBucket = Omit<ClickBucket, 'browser' | 'os' | 'city'>;
+export type HourlyBucket = Omit<ClickBucket, 'browser' | 'os' | 'city' | 'second' | 'language'>;
 
 /**
  * Issue 21's further dimensions, counted in `click_hourly_facets` (ADR 0109), not in
@@ -104,6 +111,11 @@ export interface FoldPlan {
   readonly duplicates: number;
   /** Time of the newest click counted, or null when none was. */
   readonly newestAt: number | null;
+  /**
+   * The buckets of the tallies counted, as they came (referrers and cities unbounded):
+   * what the visit log and the click event log are written from (issue 23, ADR 0125).
+   */
+  readonly counts: readonly ClickBucket[];
 }
 
 /**
@@ -126,6 +138,10 @@ export function hourOf(atMs: number): number {
   return atMs - (atMs % HOUR_MS);
 }
 
+export function secondOf(atMs: number): number {
+  return atMs - (atMs % 1000);
+}
+
 /**
  * Folds tallies into hourly buckets (SPEC §6). At-least-once in, exactly once counted: a
  * tally any of whose event ids is already in `state.seen`, or in an earlier tally of this
@@ -144,6 +160,7 @@ export function planFold(
   let counted = 0;
   let duplicates = 0;
   let newestAt: number | null = null;
+  const counts: ClickBucket[] = [];
 
   for (const tally of tallies) {
     let folded = seen.get(tally.instance);
@@ -161,6 +178,7 @@ export function planFold(
     }
     insertRange(folded, tally.fromSeq, tally.toSeq);
     for (const bucket of tally.buckets) {
+      counts.push(bucket);
       let link = links.get(bucket.linkId);
       if (link === undefined) {
         link = new LinkFold(bucket.linkId);
@@ -192,7 +210,7 @@ export function planFold(
   for (const [instance, intervals] of seen) {
     if (intervals.length > 0 && counted > 0) changed.set(instance, intervals);
   }
-  return { buckets, facets, totals, seen: changed, counted, duplicates, newestAt };
+  return { buckets, facets, totals, seen: changed, counted, duplicates, newestAt, counts };
 }
 
 function facetKey(hour: number, facet: ClickFacet, value: string): string {

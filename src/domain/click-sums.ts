@@ -1,6 +1,6 @@
 import type { ClickBatch } from './click-batch.js';
 import type { BrowserClass, DeviceClass, OsClass } from './click-event.js';
-import { hourOf } from './click-fold.js';
+import { secondOf } from './click-fold.js';
 
 /** Link ids remembered between batches; past this, the dictionary starts afresh. */
 const MAX_LINKS = 100_000;
@@ -10,19 +10,21 @@ const INITIAL_BUCKETS = 16_384;
 /** One bucket's sum, as `ClickSums.forEachBucket` hands it over. */
 export type BucketVisitor = (
   linkId: string,
-  hour: number,
+  /** The epoch millisecond the clicks' second starts (its hour follows from it). */
+  second: number,
   country: string,
   device: DeviceClass,
   referrer: string,
   browser: BrowserClass,
   os: OsClass,
   city: string,
+  language: string,
   clicks: number,
 ) => void;
 
 /**
- * A batch's clicks summed per bucket (link, hour, country, device, referrer, browser, os,
- * city), in memory
+ * A batch's clicks summed per bucket (link, second, country, device, referrer, browser, os,
+ * city, language), in memory
  * that is kept from one batch to the next: typed arrays and reused columns instead of an
  * object and an array per bucket, and a dictionary of link ids instead of a map made per
  * batch. `hop serve`'s event loop sums a flush every second; what that allocated each time
@@ -39,7 +41,7 @@ export class ClickSums {
   #epoch = 0;
   #buckets = 0;
   #bucketLink: Int32Array<ArrayBuffer>;
-  #bucketHour: Float64Array<ArrayBuffer>;
+  #bucketSecond: Float64Array<ArrayBuffer>;
   #bucketClicks: Int32Array<ArrayBuffer>;
   /** The link's next bucket in this batch, or -1. */
   #bucketNext: Int32Array<ArrayBuffer>;
@@ -49,13 +51,14 @@ export class ClickSums {
   readonly #bucketBrowser: BrowserClass[];
   readonly #bucketOs: OsClass[];
   readonly #bucketCity: string[];
+  readonly #bucketLanguage: string[];
 
   /** `initialBuckets`: room made at once, for buckets and for links. */
   constructor(initialBuckets = INITIAL_BUCKETS) {
     this.#linkHead = new Int32Array(initialBuckets);
     this.#linkEpoch = new Int32Array(initialBuckets);
     this.#bucketLink = new Int32Array(initialBuckets);
-    this.#bucketHour = new Float64Array(initialBuckets);
+    this.#bucketSecond = new Float64Array(initialBuckets);
     this.#bucketClicks = new Int32Array(initialBuckets);
     this.#bucketNext = new Int32Array(initialBuckets);
     this.#bucketCountry = new Array<string>(initialBuckets).fill('');
@@ -64,6 +67,7 @@ export class ClickSums {
     this.#bucketBrowser = new Array<BrowserClass>(initialBuckets).fill('other');
     this.#bucketOs = new Array<OsClass>(initialBuckets).fill('other');
     this.#bucketCity = new Array<string>(initialBuckets).fill('');
+    this.#bucketLanguage = new Array<string>(initialBuckets).fill('');
   }
 
   /** Time of the batch's oldest and newest click. */
@@ -84,7 +88,9 @@ export class ClickSums {
       const at = batch.at[index] ?? 0;
       if (at < this.oldestAt) this.oldestAt = at;
       if (at > this.newestAt) this.newestAt = at;
-      this.#count(batch, index, hourOf(at));
+      // Per second, not per hour (issue 23): the fold writes each click's visit and the
+      // per-second click events. A flush spans about one second, so this adds few buckets.
+      this.#count(batch, index, secondOf(at));
     }
   }
 
@@ -93,20 +99,21 @@ export class ClickSums {
     for (let bucket = 0; bucket < this.#buckets; bucket++) {
       visit(
         this.#linkIds[this.#bucketLink[bucket] ?? 0] ?? '',
-        this.#bucketHour[bucket] ?? 0,
+        this.#bucketSecond[bucket] ?? 0,
         this.#bucketCountry[bucket] ?? '',
         this.#bucketDevice[bucket] ?? 'other',
         this.#bucketReferrer[bucket] ?? '',
         this.#bucketBrowser[bucket] ?? 'other',
         this.#bucketOs[bucket] ?? 'other',
         this.#bucketCity[bucket] ?? '',
+        this.#bucketLanguage[bucket] ?? '',
         this.#bucketClicks[bucket] ?? 0,
       );
     }
   }
 
   /** Counts the batch's `index`th click in its bucket. */
-  #count(batch: ClickBatch, index: number, hour: number) {
+  #count(batch: ClickBatch, index: number, second: number) {
     const linkId = batch.linkIds[index] ?? '';
     const country = batch.countries[index] ?? '';
     const device = batch.devices[index] ?? 'other';
@@ -114,6 +121,7 @@ export class ClickSums {
     const browser = batch.browsers[index] ?? 'other';
     const os = batch.oses[index] ?? 'other';
     const city = batch.cities[index] ?? '';
+    const language = batch.languages?.[index] ?? '';
     let link = this.#linkIndex.get(linkId);
     if (link === undefined) {
       link = this.#linkIds.length;
@@ -130,13 +138,14 @@ export class ClickSums {
       // hands over canonical strings.
       for (let bucket = this.#linkHead[link] ?? -1; bucket >= 0;) {
         if (
-          this.#bucketHour[bucket] === hour &&
+          this.#bucketSecond[bucket] === second &&
           this.#bucketCountry[bucket] === country &&
           this.#bucketDevice[bucket] === device &&
           this.#bucketReferrer[bucket] === referrer &&
           this.#bucketBrowser[bucket] === browser &&
           this.#bucketOs[bucket] === os &&
-          this.#bucketCity[bucket] === city
+          this.#bucketCity[bucket] === city &&
+          this.#bucketLanguage[bucket] === language
         ) {
           this.#bucketClicks[bucket] = (this.#bucketClicks[bucket] ?? 0) + 1;
           return;
@@ -148,13 +157,14 @@ export class ClickSums {
     const bucket = this.#buckets++;
     if (bucket >= this.#bucketLink.length) this.#growBuckets(bucket);
     this.#bucketLink[bucket] = link;
-    this.#bucketHour[bucket] = hour;
+    this.#bucketSecond[bucket] = second;
     this.#bucketCountry[bucket] = country;
     this.#bucketDevice[bucket] = device;
     this.#bucketReferrer[bucket] = referrer;
     this.#bucketBrowser[bucket] = browser;
     this.#bucketOs[bucket] = os;
     this.#bucketCity[bucket] = city;
+    this.#bucketLanguage[bucket] = language;
     this.#bucketClicks[bucket] = 1;
     this.#bucketNext[bucket] = -1;
     if (previous >= 0) {
@@ -169,9 +179,9 @@ export class ClickSums {
     this.#bucketLink = grown(this.#bucketLink, needed);
     this.#bucketClicks = grown(this.#bucketClicks, needed);
     this.#bucketNext = grown(this.#bucketNext, needed);
-    const hours = new Float64Array(Math.max(this.#bucketHour.length * 2, needed + 1));
-    hours.set(this.#bucketHour);
-    this.#bucketHour = hours;
+    const seconds = new Float64Array(Math.max(this.#bucketSecond.length * 2, needed + 1));
+    seconds.set(this.#bucketSecond);
+    this.#bucketSecond = seconds;
   }
 }
 

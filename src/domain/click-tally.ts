@@ -1,5 +1,5 @@
 import type { ClickEvent } from './click-event.js';
-import { hourOf, type ClickBucket } from './click-fold.js';
+import { hourOf, secondOf, type ClickBucket } from './click-fold.js';
 
 /**
  * Clicks of one run of event ids (`instance`, `fromSeq`…`toSeq`), summed per hourly
@@ -33,6 +33,8 @@ export function tallyOfEvent(event: ClickEvent): ClickTally {
         browser: event.browser,
         os: event.os,
         city: event.city,
+        second: secondOf(event.at),
+        language: event.language ?? '',
         clicks: 1,
       },
     ],

@@ -121,4 +121,6 @@ export type ClickRecorder = (
   country: string | undefined,
   /** The client's address, when its country is to be looked up (no country header). */
   address: string | undefined,
+  /** Accept-Language as sent: parsed at the flush, not here (ADR 0125). */
+  acceptLanguage: string | undefined,
 ) => void;

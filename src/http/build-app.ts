@@ -20,6 +20,7 @@ import { registerLinkRoutes } from './routes/v1/links-routes.js';
 import { registerBulkLinkRoutes } from './routes/v1/bulk-links-routes.js';
 import { registerAllLinksAnalyticsRoute } from './routes/v1/all-links-analytics-route.js';
 import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
+import { registerVisitRoutes } from './routes/v1/visit-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { assertRouteScope, requireRouteScopes } from './route-scope.js';
 import { registerTagRoutes } from './routes/v1/tags-routes.js';
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerBulkLinkRoutes(v1, deps);
     registerAnalyticsRoutes(v1, deps);
     registerAllLinksAnalyticsRoute(v1, deps);
+    registerVisitRoutes(v1, deps);
     registerKeyRoutes(v1, deps);
     registerDomainRoutes(v1, deps);
     registerStatsRoutes(v1, deps);

@@ -213,6 +213,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         headers.referer,
         headers.country,
         countryHeader === undefined ? clickAddressOf(request) : undefined,
+        headers.acceptLanguage,
       );
     }
   };

@@ -367,6 +367,13 @@ export const qrQuery = {
   },
 } as const;
 
+/** `?domain=`: which short domain a link named by its code is on (issue 22). */
+export const linkDomainQuery = {
+  type: 'string',
+  maxLength: 253,
+  description: 'The short domain of a link named by its code; default the default.',
+} as const;
+
 export const linkIdParams = {
   type: 'object',
   required: ['id'],

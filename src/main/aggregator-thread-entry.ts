@@ -24,6 +24,7 @@ const aggregator = new ClickAggregator({
   clock: systemClock,
   batchSize: options.rowsPerFold,
   maxReferrers: options.maxReferrers,
+  logVisits: options.logVisits,
   idleMs: options.foldIntervalMs,
   onFailure: (error) => {
     report({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });

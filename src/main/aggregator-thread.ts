@@ -6,6 +6,8 @@ export interface AggregatorThreadOptions {
   /** clicks.db */
   readonly clicksFile: string;
   readonly maxReferrers: number;
+  /** HOP_VISIT_LOG (ADR 0125). */
+  readonly logVisits: boolean;
   /** Queue rows (flushed batches) merged into one fold at most. */
   readonly rowsPerFold: number;
   /** The pause after a fold that emptied the queue: clicks gather, and fold together. */

@@ -103,7 +103,7 @@ export async function composeClickPipeline(
     queue !== null && !serving ? makeAggregator(queue, stores.clicks, clock, config, logger) : null;
   const direct =
     config.natsServers === undefined && queue === null
-      ? new StoreFoldingClickSink(stores.clicks, config.clickMaxReferrers, clock)
+      ? new StoreFoldingClickSink(stores.clicks, config.clickMaxReferrers, clock, config.visitLog)
       : null;
   const sink: ClickSink =
     config.natsServers !== undefined
@@ -142,8 +142,8 @@ export async function composeClickPipeline(
     buffer,
     flusher,
     aggregator,
-    record: (linkId, code, userAgent, referer, country, address) => {
-      buffer.push(linkId, code, clock.now(), userAgent, referer, country, address);
+    record: (linkId, code, userAgent, referer, country, address, acceptLanguage) => {
+      buffer.push(linkId, code, clock.now(), userAgent, referer, country, address, acceptLanguage);
     },
     counters: () => ({
       bufferDepth: buffer.size,
@@ -179,6 +179,7 @@ function startEmbeddedAggregatorThread(config: Config, logger: Logger): Aggregat
     {
       clicksFile: config.clicksDatabaseFile,
       maxReferrers: config.clickMaxReferrers,
+      logVisits: config.visitLog,
       rowsPerFold: THREAD_ROWS_PER_FOLD,
       foldIntervalMs: THREAD_FOLD_INTERVAL_MS,
       reportIntervalMs: THREAD_REPORT_INTERVAL_MS,
@@ -203,6 +204,7 @@ export function makeAggregator(
     clock,
     batchSize: config.clickBatchSize,
     maxReferrers: config.clickMaxReferrers,
+    logVisits: config.visitLog,
     idleMs: AGGREGATOR_IDLE_MS,
     onFailure: (error) => {
       logger.warn({ err: error }, 'click aggregation failed; retrying');

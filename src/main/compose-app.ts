@@ -84,6 +84,7 @@ export function composeAppDeps(
       clicks: store.clicks,
       acrossLinks: store.clickAnalytics,
       domains: store.domains,
+      visits: store.visits,
       clock,
       defaultHost: services.linkService.defaultHost,
     },

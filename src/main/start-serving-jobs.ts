@@ -3,6 +3,7 @@ import { followLinkChanges, linkChangesKeepMs } from '../jobs/follow-link-change
 import { keepKnownCodesCurrent } from '../jobs/keep-known-codes-current.js';
 import { reloadDomains } from '../jobs/reload-domains.js';
 import { sweepLinks } from '../jobs/sweep-links.js';
+import { trimVisitsJob } from '../jobs/trim-visits-job.js';
 import type { Logger } from '../observability/logger.js';
 import type { Runtime } from './compose.js';
 
@@ -51,6 +52,16 @@ export function startServingJobs(runtime: Runtime, logger: Logger): void {
         afterSweep: () => {
           void jobs.runNow(census.name);
         },
+        logger,
+      }),
+    );
+    // Visits are trimmed even with the visit log off: it may have been on before.
+    jobs.start(
+      trimVisitsJob({
+        visits: runtime.store.visits,
+        clock,
+        everyMs: config.sweepIntervalMs,
+        retentionMs: config.visitRetentionMs,
         logger,
       }),
     );

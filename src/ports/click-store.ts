@@ -8,6 +8,11 @@ export interface FoldResult {
   readonly duplicates: number;
 }
 
+export interface FoldOptions {
+  /** Write each counted click to the visit log too (HOP_VISIT_LOG). */
+  readonly logVisits?: boolean;
+}
+
 /** Clicks per value of one dimension, most first. */
 export interface DimensionCount {
   readonly value: string;
@@ -51,9 +56,14 @@ export interface ClickStore {
   /**
    * Adds tallies to the hourly buckets in one transaction, skipping those whose event ids
    * were folded before, with at most `maxReferrers` referrer hosts (and as many cities)
-   * per link and hour.
+   * per link and hour. In the same transaction: one click event per link and second
+   * counted, and with `logVisits` one visit per click counted (issue 23, ADR 0125).
    */
-  fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult>;
+  fold(
+    tallies: readonly ClickTally[],
+    maxReferrers: number,
+    options?: FoldOptions,
+  ): Promise<FoldResult>;
   summarize(linkId: string, fromHour: number, toHour: number): Promise<ClickSummary>;
   /**
    * All links' clicks within `[fromHour, toHour)`, bots' left out: kept per hour by each

@@ -2,6 +2,8 @@ import type { ApiKeyStore } from './api-key-store.js';
 import type { BulkAnswerStore } from './bulk-answers.js';
 import type { ClickAnalyticsQueries } from './click-analytics-queries.js';
 import type { ClickStore } from './click-store.js';
+import type { ClickEventLog } from './event-log.js';
+import type { VisitLog } from './visit-log.js';
 import type { CrawlableLinks } from './crawlable-links.js';
 import type { DomainStore } from './domain-store.js';
 import type { LinkCensus } from './link-census.js';
@@ -38,6 +40,10 @@ export interface Store {
   readonly clicks: ClickStore;
   /** Clicks summed across many links at once (`GET /v1/analytics`, ADR 0126). */
   readonly clickAnalytics: ClickAnalyticsQueries;
+  /** Each counted click, when HOP_VISIT_LOG is on (issue 23, ADR 0125). */
+  readonly visits: VisitLog;
+  /** Counted clicks per link and second, for webhooks and the event stream (ADR 0125). */
+  readonly clickEvents: ClickEventLog;
   /** Counters leased in blocks: the permutation counter, pool offsets. */
   readonly sequences: SequenceStore;
   /** Counts active links for the guess probability. */

@@ -32,6 +32,8 @@ interface EventJson {
   b: string;
   o: string;
   y: string;
+  /** Issue 23: Accept-Language's primary subtag (ADR 0125); absent before, or unknown. */
+  g?: string;
 }
 
 export function encodeEvent(event: ClickEvent): string {
@@ -48,6 +50,7 @@ export function encodeEvent(event: ClickEvent): string {
     o: event.os,
     y: event.city,
   };
+  if (event.language !== undefined && event.language !== '') json.g = event.language;
   return JSON.stringify(json);
 }
 
@@ -132,7 +135,7 @@ const OSES: ReadonlySet<string> = new Set(OS_CLASSES);
 
 function eventFromJson(json: unknown): ClickEvent | null {
   if (typeof json !== 'object' || json === null) return null;
-  const { i, s, l, c, a, n, d, r, b, o, y } = json as Partial<Record<keyof EventJson, unknown>>;
+  const { i, s, l, c, a, n, d, r, b, o, y, g } = json as Partial<Record<keyof EventJson, unknown>>;
   if (
     typeof i !== 'string' ||
     !isInstanceId(i) ||
@@ -148,7 +151,8 @@ function eventFromJson(json: unknown): ClickEvent | null {
     typeof r !== 'string' ||
     (b !== undefined && (typeof b !== 'string' || !BROWSERS.has(b))) ||
     (o !== undefined && (typeof o !== 'string' || !OSES.has(o))) ||
-    (y !== undefined && typeof y !== 'string')
+    (y !== undefined && typeof y !== 'string') ||
+    (g !== undefined && typeof g !== 'string')
   ) {
     return null;
   }
@@ -164,5 +168,6 @@ function eventFromJson(json: unknown): ClickEvent | null {
     browser: (b ?? 'other') as BrowserClass,
     os: (o ?? 'other') as OsClass,
     city: y ?? NO_CITY,
+    ...(g === undefined ? {} : { language: g }),
   };
 }

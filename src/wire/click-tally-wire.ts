@@ -7,7 +7,7 @@ import {
   OS_CLASSES,
 } from '../domain/click-event.js';
 import type { BucketVisitor } from '../domain/click-sums.js';
-import type { ClickBucket } from '../domain/click-fold.js';
+import { hourOf, type ClickBucket } from '../domain/click-fold.js';
 import type { ClickTally } from '../domain/click-tally.js';
 
 /**
@@ -16,17 +16,20 @@ import type { ClickTally } from '../domain/click-tally.js';
  * makes almost nothing on the JavaScript heap (a JSON text of a tally is a string as large
  * as the flush, and the arrays it is made from more). Layout, little-endian: version
  * (u8); instance; fromSeq, toSeq, oldestAt, newestAt (f64 each); bucket count (u32); per
- * bucket: link id, hour (f64), country (a word), device (u8, its index in DEVICE_CLASSES),
+ * bucket: link id, second (f64, its first epoch millisecond), country (a word), device (u8, its index in DEVICE_CLASSES),
  * referrer (a word), browser and os (u8 each, their index in BROWSER_CLASSES and
- * OS_CLASSES), city (a word), clicks (u32). A string is its length in bytes (u16), then its UTF-8. A
+ * OS_CLASSES), city (a word), language (a word), clicks (u32). A string is its length in bytes (u16), then its UTF-8. A
  * word is a string said once per tally: where it first comes, NEW_WORD (u32) and the
  * string; after that, its number (u32), counting from 0 in the order they came. Countries
  * and referrers repeat across a tally's buckets: each is written and decoded once, and the
  * decoded buckets share one string for it. Version 2 (before issue 21) had no browser, os
  * or city: it still decodes, as `other`, `other` and no city, so a queue written by an
- * earlier hop folds after an upgrade.
+ * earlier hop folds after an upgrade. Version 3 (issue 21) had each bucket's hour where 4
+ * (issue 23, ADR 0125) has its second, and no language: it decodes with its clicks at
+ * the hour's start and no language.
  */
-const VERSION = 3;
+const VERSION = 4;
+const VERSION_WITH_HOURS = 3;
 const VERSION_WITHOUT_FACETS = 2;
 const NEW_WORD = 0xffffffff;
 /** UTF-8 takes at most 3 bytes per UTF-16 code unit: 21,845 units fit a u16 length. */
@@ -68,17 +71,18 @@ export class TallyWireWriter {
   /** Writes one bucket (a function of its own, to hand to `ClickSums.forEachBucket`). */
   readonly bucket: BucketVisitor = (
     linkId,
-    hour,
+    second,
     country,
     device,
     referrer,
     browser,
     os,
     city,
+    language,
     clicks,
   ) => {
     this.#string(linkId);
-    this.#float(hour);
+    this.#float(second);
     this.#word(country);
     this.#reserve(1);
     this.#bytes[this.#at++] = DEVICE_INDEX.get(device) ?? DEVICE_CLASSES.indexOf('other');
@@ -87,6 +91,7 @@ export class TallyWireWriter {
     this.#bytes[this.#at++] = BROWSER_INDEX.get(browser) ?? BROWSER_CLASSES.indexOf('other');
     this.#bytes[this.#at++] = OS_INDEX.get(os) ?? OS_CLASSES.indexOf('other');
     this.#word(city);
+    this.#word(language);
     this.#uint32(clicks);
     this.#buckets++;
   };
@@ -191,8 +196,15 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
   };
   try {
     const version = uint8();
-    if (version !== VERSION && version !== VERSION_WITHOUT_FACETS) return null;
-    const facets = version === VERSION;
+    if (
+      version !== VERSION &&
+      version !== VERSION_WITH_HOURS &&
+      version !== VERSION_WITHOUT_FACETS
+    ) {
+      return null;
+    }
+    const facets = version !== VERSION_WITHOUT_FACETS;
+    const seconds = version === VERSION;
     const instance = string();
     const fromSeq = float();
     const toSeq = float();
@@ -206,20 +218,22 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
     let clicks = 0;
     for (let index = 0; index < count; index++) {
       const linkId = string();
-      const hour = float();
+      const time = float();
+      const hour = seconds ? hourOf(time) : time;
       const country = word();
       const device = DEVICE_CLASSES[uint8()];
       const referrer = word();
       const browser = facets ? BROWSER_CLASSES[uint8()] : 'other';
       const os = facets ? OS_CLASSES[uint8()] : 'other';
       const city = facets ? word() : NO_CITY;
+      const language = seconds ? word() : '';
       const bucketClicks = uint32();
       if (
         device === undefined ||
         browser === undefined ||
         os === undefined ||
         bucketClicks === 0 ||
-        !Number.isFinite(hour)
+        !Number.isFinite(time)
       ) {
         return null;
       }
@@ -233,6 +247,8 @@ export function decodeTallyWire(bytes: ArrayBuffer | Uint8Array): ClickTally | n
         browser,
         os,
         city,
+        // Before version 4: absent, so the clicks stand at their hour's start.
+        ...(seconds ? { second: time, language } : {}),
         clicks: bucketClicks,
       });
     }

@@ -15,6 +15,7 @@ import {
   READ_TOTALS,
 } from '../support/bot-click-migration.js';
 import { runClickStoreContract } from './click-store-contract.js';
+import { runClickLogsContract } from './click-logs-contract.js';
 import { domainStoreContract } from './domain-store-contract.js';
 import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
@@ -90,6 +91,7 @@ await whenPostgres('PgStore (needs PostgreSQL)', () => {
   });
 
   runClickStoreContract('PgClickStore', async (t) => (await openSchemaStore(t)).clicks);
+  runClickLogsContract('PgClickEventLog, PgVisitLog', async (t) => openSchemaStore(t));
 
   // Two stores, each with its own pools, on one schema: two instances.
   runRedirectAllowanceContract('PgRedirectAllowance', async (t) => {

@@ -18,6 +18,7 @@ import { FlushTally } from '../../src/wire/flush-tally.js';
 import { batchOf } from '../support/click-batches.js';
 import { openTempSqliteStore, tempDataDir } from '../support/temp-data.js';
 import { events, runClickStoreContract } from './click-store-contract.js';
+import { runClickLogsContract } from './click-logs-contract.js';
 
 runClickStoreContract('SqliteClickStore', async (t) => openTempSqliteStore(t).clicks);
 
@@ -109,4 +110,9 @@ describe('SqliteClickQueue', () => {
     assert.equal(await clicks.clickQueue.next(), null);
     assert.equal((await clicks.clicks.totals(['link-a'])).get('link-a')?.clicks, 10);
   });
+});
+
+runClickLogsContract('SqliteClickEventLog, SqliteVisitLog', async (t) => {
+  const store = openTempSqliteStore(t);
+  return { clicks: store.clicks, clickEvents: store.clickEvents, visits: store.visits };
 });

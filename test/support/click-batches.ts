@@ -23,5 +23,6 @@ export function batchOf(events: readonly ClickEvent[]): ClickBatch {
     browsers: events.map((event) => event.browser),
     oses: events.map((event) => event.os),
     cities: events.map((event) => event.city),
+    languages: events.map((event) => event.language ?? ''),
   };
 }

@@ -1,5 +1,5 @@
 import type { ClickBatch } from '../../src/domain/click-batch.js';
-import { hourOf, type ClickBucket } from '../../src/domain/click-fold.js';
+import { hourOf, secondOf, type ClickBucket } from '../../src/domain/click-fold.js';
 import type { ClickTally } from '../../src/domain/click-tally.js';
 
 /**
@@ -24,6 +24,8 @@ export function tallyOfBatch(batch: ClickBatch): ClickTally {
       browser: batch.browsers[index] ?? 'other',
       os: batch.oses[index] ?? 'other',
       city: batch.cities[index] ?? '',
+      second: secondOf(at),
+      language: batch.languages?.[index] ?? '',
     };
     const key = JSON.stringify(bucket);
     const known = byKey.get(key);

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { readClickHeaders } from '../../src/http/click-headers.js';
 
 describe('readClickHeaders', () => {
-  test('finds user agent, referer and the country header in any case; the first value wins', () => {
+  test('finds user agent, referer, Accept-Language and the country header in any case; the first value wins', () => {
     const found = readClickHeaders(
       [
         'Host',
@@ -18,6 +18,10 @@ describe('readClickHeaders', () => {
         'de',
         'Accept',
         '*/*',
+        'Accept-Language',
+        'fr-CH, fr;q=0.9',
+        'accept-language',
+        'en',
       ],
       'cf-ipcountry',
     );
@@ -27,6 +31,7 @@ describe('readClickHeaders', () => {
         userAgent: 'agent-1',
         referer: 'https://a.example/',
         country: 'de',
+        acceptLanguage: 'fr-CH, fr;q=0.9',
         prefetch: false,
       },
     );
@@ -40,6 +45,7 @@ describe('readClickHeaders', () => {
         userAgent: undefined,
         referer: undefined,
         country: undefined,
+        acceptLanguage: undefined,
         prefetch: false,
       },
     );

@@ -76,8 +76,19 @@ describe('flush tally', () => {
   test('bytes that are not a tally decode to null, never throw', () => {
     const writer = new TallyWireWriter();
     writer.begin('inst-a', 10, 12, HOUR, HOUR + 5);
-    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 'safari', 'ios', 'Berlin', 2);
-    writer.bucket('link-2', HOUR, 'ZZ', 'bot', '', 'other', 'other', '', 1);
+    writer.bucket(
+      'link-1',
+      HOUR,
+      'DE',
+      'mobile',
+      'news.example.com',
+      'safari',
+      'ios',
+      'Berlin',
+      'de',
+      2,
+    );
+    writer.bucket('link-2', HOUR, 'ZZ', 'bot', '', 'other', 'other', '', '', 1);
     const good = writer.finish();
     const decoded = decodeTallyWire(good);
     assert.ok(decoded !== null);
@@ -91,6 +102,8 @@ describe('flush tally', () => {
         browser: 'safari',
         os: 'ios',
         city: 'Berlin',
+        second: HOUR,
+        language: 'de',
         clicks: 2,
       },
       {
@@ -102,6 +115,8 @@ describe('flush tally', () => {
         browser: 'other',
         os: 'other',
         city: '',
+        second: HOUR,
+        language: '',
         clicks: 1,
       },
     ]);
@@ -137,9 +152,31 @@ describe('flush tally', () => {
   test('a country or referrer is written once per tally, then referred to by number', () => {
     const writer = new TallyWireWriter();
     writer.begin('inst-a', 0, 2, HOUR, HOUR);
-    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 'safari', 'ios', '', 1);
-    writer.bucket('link-2', HOUR, 'DE', 'desktop', 'news.example.com', 'edge', 'windows', '', 1);
-    writer.bucket('link-3', HOUR, 'FR', 'desktop', 'news.example.com', 'edge', 'windows', '', 1);
+    writer.bucket('link-1', HOUR, 'DE', 'mobile', 'news.example.com', 'safari', 'ios', '', '', 1);
+    writer.bucket(
+      'link-2',
+      HOUR,
+      'DE',
+      'desktop',
+      'news.example.com',
+      'edge',
+      'windows',
+      '',
+      '',
+      1,
+    );
+    writer.bucket(
+      'link-3',
+      HOUR,
+      'FR',
+      'desktop',
+      'news.example.com',
+      'edge',
+      'windows',
+      '',
+      '',
+      1,
+    );
     const bytes = writer.finish();
     const text = Buffer.from(bytes).toString('latin1');
     assert.equal(text.split('news.example.com').length - 1, 1, 'the referrer once');

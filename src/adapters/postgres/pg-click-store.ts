@@ -16,10 +16,12 @@ import type {
   BusiestLinks,
   ClickSummary,
   DimensionCount,
+  FoldOptions,
   FoldResult,
 } from '../../ports/click-store.js';
 import { guardPg } from './pg-errors.js';
 import { inTransaction } from './pg-transaction.js';
+import { writeFoldLogs } from './pg-fold-logs.js';
 import { PEOPLE_CLICKS } from '../sql/click-sql.js';
 
 /** As on SQLite: a long-gone instance's folded ids are forgotten after a week. */
@@ -39,7 +41,11 @@ export class PgClickStore implements ClickStore {
     this.#pool = pool;
   }
 
-  async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
+  async fold(
+    tallies: readonly ClickTally[],
+    maxReferrers: number,
+    options: FoldOptions = {},
+  ): Promise<FoldResult> {
     const instances = new Set<string>();
     // Only hours whose clicks name a referrer host need the hosts already stored; only
     // those that name a city, the cities.
@@ -151,6 +157,7 @@ export class PgClickStore implements ClickStore {
           );
         }
         const now = Date.now();
+        await writeFoldLogs(client, plan.counts, options.logVisits === true, now);
         if (plan.seen.size > 0) {
           const seenNow = [...plan.seen];
           await client.query(

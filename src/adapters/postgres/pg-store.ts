@@ -1,5 +1,7 @@
 import { PgLinkEventLog } from './pg-link-event-log.js';
 import { PgWebhookStore } from './pg-webhook-store.js';
+import { PgClickEventLog } from './pg-click-event-log.js';
+import { PgVisitLog } from './pg-visit-log.js';
 import { PgDomainStore } from './pg-domain-store.js';
 import type pg from 'pg';
 import type { Store } from '../../ports/store.js';
@@ -51,6 +53,8 @@ export class PgStore implements Store {
   readonly domains: PgDomainStore;
   readonly clicks: PgClickStore;
   readonly clickAnalytics: PgClickAnalyticsQueries;
+  readonly visits: PgVisitLog;
+  readonly clickEvents: PgClickEventLog;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
   readonly crawlableLinks: PgCrawlableLinks;
@@ -95,6 +99,8 @@ export class PgStore implements Store {
     this.domains = new PgDomainStore(primary);
     this.clicks = new PgClickStore(primary);
     this.clickAnalytics = new PgClickAnalyticsQueries(primary);
+    this.visits = new PgVisitLog(primary);
+    this.clickEvents = new PgClickEventLog(primary);
     this.sequences = new PgSequenceStore(primary);
     this.census = new PgLinkCensus(primary);
     this.crawlableLinks = new PgCrawlableLinks(primary);

@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import { openDatabaseFile } from './open-database-file.js';
 import { SqliteClickQueue } from './sqlite-click-queue.js';
 import { SqliteClickStore } from './sqlite-click-store.js';
+import { SqliteClickEventLog } from './sqlite-click-event-log.js';
+import { SqliteVisitLog } from './sqlite-visit-log.js';
 import { applyMigrations, CLICK_MIGRATIONS } from './sqlite-migrations.js';
 
 /**
@@ -13,12 +15,17 @@ import { applyMigrations, CLICK_MIGRATIONS } from './sqlite-migrations.js';
 export class SqliteClickDatabase {
   readonly clicks: SqliteClickStore;
   readonly clickQueue: SqliteClickQueue;
+  /** Issue 23 (ADR 0125): the visit log and the per-second click events the fold writes. */
+  readonly visits: SqliteVisitLog;
+  readonly clickEvents: SqliteClickEventLog;
   readonly #db: Database.Database;
 
   private constructor(db: Database.Database, rowsPerDelivery: number) {
     this.#db = db;
     this.clicks = new SqliteClickStore(db);
     this.clickQueue = new SqliteClickQueue(db, rowsPerDelivery);
+    this.visits = new SqliteVisitLog(db);
+    this.clickEvents = new SqliteClickEventLog(db);
   }
 
   /** `rowsPerDelivery`: queue rows one aggregator delivery merges (default 1). */

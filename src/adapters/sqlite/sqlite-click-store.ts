@@ -16,8 +16,10 @@ import type {
   BusiestLinks,
   ClickSummary,
   DimensionCount,
+  FoldOptions,
   FoldResult,
 } from '../../ports/click-store.js';
+import { SqliteFoldLogs } from './sqlite-fold-logs.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { PEOPLE_CLICKS } from '../sql/click-sql.js';
 
@@ -59,9 +61,11 @@ export class SqliteClickStore implements ClickStore {
   readonly #markRanked: Database.Statement<[number]>;
   readonly #busiest: Database.Statement<[], Summed>;
   readonly #rankedAt: Database.Statement<[], number>;
+  readonly #logs: SqliteFoldLogs;
 
   constructor(db: Database.Database) {
     this.#db = db;
+    this.#logs = new SqliteFoldLogs(db);
     this.#seen = db
       .prepare<[string], string>('SELECT intervals FROM click_seen WHERE instance = ?')
       .pluck();
@@ -184,7 +188,11 @@ export class SqliteClickStore implements ClickStore {
       .pluck();
   }
 
-  async fold(tallies: readonly ClickTally[], maxReferrers: number): Promise<FoldResult> {
+  async fold(
+    tallies: readonly ClickTally[],
+    maxReferrers: number,
+    options: FoldOptions = {},
+  ): Promise<FoldResult> {
     return guardSqlite('fold clicks', () => {
       const instances = new Set<string>();
       // Only hours whose clicks name a referrer host need the hosts already stored; only
@@ -262,6 +270,7 @@ export class SqliteClickStore implements ClickStore {
             );
           }
           const now = Date.now();
+          this.#logs.write(plan.counts, options.logVisits === true, now);
           for (const [instance, intervals] of plan.seen) {
             this.#saveSeen.run(instance, JSON.stringify(intervals), now);
           }

@@ -5,6 +5,8 @@ import type { Store } from '../../ports/store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteBulkAnswers } from './sqlite-bulk-answers.js';
 import { SqliteClickDatabase } from './sqlite-click-database.js';
+import type { SqliteClickEventLog } from './sqlite-click-event-log.js';
+import type { SqliteVisitLog } from './sqlite-visit-log.js';
 import type { SqliteClickQueue } from './sqlite-click-queue.js';
 import type { SqliteClickStore } from './sqlite-click-store.js';
 import { guardSqlite } from './sqlite-errors.js';
@@ -58,6 +60,8 @@ export class SqliteStore implements Store {
   readonly domains: SqliteDomainStore;
   readonly clicks: SqliteClickStore;
   readonly clickAnalytics: SqliteClickAnalyticsQueries;
+  readonly visits: SqliteVisitLog;
+  readonly clickEvents: SqliteClickEventLog;
   readonly sequences: SqliteSequenceStore;
   readonly census: SqliteLinkCensus;
   readonly crawlableLinks: SqliteCrawlableLinks;
@@ -101,6 +105,8 @@ export class SqliteStore implements Store {
     this.linkEvents = new SqliteLinkEventLog(db);
     this.webhooks = new SqliteWebhookStore(db);
     this.clicks = clickDb.clicks;
+    this.visits = clickDb.visits;
+    this.clickEvents = clickDb.clickEvents;
     this.clickQueue = clickDb.clickQueue;
   }
 

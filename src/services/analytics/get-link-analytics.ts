@@ -1,7 +1,7 @@
 import { DEFAULT_DOMAIN, storedDomainOf } from '../../domain/link-domain.js';
 import { HOUR_MS, NO_CLICKS } from '../../domain/click-fold.js';
 import { HopError, type FieldProblem } from '../../domain/errors.js';
-import { rfc3339ToMs } from '../../domain/expiry.js';
+import { queryTimestamp } from './query-timestamp.js';
 import type { Principal } from '../../domain/principal.js';
 import type { DimensionCount } from '../../ports/click-store.js';
 import { findVisibleLinkOrThrow } from '../links/find-visible-link.js';
@@ -103,20 +103,8 @@ export function resolveRangeOrThrow(query: AnalyticsQuery, nowMs: number): Resol
   if (!(ANALYTICS_BUCKETS as readonly string[]).includes(bucket)) {
     problems.push({ field: 'bucket', detail: 'must be hour or day.' });
   }
-  const timestamp = (field: 'from' | 'to', value: string | undefined): number | undefined => {
-    if (value === undefined) return undefined;
-    const ms = rfc3339ToMs(value);
-    if (ms === null) {
-      problems.push({
-        field,
-        detail: 'must be an RFC 3339 timestamp such as 2030-01-31T12:00:00Z.',
-      });
-      return undefined;
-    }
-    return ms;
-  };
-  const toGiven = timestamp('to', query.to);
-  const fromGiven = timestamp('from', query.from);
+  const toGiven = queryTimestamp('to', query.to, problems);
+  const fromGiven = queryTimestamp('from', query.from, problems);
   if (problems.length > 0) throw invalidRange(problems);
 
   const size = bucket as AnalyticsBucket;

@@ -9,7 +9,7 @@ import {
 } from '../../../services/analytics/get-link-analytics.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
-import { authErrors, linkIdParams, problemResponse } from '../../schemas.js';
+import { authErrors, linkDomainQuery, linkIdParams, problemResponse } from '../../schemas.js';
 
 interface AnalyticsQueryString {
   from?: string;
@@ -77,11 +77,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
           type: 'object',
           properties: {
             ...rangeQueryProperties,
-            domain: {
-              type: 'string',
-              maxLength: 253,
-              description: 'The short domain of a link named by its code; default the default.',
-            },
+            domain: linkDomainQuery,
           },
         },
         response: {
