@@ -59,13 +59,16 @@ export function deliverWebhooks(dispatcher: WebhookDispatcher, everyMs: number):
 }
 
 /** Forgets link events past their day, never one the fan-out has not read (ADR 0128). */
-export function forgetLinkEvents(deps: ForgetLinkEventsDeps): PeriodicJob {
+export function forgetLinkEvents<Event extends { readonly position: string }>(
+  name: string,
+  deps: ForgetLinkEventsDeps<Event>,
+): PeriodicJob {
   return {
-    name: 'forget-link-events',
+    name,
     everyMs: FORGET_EVERY_MS,
     runAtStart: false,
     finishOnStop: true,
-    failing: 'old link events could not be forgotten',
+    failing: `${name}: old events could not be forgotten`,
     run: async (stopping) => {
       await forgetOldLinkEvents(deps, FORGET_BATCH, stopping);
     },

@@ -12,7 +12,10 @@ import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import type { FanOutDeps } from '../services/webhooks/fan-out-webhook-events.js';
 import { LINK_EVENTS_KEEP_MS } from '../services/webhooks/forget-old-link-events.js';
 import { WebhookDispatcher } from '../services/webhooks/webhook-dispatcher.js';
+import { LinkOwners } from '../services/webhooks/link-owners.js';
 import {
+  CLICK_EVENTS_SOURCE,
+  clickEventSource,
   LINK_EVENTS_SOURCE,
   linkEventSource,
   type RenderLinks,
@@ -20,12 +23,14 @@ import {
 } from '../services/webhooks/webhook-event-source.js';
 import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
 
+/** Link owners remembered for click events (ADR 0128); an owner never changes. */
+const OWNERS_KEPT = 10_000;
+
 export interface WebhookParts {
   /** The API's use cases. */
   readonly service: WebhookServiceDeps;
   /**
-   * The event logs fanned out, each under its own position: link events here; click
-   * events (`clickEventSource`) join them when the click log is composed.
+   * The event logs fanned out, each under its own position: link events and click events.
    */
   readonly sources: WebhookEventSource[];
   /** `hop serve`: fan-out, delivery and the link events' retention on its scheduler. */
@@ -57,7 +62,12 @@ export function composeWebhooks(
       toLinkJson(link, domainRoutes, atMs, totals.get(link.id) ?? NO_CLICKS),
     );
   };
-  const sources: WebhookEventSource[] = [linkEventSource(store.linkEvents, renderLinks)];
+  // A click event names only its link: its owner, who may see it, is read once and kept.
+  const ownerOf = new LinkOwners(store.links, OWNERS_KEPT);
+  const sources: WebhookEventSource[] = [
+    linkEventSource(store.linkEvents, renderLinks),
+    clickEventSource(store.clickEvents, (linkId) => ownerOf.ownerOf(linkId)),
+  ];
   const fanOut: FanOutDeps = {
     webhooks: store.webhooks,
     clock,
@@ -83,9 +93,19 @@ export function composeWebhooks(
       jobs.start(fanOutWebhooks(fanOut, sources, config.webhookPollMs));
       jobs.start(deliverWebhooks(dispatcher, config.webhookPollMs));
       jobs.start(
-        forgetLinkEvents({
+        forgetLinkEvents('forget-link-events', {
           log: store.linkEvents,
+          timeOf: (event) => event.occurredAt,
           fanOutPosition: () => store.webhooks.fanOutPosition(LINK_EVENTS_SOURCE),
+          clock,
+          keepMs: LINK_EVENTS_KEEP_MS,
+        }),
+      );
+      jobs.start(
+        forgetLinkEvents('forget-click-events', {
+          log: store.clickEvents,
+          timeOf: (event) => event.recordedAt,
+          fanOutPosition: () => store.webhooks.fanOutPosition(CLICK_EVENTS_SOURCE),
           clock,
           keepMs: LINK_EVENTS_KEEP_MS,
         }),

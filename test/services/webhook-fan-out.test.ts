@@ -1,3 +1,4 @@
+import type { LinkEventRecord } from '../../src/ports/event-log.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Webhook } from '../../src/domain/webhook.js';
@@ -78,6 +79,7 @@ describe('webhook fan-out (issue 23, ADR 0128)', () => {
     const [first] = await store.linkEvents.after('', 1);
     const deps = {
       log: store.linkEvents,
+      timeOf: (event: LinkEventRecord) => event.occurredAt,
       fanOutPosition: async () => first!.position,
       clock,
       keepMs: 24 * HOUR_MS,
