@@ -22,6 +22,7 @@ import { registerAnalyticsRoutes } from './routes/v1/analytics-routes.js';
 import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { assertRouteScope, requireRouteScopes } from './route-scope.js';
 import { registerTagRoutes } from './routes/v1/tags-routes.js';
+import { registerEventRoutes } from './routes/v1/events-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -129,6 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.protection.startLoadSampling();
     done();
   });
+  // Open event streams end first, so that closing never waits on one (ADR 0129).
+  app.addHook('preClose', async () => {
+    await deps.events.hub.close();
+  });
   app.setValidatorCompiler(makeValidatorCompiler());
   installJsonBodyParsing(app);
   installErrorHandling(app);
@@ -176,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerDomainRoutes(v1, deps);
     registerStatsRoutes(v1, deps);
     registerTagRoutes(v1, deps);
+    registerEventRoutes(v1, deps);
   });
 
   return app;

@@ -15,6 +15,8 @@ import type { RedirectResolver } from '../services/redirect/redirect-resolver.js
 import type { ClickPipeline } from './click-pipeline.js';
 import type { ServiceParts } from './compose-services.js';
 import { RobotsRules } from '../services/links/robots-rules.js';
+import { EventHub } from '../services/events/event-hub.js';
+import { LinkPlaces } from '../services/events/link-places.js';
 
 /** Links are small; anything bigger than this is not a link. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -69,6 +71,18 @@ export function composeAppDeps(
     clientAddressOf: makeClientAddressOf(config.trustProxy),
   };
   const qrRenderer = new QrcodeRenderer();
+  // One poller per process for every event stream (ADR 0129).
+  const events = new EventHub({
+    links: store.linkEvents,
+    // The click log (issue 23's link.clicked) is wired here once the store has one.
+    clicks: null,
+    places: new LinkPlaces(store.links),
+    pollIntervalMs: config.eventPollIntervalMs,
+    streamsPerKey: config.eventStreamsPerKey,
+    onError: (error) => {
+      logger.warn({ err: error }, 'the event stream could not read the event logs');
+    },
+  });
   const appDeps: AppDeps = {
     linkService: services.linkService,
     keyService: services.keyService,
@@ -105,6 +119,14 @@ export function composeAppDeps(
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
     },
+    events: { hub: events, heartbeatMs: config.eventHeartbeatMs },
   };
-  return { appDeps, close: () => qrRenderer.close() };
+  return {
+    appDeps,
+    close: async () => {
+      // Before the store closes: a read of the logs in progress ends first.
+      await events.close();
+      await qrRenderer.close();
+    },
+  };
 }

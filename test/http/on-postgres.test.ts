@@ -27,6 +27,7 @@ if (await postgresReachable()) {
   await import('./domain-redirects.test.js');
   await import('./link-previews.test.js');
   await import('./domains.test.js');
+  await import('./events.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);
