@@ -55,7 +55,6 @@ export function registerEventRoutes(app: FastifyInstance, deps: AppDeps): void {
           properties: {
             last_event_id: {
               type: 'string',
-              maxLength: 100,
               description:
                 'Where to resume: an event id, as the `Last-Event-ID` header (which wins) would name it.',
             },
@@ -79,6 +78,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: AppDeps): void {
           },
           400: problemResponse,
           401: problemResponse,
+          403: problemResponse,
           429: problemResponse,
           503: problemResponse,
         },
