@@ -297,6 +297,27 @@ export const ENV_SPEC = [
     parse: parseDuration,
   },
   {
+    name: 'HOP_EVENT_POLL_INTERVAL',
+    key: 'eventPollIntervalMs',
+    default: '250ms',
+    doc: "How often `GET /v1/events`' one poller per process reads the event logs, while a stream is open.",
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_EVENT_HEARTBEAT',
+    key: 'eventHeartbeatMs',
+    default: '15s',
+    doc: 'How often an open event stream sends a comment line, so that proxies keep it open.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_EVENT_STREAMS_PER_KEY',
+    key: 'eventStreamsPerKey',
+    default: '5',
+    doc: 'Event streams one API key may hold open at once on one instance; past it, 429.',
+    parse: parseInteger(1, 10_000),
+  },
+  {
     name: 'HOP_L1_MAX_ENTRIES',
     key: 'l1MaxEntries',
     default: '100000',

@@ -18,6 +18,7 @@ import type { ScannerThrottle } from '../services/protection/scanner-throttle.js
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import type { SmartAnswerDeps } from './smart-answer.js';
 import type { RobotsRules } from '../services/links/robots-rules.js';
+import type { EventHub } from '../services/events/event-hub.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -93,6 +94,14 @@ export interface AppDeps {
   /** What smart links need beyond a plain redirect (issue 21). */
   readonly smartLinks: SmartLinkDeps;
   readonly timeouts: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
+  /** `GET /v1/events` (issue 23, ADR 0129). */
+  readonly events: EventStreamDeps;
+}
+
+/** The event stream: the process's one hub, and how often an idle stream says it is alive. */
+export interface EventStreamDeps {
+  readonly hub: EventHub;
+  readonly heartbeatMs: number;
 }
 
 /** A smart link's password gate, click budgets and visitor sources (issue 21). */

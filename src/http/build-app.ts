@@ -25,6 +25,7 @@ import { registerStatsRoutes } from './routes/v1/stats-routes.js';
 import { assertRouteScope, requireRouteScopes } from './route-scope.js';
 import { registerTagRoutes } from './routes/v1/tags-routes.js';
 import { registerWebhookRoutes } from './routes/v1/webhooks-routes.js';
+import { registerEventRoutes } from './routes/v1/events-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -132,6 +133,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.protection.startLoadSampling();
     done();
   });
+  // Open event streams end first, so that closing never waits on one (ADR 0129).
+  app.addHook('preClose', async () => {
+    await deps.events.hub.close();
+  });
   app.setValidatorCompiler(makeValidatorCompiler());
   installJsonBodyParsing(app);
   installErrorHandling(app);
@@ -182,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerStatsRoutes(v1, deps);
     registerTagRoutes(v1, deps);
     registerWebhookRoutes(v1, deps);
+    registerEventRoutes(v1, deps);
   });
 
   return app;

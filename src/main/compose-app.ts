@@ -16,6 +16,8 @@ import type { ClickPipeline } from './click-pipeline.js';
 import type { ServiceParts } from './compose-services.js';
 import { RobotsRules } from '../services/links/robots-rules.js';
 import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
+import { EventHub } from '../services/events/event-hub.js';
+import { LinkPlaces } from '../services/events/link-places.js';
 
 /** Links are small; anything bigger than this is not a link. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -71,6 +73,18 @@ export function composeAppDeps(
     clientAddressOf: makeClientAddressOf(config.trustProxy),
   };
   const qrRenderer = new QrcodeRenderer();
+  // One poller per process for every event stream (ADR 0129).
+  const events = new EventHub({
+    links: store.linkEvents,
+    // link.clicked, per link and second, written by the fold (ADR 0125).
+    clicks: store.clickEvents,
+    places: new LinkPlaces(store.links),
+    pollIntervalMs: config.eventPollIntervalMs,
+    streamsPerKey: config.eventStreamsPerKey,
+    onError: (error) => {
+      logger.warn({ err: error }, 'the event stream could not read the event logs');
+    },
+  });
   const appDeps: AppDeps = {
     linkService: services.linkService,
     keyService: services.keyService,
@@ -111,6 +125,14 @@ export function composeAppDeps(
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
     },
+    events: { hub: events, heartbeatMs: config.eventHeartbeatMs },
   };
-  return { appDeps, close: () => qrRenderer.close() };
+  return {
+    appDeps,
+    close: async () => {
+      // Before the store closes: a read of the logs in progress ends first.
+      await events.close();
+      await qrRenderer.close();
+    },
+  };
 }

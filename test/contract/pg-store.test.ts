@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
-import { PgStore, type PgStoreOptions } from '../../src/adapters/postgres/pg-store.js';
+import { PgStore } from '../../src/adapters/postgres/pg-store.js';
+import { openFreshPgStore, pgStoreOptions } from '../support/fresh-stores.js';
 import {
   applyPgMigrations,
   loadPgMigrations,
@@ -27,18 +28,7 @@ import {
   whenPostgres,
 } from '../support/require-postgres.js';
 
-function options(schema: string, overrides: Partial<PgStoreOptions> = {}): PgStoreOptions {
-  return {
-    url: POSTGRES_URL,
-    schema,
-    poolSize: 4,
-    redirectReadTimeoutMs: 1000,
-    statementTimeoutMs: 5000,
-    connectTimeoutMs: 2000,
-    onIdleError: () => undefined,
-    ...overrides,
-  };
-}
+const options = pgStoreOptions;
 
 /** A store on a fresh schema, closed and dropped after the test. */
 async function openSchemaStore(t: TestContext, schema = uniqueSchema()): Promise<PgStore> {
@@ -71,18 +61,7 @@ async function insertInOpenTransaction(t: TestContext, schema: string) {
 }
 
 await whenPostgres('PgStore (needs PostgreSQL)', () => {
-  /** A fresh store on a schema of its own, dropped by `cleanup`. */
-  const openFreshStore = async () => {
-    const schema = uniqueSchema();
-    const store = await PgStore.open(options(schema));
-    return {
-      store,
-      cleanup: async () => {
-        await store.close();
-        await dropSchema(schema);
-      },
-    };
-  };
+  const openFreshStore = openFreshPgStore;
 
   runStoreContract('PgStore', openFreshStore);
 

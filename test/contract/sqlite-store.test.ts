@@ -10,6 +10,7 @@ import { domainStoreContract } from './domain-store-contract.js';
 import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
 import { BASE_MS, makeClaim, makeKey, makeLink, makeOwner } from './store-factories.js';
+import { openFreshSqliteStore } from '../support/fresh-stores.js';
 
 /** A fresh temp dir for one test, removed after it. */
 function makeTempDir(t?: TestContext): string {
@@ -27,18 +28,7 @@ function openFile(t: TestContext, file: string): SqliteStore {
   return store;
 }
 
-/** A fresh store in a temp dir of its own, removed by `cleanup`. */
-const openFreshStore = async () => {
-  const dir = makeTempDir();
-  const store = SqliteStore.open({ file: join(dir, 'hop.db') });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-};
+const openFreshStore = openFreshSqliteStore;
 
 runStoreContract('SqliteStore', openFreshStore);
 

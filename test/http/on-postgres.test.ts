@@ -30,6 +30,7 @@ if (await postgresReachable()) {
   // Issue 23: across all links, clicks flushed straight into PostgreSQL (ADR 0126).
   await import('./all-links-analytics.test.js');
   await import('./webhooks.test.js');
+  await import('./events.test.js');
 } else {
   // Registers the failure (CI) or the skip with its reason.
   await whenPostgres('the API on PostgreSQL (needs PostgreSQL)', () => undefined);

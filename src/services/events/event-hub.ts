@@ -1,0 +1,379 @@
+import { HopError } from '../../domain/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import type {
+  ClickEventLog,
+  ClickEventRecord,
+  EventLog,
+  LinkEventLog,
+  LinkEventRecord,
+} from '../../ports/event-log.js';
+import {
+  audienceOf,
+  canSeeEventsOf,
+  type EventAudience,
+  type LinkPlace,
+} from './event-visibility.js';
+import type { LinkPlaces } from './link-places.js';
+import type { StreamPosition } from './stream-position.js';
+
+/** The records a stream renders, as the logs give them (src/http may not import ports). */
+export type { ClickEventRecord, DimensionCounts, LinkEventRecord } from '../../ports/event-log.js';
+
+/** One event as the hub hands it to a stream. */
+export type HubEvent =
+  | { readonly kind: 'link'; readonly record: LinkEventRecord }
+  | { readonly kind: 'click'; readonly record: ClickEventRecord };
+
+/** Why the hub ended a stream. */
+export type StreamEnd = 'closing' | 'too-slow' | 'failed';
+
+/** What a stream's owner (the route) gives the hub. */
+export interface EventSubscriber {
+  /**
+   * Takes an event the caller may see, with the stream's position after it (what a client
+   * resumes from). False: it holds too much unsent already, and the hub ends it.
+   */
+  deliver(event: HubEvent, position: StreamPosition): boolean;
+  /** Resolves when it has room for more: a replay waits for it between pages. */
+  ready(): Promise<void>;
+  /** The hub has ended the stream; it will deliver nothing more. */
+  end(reason: StreamEnd): void;
+}
+
+/** An open stream, as its route holds it. */
+export interface EventSubscription {
+  /** Replays what the stream resumes from, then goes live: call once its headers are out. */
+  start(): void;
+  /** The client went away: the hub forgets the stream (idempotent). */
+  close(): void;
+}
+
+export interface EventHubOptions {
+  readonly links: LinkEventLog;
+  /** Null until a click log exists (the stream then carries link events only). */
+  readonly clicks: ClickEventLog | null;
+  readonly places: LinkPlaces;
+  /** How long the poller waits between reads of the logs. */
+  readonly pollIntervalMs: number;
+  /** Streams one key may hold open at once (HOP_EVENT_STREAMS_PER_KEY). */
+  readonly streamsPerKey: number;
+  /** Live events a resuming stream holds while it replays; past it, it is too slow. */
+  readonly maxPendingEvents?: number;
+  /** A read of the logs failed: logged and counted by the caller; the poller goes on. */
+  readonly onError: (error: unknown) => void;
+}
+
+/** Events read from a log at once. */
+const PAGE_SIZE = 200;
+const DEFAULT_MAX_PENDING_EVENTS = 10_000;
+
+type LogName = 'links' | 'clicks';
+const LOG_NAMES: readonly LogName[] = ['links', 'clicks'];
+
+interface PendingEvent {
+  readonly log: LogName;
+  readonly event: HubEvent;
+  readonly position: string;
+}
+
+interface Stream {
+  state: 'waiting' | 'joining' | 'live' | 'ended';
+  readonly keyId: string;
+  readonly audience: EventAudience;
+  readonly subscriber: EventSubscriber;
+  readonly from: StreamPosition | null;
+  /** Where the stream is in each log: the last event it passed, shown or not. */
+  position: { links: string; clicks: string };
+  /** Where the hub was when the stream joined. */
+  head: StreamPosition;
+  /** Live events that came while the stream replayed. */
+  pending: PendingEvent[];
+  /** Positions the replay sent that the live feed may bring again (ADR 0129). */
+  replayed: Record<LogName, ReadonlySet<string> | null>;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The event stream's hub (issue 23, ADR 0129): one poller per process reads the link and
+ * click event logs after the positions it has reached, and hands each event, in the
+ * logs' order, to every open stream whose caller may see it. It polls only while a stream
+ * is open. A stream that resumes from a position replays the logs from there and joins the
+ * live feed with nothing missed and nothing twice; a stream that cannot keep up is ended,
+ * never buffered without bound.
+ */
+export class EventHub {
+  readonly #options: EventHubOptions;
+  readonly #maxPending: number;
+  readonly #streams = new Set<Stream>();
+  readonly #openPerKey = new Map<string, number>();
+  /** Everything up to here has been handed out; null until the first poll after idling. */
+  #head: { links: string; clicks: string } | null = null;
+  #waiters: Waiter[] = [];
+  #loop: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+  #closed = false;
+  /** Click events' links' places, looked up once per event before it is handed out. */
+  readonly #clickPlaces = new WeakMap<ClickEventRecord, LinkPlace | null>();
+
+  constructor(options: EventHubOptions) {
+    this.#options = options;
+    this.#maxPending = options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS;
+  }
+
+  /** Streams open now (with those still joining). */
+  get openStreams(): number {
+    return this.#streams.size;
+  }
+
+  /**
+   * Opens a stream for `principal` from `from` (null: from now). Resolves once it is
+   * registered, after a read of the logs that began after this call: an event committed
+   * before the call is either replayed or already behind `from`, one committed after is
+   * delivered. Throws `rate-limited` when the key holds its most streams already.
+   */
+  async open(
+    principal: Principal,
+    from: StreamPosition | null,
+    subscriber: EventSubscriber,
+  ): Promise<EventSubscription> {
+    if (this.#closed) {
+      throw new HopError('store-unavailable', 'This instance is shutting down.', {
+        retryable: true,
+      });
+    }
+    const open = this.#openPerKey.get(principal.keyId) ?? 0;
+    if (open >= this.#options.streamsPerKey) {
+      throw new HopError(
+        'rate-limited',
+        `This key has ${open} event streams open, the most it may (HOP_EVENT_STREAMS_PER_KEY); close one first.`,
+      );
+    }
+    const stream: Stream = {
+      state: 'waiting',
+      keyId: principal.keyId,
+      audience: audienceOf(principal),
+      subscriber,
+      from,
+      position: { links: '', clicks: '' },
+      head: { links: '', clicks: '' },
+      pending: [],
+      replayed: { links: null, clicks: null },
+    };
+    this.#streams.add(stream);
+    this.#openPerKey.set(principal.keyId, open + 1);
+    try {
+      await this.#nextPoll();
+    } catch (error) {
+      this.#forget(stream);
+      throw error;
+    }
+    const head = this.#head;
+    if (stream.state === 'ended' || head === null) {
+      this.#forget(stream);
+      throw new HopError('store-unavailable', 'This instance is shutting down.', {
+        retryable: true,
+      });
+    }
+    stream.head = { ...head };
+    stream.position = { ...(from ?? head) };
+    stream.state = 'joining';
+    return {
+      start: () => {
+        this.#catchUp(stream).catch((error: unknown) => {
+          this.#options.onError(error);
+          this.#end(stream, 'failed');
+        });
+      },
+      close: () => {
+        this.#forget(stream);
+      },
+    };
+  }
+
+  /** Ends every stream and stops the poller once its read in progress is done. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const stream of this.#streams) this.#end(stream, 'closing');
+    this.#wake?.();
+    await this.#loop;
+  }
+
+  /** Replays from the stream's position up to where the hub is, then goes live. */
+  async #catchUp(stream: Stream): Promise<void> {
+    for (const log of LOG_NAMES) {
+      const source = this.#logOf(log);
+      if (source === null || stream.position[log] === stream.head[log]) continue;
+      // The live feed may bring again the replay's last events (those the hub reached
+      // while the replay read): they are the pending events' first ones, or what the hub
+      // reads next. At most the pending bound plus what it has not reached yet.
+      const recent: string[] = [];
+      for (;;) {
+        const page = await source.after(stream.position[log], PAGE_SIZE);
+        for (const record of page) {
+          const event = await this.#eventOf(log, record);
+          if (stream.state === 'ended') return;
+          recent.push(record.position);
+          if (recent.length > 4 * this.#maxPending) recent.splice(0, 2 * this.#maxPending);
+          this.#offer(stream, log, event, record.position);
+        }
+        if (page.length < PAGE_SIZE || stream.state === 'ended') break;
+        await stream.subscriber.ready();
+      }
+      stream.replayed[log] = new Set(recent);
+    }
+    if (stream.state !== 'joining') return;
+    // The hand-over: synchronous, so no live event comes in between.
+    stream.state = 'live';
+    const pending = stream.pending;
+    stream.pending = [];
+    for (const { log, event, position } of pending) {
+      this.#offer(stream, log, event, position);
+      if (stream.state !== 'live') return;
+    }
+  }
+
+  /** Hands one event to a stream if its caller may see it (or skips one it already had). */
+  #offer(stream: Stream, log: LogName, event: HubEvent, position: string): void {
+    const replayed = stream.replayed[log];
+    if (replayed !== null) {
+      // Those the replay sent come first in the live feed: skip them, then stop looking.
+      if (replayed.has(position)) return;
+      stream.replayed[log] = null;
+    }
+    stream.position[log] = position;
+    if (!this.#canSee(stream.audience, event)) return;
+    if (!stream.subscriber.deliver(event, { ...stream.position })) this.#end(stream, 'too-slow');
+  }
+
+  #canSee(audience: EventAudience, event: HubEvent): boolean {
+    if (event.kind === 'link') return canSeeEventsOf(audience, event.record.link);
+    if (!audience.seesClicks) return false;
+    const place = this.#clickPlaces.get(event.record);
+    return place !== undefined && place !== null && canSeeEventsOf(audience, place);
+  }
+
+  async #eventOf(log: LogName, record: LinkEventRecord | ClickEventRecord): Promise<HubEvent> {
+    if (log === 'links') {
+      const link = (record as LinkEventRecord).link;
+      this.#options.places.remember(link.id, link);
+      return { kind: 'link', record: record as LinkEventRecord };
+    }
+    const click = record as ClickEventRecord;
+    if (!this.#clickPlaces.has(click)) {
+      this.#clickPlaces.set(click, await this.#options.places.placeOf(click.linkId));
+    }
+    return { kind: 'click', record: click };
+  }
+
+  #logOf(log: LogName): EventLog<LinkEventRecord | ClickEventRecord> | null {
+    return log === 'links' ? this.#options.links : this.#options.clicks;
+  }
+
+  /** Resolves after a poll that began after this call; rejects if that poll failed. */
+  #nextPoll(): Promise<void> {
+    const polled = new Promise<void>((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+    });
+    this.#loop ??= this.#run();
+    this.#wake?.();
+    return polled;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#closed && this.#streams.size > 0) {
+      const waiters = this.#waiters;
+      this.#waiters = [];
+      try {
+        await this.#poll();
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        this.#options.onError(error);
+        for (const waiter of waiters) waiter.reject(error);
+      }
+      if (this.#waiters.length === 0) await this.#sleep();
+    }
+    // Idle: the next stream starts from the logs' ends again.
+    this.#head = null;
+    this.#loop = null;
+    const stranded = this.#waiters;
+    this.#waiters = [];
+    const closing = new HopError('store-unavailable', 'This instance is shutting down.', {
+      retryable: true,
+    });
+    for (const waiter of stranded) waiter.reject(closing);
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#head === null) {
+      // Following from the logs' ends skips the past: a stream from now wants none of it.
+      const links = await this.#options.links.latest();
+      const clicks = (await this.#options.clicks?.latest()) ?? '';
+      this.#head = { links, clicks };
+      return;
+    }
+    for (const log of LOG_NAMES) {
+      const source = this.#logOf(log);
+      if (source === null) continue;
+      for (;;) {
+        const head: { links: string; clicks: string } = this.#head;
+        const page = await source.after(head[log], PAGE_SIZE);
+        for (const record of page) {
+          const event = await this.#eventOf(log, record);
+          // The head moves with each event handed out, so that a stream registering
+          // between two of them joins exactly after the first.
+          head[log] = record.position;
+          this.#fanOut(log, event, record.position);
+        }
+        if (page.length < PAGE_SIZE || this.#closed) break;
+      }
+    }
+  }
+
+  #fanOut(log: LogName, event: HubEvent, position: string): void {
+    for (const stream of this.#streams) {
+      if (stream.state === 'joining') {
+        stream.pending.push({ log, event, position });
+        if (stream.pending.length > this.#maxPending) this.#end(stream, 'too-slow');
+      } else if (stream.state === 'live') {
+        this.#offer(stream, log, event, position);
+      }
+      // A waiting stream joins after this event: the head it will take is past it.
+    }
+  }
+
+  #sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.#options.pollIntervalMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = () => {
+        this.#wake = null;
+        done();
+      };
+    });
+  }
+
+  #end(stream: Stream, reason: StreamEnd): void {
+    if (stream.state === 'ended') return;
+    this.#forget(stream);
+    stream.subscriber.end(reason);
+  }
+
+  #forget(stream: Stream): void {
+    if (!this.#streams.delete(stream)) {
+      stream.state = 'ended';
+      return;
+    }
+    stream.state = 'ended';
+    stream.pending = [];
+    const open = (this.#openPerKey.get(stream.keyId) ?? 1) - 1;
+    if (open === 0) this.#openPerKey.delete(stream.keyId);
+    else this.#openPerKey.set(stream.keyId, open);
+  }
+}
