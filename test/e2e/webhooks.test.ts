@@ -120,6 +120,58 @@ describe('webhooks delivered by hop serve (issue 23)', () => {
     assert.ok(!verifyStandardWebhook(webhook.secret, second.headers, second.body));
   });
 
+  test("link.clicked: a link's clicks per second, counted and by dimension, signed", async (t) => {
+    const receiver = await receiverFor(t);
+    // Analytics on (the default): clicks are flushed each second and folded by the thread.
+    const hop = killAfter(
+      t,
+      await startHop({ ...FAST, HOP_ANALYTICS: 'on', HOP_DATA_DIR: tempDataDir(t) }),
+    );
+    const made = await api(hop, 'POST', '/v1/webhooks', {
+      url: receiver.url,
+      events: ['link.clicked'],
+    });
+    assert.equal(made.status, 201, made.text);
+    const created = await api(hop, 'POST', '/v1/links', { destination: 'https://example.com/c' });
+    assert.equal(created.status, 201, created.text);
+    const { id, code } = created.json as { id: string; code: string };
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${hop.url}/${code}`, {
+        redirect: 'manual',
+        headers: {
+          'user-agent':
+            'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+          'accept-language': 'de-DE,de;q=0.9',
+        },
+      });
+      assert.equal(response.status, 302);
+    }
+    const bodies = () => receiver.received.map((request) => JSON.parse(request.body));
+    const counted = () =>
+      bodies().reduce((n: number, body) => n + Number(body.data.clicks.count), 0);
+    // A fold runs every 15 s (ADR 0109); its events are fanned out and delivered after it.
+    await eventually(async () => counted() === 3, 'the three clicks delivered', 4_500);
+    for (const request of receiver.received) {
+      assert.ok(verifyStandardWebhook(made.json.secret, request.headers, request.body));
+    }
+    for (const body of bodies()) {
+      assert.equal(body.type, 'link.clicked');
+      assert.equal(body.data.link_id, id);
+    }
+    // Batched per link and second: at most one delivery per second the clicks fell in.
+    assert.ok(receiver.received.length <= 3, `${receiver.received.length} deliveries`);
+    const sum = (pick: (body: any) => number) =>
+      bodies().reduce((n: number, body) => n + pick(body), 0);
+    assert.equal(
+      sum((body) => Number(body.data.clicks.devices.mobile ?? 0)),
+      3,
+    );
+    assert.equal(
+      sum((body) => Number(body.data.clicks.languages.de ?? 0)),
+      3,
+    );
+  });
+
   test('500 three times then 200: delivered once more after the 500s, four attempts listed', async (t) => {
     const receiver = await receiverFor(t, (index) => (index < 3 ? 500 : 200));
     const hop = killAfter(t, await startHop({ ...FAST, HOP_DATA_DIR: tempDataDir(t) }));

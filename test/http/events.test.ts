@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertProblem } from '../support/problem-assertions.js';
+import { settleClicks } from '../support/settle-clicks.js';
 import { SseReader } from '../support/sse-reader.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
@@ -8,6 +9,9 @@ import { startTestServer, type TestResponse, type TestServer } from '../support/
  * `GET /v1/events` (issue 23, ADR 0129) over real HTTP on loopback, on SQLite (and on
  * PostgreSQL through test/http/on-postgres.test.ts).
  */
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
 describe('the event stream', () => {
   let server: TestServer;
   let alice: string;
@@ -95,6 +99,45 @@ describe('the event stream', () => {
       assert.ok(!Number.isNaN(Date.parse(body.timestamp)));
       // Every id names both logs: `<links>~<clicks>`.
       assert.match(updated?.id ?? '', /^[\d:]+~[\d:]*$/);
+      stream.close();
+    });
+
+    test('a create, an edit and a batch of clicks arrive in order; the clicks counted per second', async () => {
+      const stream = await open(alice);
+      const id = await createLink(alice, 'clicked');
+      await editLink(alice, id, 'clicked-again');
+      const link = await server.request('GET', `/v1/links/${id}`, { key: alice });
+      assert.equal(link.status, 200, link.text);
+      const code = link.json.code as string;
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${server.url}/${code}`, {
+          redirect: 'manual',
+          headers: { 'user-agent': DESKTOP, 'accept-language': 'fr-CH, fr;q=0.9' },
+        });
+        assert.equal(response.status, 302);
+      }
+      await settleClicks(server);
+      const mine = (r: SseReader) =>
+        r.bodies.filter((body) => body.data.id === id || body.data.link_id === id);
+      await stream.waitFor(
+        (r) =>
+          mine(r).reduce((n: number, body) => n + Number(body.data.clicks?.count ?? 0), 0) === 3,
+        'the three clicks',
+      );
+      const events = mine(stream);
+      assert.deepEqual(
+        events.slice(0, 2).map((body) => body.type),
+        ['link.created', 'link.updated'],
+      );
+      const clicked = events.slice(2);
+      assert.ok(clicked.length >= 1 && clicked.every((body) => body.type === 'link.clicked'));
+      // Batched per link and second: three clicks in at most as many seconds, never one each more.
+      assert.ok(clicked.length <= 3, `${clicked.length} click events`);
+      const languages = clicked.reduce(
+        (n: number, body) => n + Number(body.data.clicks.languages?.fr ?? 0),
+        0,
+      );
+      assert.equal(languages, 3);
       stream.close();
     });
 

@@ -43,7 +43,7 @@ describe('link.clicked on the wire', () => {
           count: 3,
           bot_count: 1,
           ...DIMENSIONS,
-          os: OSES,
+          operating_systems: OSES,
         },
       },
     });

@@ -43,7 +43,7 @@ function isFor(webhook: Webhook, event: WebhookEvent): boolean {
   return (
     webhook.events.includes(event.type) &&
     webhookSeesOwner(webhook, event.linkOwner) &&
-    event.occurredAt >= webhook.createdAt
+    event.lastAt >= webhook.createdAt
   );
 }
 

@@ -10,6 +10,12 @@ export interface WebhookEvent {
   readonly linkOwner: string;
   /** Epoch ms: the body's `timestamp`. */
   readonly occurredAt: number;
+  /**
+   * The last instant the event covers: `occurredAt` for a link's change, the second's last
+   * millisecond for its clicks. A webhook gets the events that end at or after its creation,
+   * so the clicks of the second it was made in are not lost to rounding down.
+   */
+  readonly lastAt: number;
   /** The body's `data`, as JSON. */
   readonly data: unknown;
 }
@@ -72,6 +78,7 @@ export function linkEventSource(log: LinkEventLog, renderLinks: RenderLinks): We
         type: record.type,
         linkOwner: record.link.owner,
         occurredAt: record.occurredAt,
+        lastAt: record.occurredAt,
         data: data[index],
       }));
       return { events, position: records.at(-1)?.position ?? position };
@@ -91,6 +98,7 @@ export function clickEventSource(
       type: 'link.clicked',
       linkOwner: owner,
       occurredAt: record.second,
+      lastAt: record.second + 999,
       data: clickedEventData(record),
     };
   });
