@@ -44,6 +44,16 @@
  *   `Host: go.bench.test` (the link is on the default domain only: it routes by Host), and
  *   that the other answers 302 even with that Host; it fails the run otherwise. Target: the
  *   second-domain hop serves ≥ 98% of the other's redirects per second. Not with --against.
+ * - integrations: issue 23's webhooks, event stream and visit log on against off, both this
+ *   checkout's hop with the analytics scenario's browser headers, each on its own copy of the
+ *   store. The on hop has HOP_VISIT_LOG=on, a webhook for every event type (link.clicked
+ *   included) pointing at a receiver on loopback in this process, and one `GET /v1/events`
+ *   subscriber reading throughout; the off hop HOP_VISIT_LOG=off, no webhook, no stream. No
+ *   settling between windows: folds, deliveries and the stream run as they would in
+ *   production, inside the windows. After each pair it drains the on hop's clicks and
+ *   records the clicks flushed, folded and dropped, the deliveries and stream events
+ *   received. Target: the on hop serves ≥ 95% of the off hop's redirects per second. Not
+ *   with --against.
  * - scanner: bench/scanner-scenario.ts, visitors' throughput while a scanner floods unknown
  *   codes, in rotated rounds (its rows compare a hop with and without a scanner).
  * - codes, sweep, scale, bulk (each alone): bench/codes-bench.ts, bench/sweep-bench.ts,
@@ -90,6 +100,13 @@ import {
   publishReport,
 } from './support/report.js';
 import { addDomain, SECOND_DOMAIN } from './support/second-domain.js';
+import {
+  openEventStream,
+  registerWebhook,
+  startWebhookReceiver,
+  type EventStreamReader,
+  type WebhookReceiver,
+} from './support/integrations.js';
 import { copyStore, countLinks, prepareSeededStore } from './support/seeded-store.js';
 import {
   checkAnswers,
@@ -130,7 +147,7 @@ const ALONE = {
   bulk: './bulk-bench.js',
 };
 const PAIRED = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
-const ALL = [...PAIRED, 'analytics', 'smart', 'domains', 'scanner'] as const;
+const ALL = [...PAIRED, 'analytics', 'smart', 'domains', 'integrations', 'scanner'] as const;
 type PairedScenario = (typeof PAIRED)[number];
 type Scenario = (typeof ALL)[number];
 
@@ -179,6 +196,10 @@ const DEFAULT_ONLY_LABEL = 'hop, default domain only';
 const MIN_DOMAINS_SHARE = 0.98;
 /** The longest wait for an analytics-on hop to flush and fold a window's clicks. */
 const DRAIN_TIMEOUT_MS = 30_000;
+/** integrations: the least the on hop serves, of the off hop's req/s (issue 23). */
+const MIN_INTEGRATIONS_SHARE = 0.95;
+const INTEGRATIONS_ON_LABEL = 'hop, webhooks, stream and visit log on';
+const INTEGRATIONS_OFF_LABEL = 'hop, all three off';
 /** The pause before the final read of its counters, after it has drained. */
 const SETTLE_MS = 2_000;
 /** analytics: the redirect throughput analytics may cost at most, in %. */
@@ -254,6 +275,8 @@ for (const scenario of scenarios) {
   if (scenario === 'analytics') sections.push(describeAnalytics(await runAnalytics()));
   else if (scenario === 'smart') sections.push(describeSmart(await runSmart()));
   else if (scenario === 'domains') sections.push(describeDomains(await runDomains()));
+  else if (scenario === 'integrations')
+    sections.push(describeIntegrations(await runIntegrations()));
   else if (scenario === 'scanner') sections.push(describeScanner(await runScanner()));
   else {
     const run = await runRedirects(scenario);
@@ -702,6 +725,111 @@ function describeDomains(paired: PairedResult<Record<string, number>[]>): string
     `With a second domain, of without, in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_DOMAINS_SHARE, 1)}: ${ratio >= MIN_DOMAINS_SHARE ? 'met' : 'NOT met'}).`,
     `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503), second domain / default only: ${outcomes.join('; ')}.`,
     ...twoHopTable('domains', [SECOND_DOMAIN_LABEL, DEFAULT_ONLY_LABEL], 'with/without', paired),
+  ];
+}
+
+/** What the integrations scenario read from its on hop after each pair. */
+interface IntegrationsAfterPair {
+  readonly clicks: ClickCounters;
+  readonly drained: boolean;
+  readonly deliveries: number;
+  readonly deliveriesByType: Readonly<Record<string, number>>;
+  readonly streamEvents: number;
+}
+
+/**
+ * integrations: this checkout's hop twice, analytics on in both; side 0 with the visit log,
+ * a webhook for every event and a live event stream, side 1 with none of them.
+ */
+async function runIntegrations(): Promise<PairedResult<IntegrationsAfterPair>> {
+  const load = hotLoad(ANALYTICS_HEADERS);
+  const common = { HOP_COUNTRY_HEADER: COUNTRY_HEADER, HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY };
+  // Made afresh with each pair's on hop; closed when the next starts, and at the end.
+  const hooks: { receiver: WebhookReceiver | null; stream: EventStreamReader | null } = {
+    receiver: null,
+    stream: null,
+  };
+  const onSide = hopSide(
+    INTEGRATIONS_ON_LABEL,
+    current,
+    PORTS[0],
+    freshCopy('integrations-on'),
+    { ...common, HOP_VISIT_LOG: 'on', HOP_WEBHOOK_ALLOW_PRIVATE: 'true' },
+    load(PORTS[0]),
+  );
+  const offSide = hopSide(
+    INTEGRATIONS_OFF_LABEL,
+    current,
+    PORTS[1],
+    freshCopy('integrations-off'),
+    { ...common, HOP_VISIT_LOG: 'off' },
+    load(PORTS[1]),
+  );
+  const on: PairSide = {
+    label: onSide.label,
+    drive: onSide.drive,
+    start: async (inGroup) => {
+      const server = await onSide.start(inGroup);
+      await hooks.receiver?.close();
+      hooks.receiver = await startWebhookReceiver();
+      await registerWebhook(server.port, ADMIN_KEY, hooks.receiver.url);
+      hooks.stream?.close();
+      hooks.stream = await openEventStream(server.port, ADMIN_KEY);
+      return server;
+    },
+  };
+  // No settle: what the features do after a click happens inside the windows, as it would.
+  const off: PairSide = { label: offSide.label, drive: offSide.drive, start: offSide.start };
+  try {
+    return await runPaired({
+      name: 'integrations',
+      sides: [on, off],
+      pairs: PAIRS,
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      afterPair: async ([onServer]) => {
+        const { counters, drained } = await waitUntilDrained(onServer.port, DRAIN_TIMEOUT_MS);
+        // Deliveries of the last fold's click events follow the fold: given a moment.
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        return {
+          clicks: counters,
+          drained,
+          deliveries: hooks.receiver?.deliveries() ?? 0,
+          deliveriesByType: hooks.receiver?.byType() ?? {},
+          streamEvents: hooks.stream?.events() ?? 0,
+        };
+      },
+    });
+  } finally {
+    hooks.stream?.close();
+    await hooks.receiver?.close();
+  }
+}
+
+function describeIntegrations(paired: PairedResult<IntegrationsAfterPair>): string[] {
+  const ratio = median(paired.ratios);
+  const perPair = paired.extras.map(
+    (after) =>
+      `flushed ${after.clicks.flushed}, folded ${after.clicks.folded ?? 'absent'}, dropped ${after.clicks.dropped}, ${after.drained ? 'drained' : 'NOT drained'} within ${DRAIN_TIMEOUT_MS / 1000} s; webhook deliveries ${after.deliveries} (${Object.entries(
+        after.deliveriesByType,
+      )
+        .map(([type, count]) => `${type} ${count}`)
+        .join(', ')}); stream events ${after.streamEvents}`,
+  );
+  return [
+    '',
+    '### integrations',
+    '',
+    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${listHeaders(ANALYTICS_HEADERS)}`)} Both hops this checkout's with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store. The on hop: HOP_VISIT_LOG=on, a webhook for link.created, link.updated, link.deleted and link.clicked to a receiver on loopback in the bench process (HOP_WEBHOOK_ALLOW_PRIVATE=true), and one \`GET /v1/events\` subscriber reading throughout. The off hop: HOP_VISIT_LOG=off, no webhook, no stream. No settling between windows: folds, deliveries and the stream run inside them.`,
+    `On served, of what off served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_INTEGRATIONS_SHARE, 1)}: ${ratio >= MIN_INTEGRATIONS_SHARE ? 'met' : 'NOT met'}).`,
+    `The on hop's click pipeline and deliveries per pair, from its /metrics after its load stopped, warm-ups included: ${perPair.join('; ')}.`,
+    ...twoHopTable(
+      'integrations',
+      [INTEGRATIONS_ON_LABEL, INTEGRATIONS_OFF_LABEL],
+      'on/off',
+      paired,
+    ),
   ];
 }
 
