@@ -44,7 +44,8 @@
  *   `Host: go.bench.test` (the link is on the default domain only: it routes by Host), and
  *   that the other answers 302 even with that Host; it fails the run otherwise. Target: the
  *   second-domain hop serves ≥ 98% of the other's redirects per second. Not with --against.
- * - integrations: issue 23's webhooks, event stream and visit log on against off, both this
+ * - integrations: issue 23's webhooks, event stream and visit log on against off (or those
+ *   named in BENCH_INTEGRATIONS, e.g. `visits` or `webhooks,stream`), both this
  *   checkout's hop with the analytics scenario's browser headers, each on its own copy of the
  *   store. The on hop has HOP_VISIT_LOG=on, a webhook for every event type (link.clicked
  *   included) pointing at a receiver on loopback in this process, and one `GET /v1/events`
@@ -198,8 +199,21 @@ const MIN_DOMAINS_SHARE = 0.98;
 const DRAIN_TIMEOUT_MS = 30_000;
 /** integrations: the least the on hop serves, of the off hop's req/s (issue 23). */
 const MIN_INTEGRATIONS_SHARE = 0.95;
-const INTEGRATIONS_ON_LABEL = 'hop, webhooks, stream and visit log on';
+/** integrations: which of the three the on hop has (BENCH_INTEGRATIONS, default all). */
+const INTEGRATIONS = integrationsFromEnv(process.env['BENCH_INTEGRATIONS']);
+const INTEGRATIONS_ON_LABEL = `hop, ${[...INTEGRATIONS].join(', ')} on`;
 const INTEGRATIONS_OFF_LABEL = 'hop, all three off';
+
+function integrationsFromEnv(value: string | undefined): ReadonlySet<string> {
+  const all = ['webhooks', 'stream', 'visits'];
+  if (value === undefined || value === '' || value === 'all') return new Set(all);
+  const named = value.split(',').map((name) => name.trim());
+  for (const name of named) {
+    if (!all.includes(name))
+      throw new Error(`BENCH_INTEGRATIONS: ${name} is not one of ${all.join(', ')}`);
+  }
+  return new Set(named);
+}
 /** The pause before the final read of its counters, after it has drained. */
 const SETTLE_MS = 2_000;
 /** analytics: the redirect throughput analytics may cost at most, in %. */
@@ -754,7 +768,11 @@ async function runIntegrations(): Promise<PairedResult<IntegrationsAfterPair>> {
     current,
     PORTS[0],
     freshCopy('integrations-on'),
-    { ...common, HOP_VISIT_LOG: 'on', HOP_WEBHOOK_ALLOW_PRIVATE: 'true' },
+    {
+      ...common,
+      HOP_VISIT_LOG: INTEGRATIONS.has('visits') ? 'on' : 'off',
+      HOP_WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
     load(PORTS[0]),
   );
   const offSide = hopSide(
@@ -771,10 +789,15 @@ async function runIntegrations(): Promise<PairedResult<IntegrationsAfterPair>> {
     start: async (inGroup) => {
       const server = await onSide.start(inGroup);
       await hooks.receiver?.close();
-      hooks.receiver = await startWebhookReceiver();
-      await registerWebhook(server.port, ADMIN_KEY, hooks.receiver.url);
+      hooks.receiver = null;
+      if (INTEGRATIONS.has('webhooks')) {
+        hooks.receiver = await startWebhookReceiver();
+        await registerWebhook(server.port, ADMIN_KEY, hooks.receiver.url);
+      }
       hooks.stream?.close();
-      hooks.stream = await openEventStream(server.port, ADMIN_KEY);
+      hooks.stream = INTEGRATIONS.has('stream')
+        ? await openEventStream(server.port, ADMIN_KEY)
+        : null;
       return server;
     },
   };
@@ -821,7 +844,7 @@ function describeIntegrations(paired: PairedResult<IntegrationsAfterPair>): stri
     '',
     '### integrations',
     '',
-    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${listHeaders(ANALYTICS_HEADERS)}`)} Both hops this checkout's with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store. The on hop: HOP_VISIT_LOG=on, a webhook for link.created, link.updated, link.deleted and link.clicked to a receiver on loopback in the bench process (HOP_WEBHOOK_ALLOW_PRIVATE=true), and one \`GET /v1/events\` subscriber reading throughout. The off hop: HOP_VISIT_LOG=off, no webhook, no stream. No settling between windows: folds, deliveries and the stream run inside them.`,
+    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${listHeaders(ANALYTICS_HEADERS)}`)} Both hops this checkout's with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store. The on hop (BENCH_INTEGRATIONS: ${[...INTEGRATIONS].join(', ')}): HOP_VISIT_LOG=${INTEGRATIONS.has('visits') ? 'on' : 'off'}; ${INTEGRATIONS.has('webhooks') ? 'a webhook for link.created, link.updated, link.deleted and link.clicked to a receiver on loopback in the bench process (HOP_WEBHOOK_ALLOW_PRIVATE=true)' : 'no webhook'}; ${INTEGRATIONS.has('stream') ? 'one `GET /v1/events` subscriber reading throughout' : 'no stream'}. The off hop: HOP_VISIT_LOG=off, no webhook, no stream. No settling between windows: folds, deliveries and the stream run inside them.`,
     `On served, of what off served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_INTEGRATIONS_SHARE, 1)}: ${ratio >= MIN_INTEGRATIONS_SHARE ? 'met' : 'NOT met'}).`,
     `The on hop's click pipeline and deliveries per pair, from its /metrics after its load stopped, warm-ups included: ${perPair.join('; ')}.`,
     ...twoHopTable(
