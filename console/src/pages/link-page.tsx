@@ -1,6 +1,8 @@
 import { copyShortUrl, QrCode, StateBadge } from '../components/link-cells.js';
 import { Alert } from '../components/alert.js';
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
+import type { LiveEvent } from '../live-events.js';
+import { useLiveRefresh } from '../components/use-live-refresh.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { api, ApiError, type Link } from '../api.js';
 import { Breakdowns } from '../components/breakdowns.js';
@@ -32,6 +34,13 @@ export function LinkPage({ id }: { id: string }) {
     error: analyticsError,
     reload: reloadAnalytics,
   } = useLoad(() => api.analytics(id, rangeQuery(range)), [id, range]);
+  // Live (issue 23): this link's changes and clicks, from the event stream.
+  const aboutThisLink = useCallback((event: LiveEvent) => event.linkId === id, [id]);
+  const reloadAll = useCallback(() => {
+    reloadLink();
+    reloadAnalytics();
+  }, [reloadLink, reloadAnalytics]);
+  useLiveRefresh(reloadAll, undefined, aboutThisLink);
 
   if (link === null) {
     return error === '' ? (

@@ -18,7 +18,10 @@ CREATE TABLE link_events (
 CREATE INDEX link_events_position ON link_events (xid, seq);
 CREATE INDEX link_events_by_time ON link_events (occurred_at);
 
-CREATE FUNCTION hop_link_created_event() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Each function keeps the search_path it was made with (hop's schema), so the trigger
+-- finds link_events whichever search_path the writing session has.
+CREATE FUNCTION hop_link_created_event() RETURNS trigger LANGUAGE plpgsql
+  SET search_path FROM CURRENT AS $$
 BEGIN
   INSERT INTO link_events (type, occurred_at, link)
     VALUES ('link.created', NEW.created_at, to_jsonb(NEW) - 'created_xid');
@@ -27,7 +30,8 @@ END $$;
 
 -- Every change grows the version (a compare-and-set on it); a change that deletes the
 -- link is link.deleted, any other link.updated.
-CREATE FUNCTION hop_link_changed_event() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION hop_link_changed_event() RETURNS trigger LANGUAGE plpgsql
+  SET search_path FROM CURRENT AS $$
 BEGIN
   INSERT INTO link_events (type, occurred_at, link)
     VALUES (CASE WHEN NEW.state = 'deleted' AND OLD.state <> 'deleted'
