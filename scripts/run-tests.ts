@@ -21,11 +21,11 @@ const SCALE_TIER = 'scale';
 /** What a single file may take before it fails (the runner's --test-timeout is per file). */
 const FILE_TIMEOUT_MS = positiveFromEnv('TEST_FILE_TIMEOUT_MS', 300_000);
 /**
- * Files run at once: most wait on servers, child processes and folds, not on the CPU. Four
- * per core: on this 2-core VM a fresh-clone CI run took 9:02 of tests at two per core and
- * 8:31 at three, a quarter of its CPU idle both times (2026-12-05, issue 23's suites added).
+ * Files run at once: most wait on servers, child processes and folds, not on the CPU. On
+ * this 2-core VM a fresh-clone CI run took 9:02 of tests at two per core, 8:31 at three
+ * and 8:58 at four (2026-12-05, issue 23's suites added): three.
  */
-const CONCURRENCY = positiveFromEnv('TEST_CONCURRENCY', availableParallelism() * 4);
+const CONCURRENCY = positiveFromEnv('TEST_CONCURRENCY', availableParallelism() * 3);
 const ALONE_MARK = /^\/\/ runs alone: \S/m;
 
 const root = new URL('../', import.meta.url);
