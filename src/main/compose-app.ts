@@ -17,7 +17,7 @@ import type { ServiceParts } from './compose-services.js';
 import { RobotsRules } from '../services/links/robots-rules.js';
 import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
 import { EventHub } from '../services/events/event-hub.js';
-import { LinkPlaces } from '../services/events/link-places.js';
+import type { LinkPlaces } from '../services/events/link-places.js';
 
 /** Links are small; anything bigger than this is not a link. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -42,6 +42,8 @@ export function composeAppDeps(
     readonly geo: GeoLookup | null;
     readonly domainRoutes: DomainRoutes;
     readonly webhookService: WebhookServiceDeps;
+    /** Whose link a click event is about, shared with the webhooks' fan-out. */
+    readonly linkPlaces: LinkPlaces;
   },
 ): { appDeps: AppDeps; close: () => Promise<void> } {
   const { services, resolver, clicks, metrics, console, protection } = parts;
@@ -78,7 +80,7 @@ export function composeAppDeps(
     links: store.linkEvents,
     // link.clicked, per link and second, written by the fold (ADR 0125).
     clicks: store.clickEvents,
-    places: new LinkPlaces(store.links),
+    places: parts.linkPlaces,
     pollIntervalMs: config.eventPollIntervalMs,
     streamsPerKey: config.eventStreamsPerKey,
     onError: (error) => {

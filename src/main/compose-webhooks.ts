@@ -4,15 +4,15 @@ import type { Config } from '../config/config.js';
 import { NO_CLICKS } from '../domain/click-fold.js';
 import { toLinkJson } from '../http/link-json.js';
 import type { JobScheduler } from '../jobs/job-scheduler.js';
-import { deliverWebhooks, fanOutWebhooks, forgetLinkEvents } from '../jobs/webhook-jobs.js';
+import { deliverWebhooks, fanOutWebhooks, forgetEvents } from '../jobs/webhook-jobs.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { DomainRoutes } from '../services/redirect/domain-routes.js';
 import type { FanOutDeps } from '../services/webhooks/fan-out-webhook-events.js';
-import { LINK_EVENTS_KEEP_MS } from '../services/webhooks/forget-old-link-events.js';
+import { EVENTS_KEEP_MS } from '../services/webhooks/forget-old-events.js';
 import { WebhookDispatcher } from '../services/webhooks/webhook-dispatcher.js';
-import { LinkOwners } from '../services/webhooks/link-owners.js';
+import type { LinkPlaces } from '../services/events/link-places.js';
 import {
   CLICK_EVENTS_SOURCE,
   clickEventSource,
@@ -22,9 +22,6 @@ import {
   type WebhookEventSource,
 } from '../services/webhooks/webhook-event-source.js';
 import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
-
-/** Link owners remembered for click events (ADR 0128); an owner never changes. */
-const OWNERS_KEPT = 10_000;
 
 export interface WebhookParts {
   /** The API's use cases. */
@@ -46,6 +43,7 @@ export function composeWebhooks(
   clock: Clock,
   logger: Logger,
   domainRoutes: DomainRoutes,
+  linkPlaces: LinkPlaces,
 ): WebhookParts {
   const newId = monotonicFactory();
   const service: WebhookServiceDeps = {
@@ -62,11 +60,14 @@ export function composeWebhooks(
       toLinkJson(link, domainRoutes, atMs, totals.get(link.id) ?? NO_CLICKS),
     );
   };
-  // A click event names only its link: its owner, who may see it, is read once and kept.
-  const ownerOf = new LinkOwners(store.links, OWNERS_KEPT);
   const sources: WebhookEventSource[] = [
     linkEventSource(store.linkEvents, renderLinks),
-    clickEventSource(store.clickEvents, (linkId) => ownerOf.ownerOf(linkId)),
+    // A click event names only its link: its owner, read once and kept (shared with the
+    // event stream).
+    clickEventSource(
+      store.clickEvents,
+      async (linkId) => (await linkPlaces.placeOf(linkId))?.owner ?? null,
+    ),
   ];
   const fanOut: FanOutDeps = {
     webhooks: store.webhooks,
@@ -93,21 +94,21 @@ export function composeWebhooks(
       jobs.start(fanOutWebhooks(fanOut, sources, config.webhookPollMs));
       jobs.start(deliverWebhooks(dispatcher, config.webhookPollMs));
       jobs.start(
-        forgetLinkEvents('forget-link-events', {
+        forgetEvents('forget-link-events', {
           log: store.linkEvents,
           timeOf: (event) => event.occurredAt,
           fanOutPosition: () => store.webhooks.fanOutPosition(LINK_EVENTS_SOURCE),
           clock,
-          keepMs: LINK_EVENTS_KEEP_MS,
+          keepMs: EVENTS_KEEP_MS,
         }),
       );
       jobs.start(
-        forgetLinkEvents('forget-click-events', {
+        forgetEvents('forget-click-events', {
           log: store.clickEvents,
           timeOf: (event) => event.recordedAt,
           fanOutPosition: () => store.webhooks.fanOutPosition(CLICK_EVENTS_SOURCE),
           clock,
-          keepMs: LINK_EVENTS_KEEP_MS,
+          keepMs: EVENTS_KEEP_MS,
         }),
       );
     },

@@ -25,6 +25,7 @@ import { composeProtection } from './compose-protection.js';
 import { composeCreateLimiter } from './compose-rate-limits.js';
 import { composeServices } from './compose-services.js';
 import { composeWebhooks, type WebhookParts } from './compose-webhooks.js';
+import { LinkPlaces } from '../services/events/link-places.js';
 import { openStore } from './open-store.js';
 
 export interface Runtime {
@@ -169,9 +170,12 @@ export async function composeRuntime(
     services,
     protection: protection.counters,
   });
-  const webhooks = composeWebhooks(config, store, clock, logger, domainRoutes);
+  // Whose link a click event is about: one memo for the webhooks and the event stream.
+  const linkPlaces = new LinkPlaces(store.links);
+  const webhooks = composeWebhooks(config, store, clock, logger, domainRoutes, linkPlaces);
   const app = composeAppDeps(config, store, clock, logger, {
     webhookService: webhooks.service,
+    linkPlaces,
     services,
     resolver: caches.resolver,
     clicks,
