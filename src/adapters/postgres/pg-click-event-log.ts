@@ -2,6 +2,12 @@ import type pg from 'pg';
 import type { ClickEventLog, ClickEventRecord } from '../../ports/event-log.js';
 import { clickEventOfRow, type ClickEventRow } from '../sql/click-event-rows.js';
 import { guardPg } from './pg-errors.js';
+import {
+  AFTER_POSITION,
+  afterPositionParams,
+  latestPosition,
+  POSITION_COLUMN,
+} from './pg-event-positions.js';
 
 /** The per-second click events (migrations/0015), written by PgClickStore.fold. */
 export class PgClickEventLog implements ClickEventLog {
@@ -12,31 +18,18 @@ export class PgClickEventLog implements ClickEventLog {
   }
 
   async latest(): Promise<string> {
-    return guardPg('read click events', async () => {
-      // Just below every transaction still running: what they commit is still to come.
-      const result = await this.#pool.query<{ xmin: string }>(
-        'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
-      );
-      return `${result.rows[0]?.xmin ?? '0'}:0`;
-    });
+    return guardPg('read click events', () => latestPosition(this.#pool));
   }
 
-  /**
-   * In (xid, seq) order, only from transactions older than the oldest one still running:
-   * a fold that commits later never lands behind a position already handed out (ADR 0127).
-   */
+  /** In commit order, by position (pg-event-positions.ts, ADR 0127). */
   async after(position: string, limit: number): Promise<readonly ClickEventRecord[]> {
-    const [xid, seq] = position === '' ? ['0', '0'] : position.split(':');
     return guardPg('read click events', async () => {
       const result = await this.#pool.query<ClickEventRow>(
-        `SELECT xid::text || ':' || seq::text AS position, link_id, second::float8 AS second,
+        `SELECT ${POSITION_COLUMN}, link_id, second::float8 AS second,
            clicks::float8 AS clicks, bot_clicks::float8 AS bot_clicks, dimensions,
            recorded_at::float8 AS recorded_at
-         FROM click_events
-         WHERE (xid, seq) > ($1::xid8, $2::bigint)
-           AND xid < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY xid, seq LIMIT $3`,
-        [xid ?? '0', seq ?? '0', limit],
+         FROM click_events WHERE ${AFTER_POSITION}`,
+        afterPositionParams(position, limit),
       );
       return result.rows.map(clickEventOfRow);
     });

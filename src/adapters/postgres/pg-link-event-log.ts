@@ -1,21 +1,24 @@
 import type pg from 'pg';
 import type { LinkEventLog, LinkEventRecord, LinkEventType } from '../../ports/event-log.js';
 import { guardPg } from './pg-errors.js';
+import {
+  AFTER_POSITION,
+  afterPositionParams,
+  latestPosition,
+  POSITION_COLUMN,
+} from './pg-event-positions.js';
 import { fromRow, type LinkRow } from './pg-link-rows.js';
 
 interface EventRow {
-  xid: string;
-  seq: string;
+  position: string;
   type: string;
   occurred_at: string;
   link: LinkRow;
 }
 
 /**
- * `link_events` (migration 0016), written by triggers on `links` (ADR 0127). A position is
- * `xid:seq`. Events are read in (xid, seq) order, and only from transactions older than
- * the oldest one still running, so one that commits later never lands behind a position
- * already handed out.
+ * `link_events` (migration 0016), written by triggers on `links` (ADR 0127), read by
+ * position in commit order (pg-event-positions.ts).
  */
 export class PgLinkEventLog implements LinkEventLog {
   readonly #pool: pg.Pool;
@@ -25,25 +28,15 @@ export class PgLinkEventLog implements LinkEventLog {
   }
 
   async latest(): Promise<string> {
-    return guardPg('read the link events', async () => {
-      // Just below every transaction still running: what they commit is still to come.
-      const { rows } = await this.#pool.query<{ xmin: string }>(
-        'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
-      );
-      return `${rows[0]?.xmin ?? '0'}:0`;
-    });
+    return guardPg('read the link events', () => latestPosition(this.#pool));
   }
 
   async after(position: string, limit: number): Promise<readonly LinkEventRecord[]> {
-    const [xid, seq] = position === '' ? ['0', '0'] : position.split(':');
     return guardPg('read the link events', async () => {
       const { rows } = await this.#pool.query<EventRow>(
-        `SELECT xid::text AS xid, seq::text AS seq, type, occurred_at::text AS occurred_at, link
-         FROM link_events
-         WHERE (xid, seq) > ($1::xid8, $2::bigint)
-           AND xid < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY xid, seq LIMIT $3`,
-        [xid ?? '0', seq ?? '0', limit],
+        `SELECT ${POSITION_COLUMN}, type, occurred_at::text AS occurred_at, link
+         FROM link_events WHERE ${AFTER_POSITION}`,
+        afterPositionParams(position, limit),
       );
       return rows.map(recordOf);
     });
@@ -63,7 +56,7 @@ export class PgLinkEventLog implements LinkEventLog {
 
 function recordOf(row: EventRow): LinkEventRecord {
   return {
-    position: `${row.xid}:${row.seq}`,
+    position: row.position,
     type: row.type as LinkEventType,
     occurredAt: Number(row.occurred_at),
     link: fromRow(row.link),
