@@ -2,10 +2,7 @@ import {
   fanOutWebhookEvents,
   type FanOutDeps,
 } from '../services/webhooks/fan-out-webhook-events.js';
-import {
-  forgetOldLinkEvents,
-  type ForgetLinkEventsDeps,
-} from '../services/webhooks/forget-old-link-events.js';
+import { forgetOldEvents, type ForgetEventsDeps } from '../services/webhooks/forget-old-events.js';
 import type { WebhookDispatcher } from '../services/webhooks/webhook-dispatcher.js';
 import type { WebhookEventSource } from '../services/webhooks/webhook-event-source.js';
 import type { PeriodicJob } from './job-scheduler.js';
@@ -59,9 +56,9 @@ export function deliverWebhooks(dispatcher: WebhookDispatcher, everyMs: number):
 }
 
 /** Forgets link events past their day, never one the fan-out has not read (ADR 0128). */
-export function forgetLinkEvents<Event extends { readonly position: string }>(
+export function forgetEvents<Event extends { readonly position: string }>(
   name: string,
-  deps: ForgetLinkEventsDeps<Event>,
+  deps: ForgetEventsDeps<Event>,
 ): PeriodicJob {
   return {
     name,
@@ -70,7 +67,7 @@ export function forgetLinkEvents<Event extends { readonly position: string }>(
     finishOnStop: true,
     failing: `${name}: old events could not be forgotten`,
     run: async (stopping) => {
-      await forgetOldLinkEvents(deps, FORGET_BATCH, stopping);
+      await forgetOldEvents(deps, FORGET_BATCH, stopping);
     },
   };
 }

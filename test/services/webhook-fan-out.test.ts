@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Webhook } from '../../src/domain/webhook.js';
 import { fanOutWebhookEvents } from '../../src/services/webhooks/fan-out-webhook-events.js';
-import { forgetOldLinkEvents } from '../../src/services/webhooks/forget-old-link-events.js';
+import { forgetOldEvents } from '../../src/services/webhooks/forget-old-events.js';
 import {
   LINK_EVENTS_SOURCE,
   linkEventSource,
@@ -85,10 +85,10 @@ describe('webhook fan-out (issue 23, ADR 0128)', () => {
       keepMs: 24 * HOUR_MS,
     };
     const never = new AbortController().signal;
-    assert.equal(await forgetOldLinkEvents(deps, 10, never), 1);
+    assert.equal(await forgetOldEvents(deps, 10, never), 1);
     assert.equal((await store.linkEvents.after('', 10)).length, 1);
     const all = { ...deps, fanOutPosition: async () => store.linkEvents.latest() };
-    assert.equal(await forgetOldLinkEvents(all, 10, never), 1);
+    assert.equal(await forgetOldEvents(all, 10, never), 1);
     assert.equal((await store.linkEvents.after('', 10)).length, 0);
   });
 });

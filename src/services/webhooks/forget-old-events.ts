@@ -2,11 +2,11 @@ import type { Clock } from '../../ports/clock.js';
 import type { EventLog } from '../../ports/event-log.js';
 
 /** How long link and click events are kept (issue 23: a day, for webhooks and the event stream). */
-export const LINK_EVENTS_KEEP_MS = 24 * 60 * 60 * 1000;
+export const EVENTS_KEEP_MS = 24 * 60 * 60 * 1000;
 /** Events looked at after the fan-out position to find the oldest not fanned out. */
 const LOOK_AHEAD = 1000;
 
-export interface ForgetLinkEventsDeps<Event extends { readonly position: string } = never> {
+export interface ForgetEventsDeps<Event extends { readonly position: string }> {
   readonly log: EventLog<Event>;
   /** The time `forgetBefore` goes by: a link event's occurredAt, a click event's recordedAt. */
   readonly timeOf: (event: Event) => number;
@@ -21,8 +21,8 @@ export interface ForgetLinkEventsDeps<Event extends { readonly position: string 
  * not read yet (ADR 0128): the cut is moved back to the oldest event after its position.
  * Returns how many it forgot.
  */
-export async function forgetOldLinkEvents<Event extends { readonly position: string }>(
-  deps: ForgetLinkEventsDeps<Event>,
+export async function forgetOldEvents<Event extends { readonly position: string }>(
+  deps: ForgetEventsDeps<Event>,
   batch: number,
   stopping: AbortSignal,
 ): Promise<number> {
