@@ -8,23 +8,14 @@ import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import {
   listLinkVisits,
   MAX_VISITS_LIMIT,
+  VISIT_FIELDS,
   type VisitsPage,
 } from '../../services/analytics/list-link-visits.js';
 import { operator } from '../operator.js';
 import { withRuntime } from '../with-runtime.js';
 
 /** The CSV's columns: the API's visit fields, in its order. */
-export const VISIT_CSV_COLUMNS = [
-  'at',
-  'country',
-  'city',
-  'device',
-  'os',
-  'browser',
-  'language',
-  'referrer_host',
-  'bot',
-] as const;
+export const VISIT_CSV_COLUMNS = VISIT_FIELDS;
 
 interface ExportOptions {
   link: string;

@@ -6,6 +6,19 @@ import type { StoredVisit, VisitPosition } from '../../ports/visit-log.js';
 import { findVisibleLinkOrThrow } from '../links/find-visible-link.js';
 import type { AnalyticsDeps } from './analytics-deps.js';
 
+/** The names a visit's fields go out under, in order: the API's JSON and the export's CSV. */
+export const VISIT_FIELDS = [
+  'at',
+  'country',
+  'city',
+  'device',
+  'os',
+  'browser',
+  'language',
+  'referrer_host',
+  'bot',
+] as const;
+
 export const DEFAULT_VISITS_LIMIT = 100;
 export const MAX_VISITS_LIMIT = 1000;
 /** Without `from`: the default retention's span before now. */

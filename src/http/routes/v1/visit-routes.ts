@@ -4,6 +4,7 @@ import {
   DEFAULT_VISITS_LIMIT,
   listLinkVisits,
   MAX_VISITS_LIMIT,
+  VISIT_FIELDS,
 } from '../../../services/analytics/list-link-visits.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
@@ -59,17 +60,7 @@ export function registerVisitRoutes(app: FastifyInstance, deps: AppDeps): void {
                 type: 'array',
                 items: {
                   type: 'object',
-                  required: [
-                    'at',
-                    'country',
-                    'city',
-                    'device',
-                    'os',
-                    'browser',
-                    'language',
-                    'referrer_host',
-                    'bot',
-                  ],
+                  required: [...VISIT_FIELDS],
                   properties: {
                     at: {
                       type: 'string',
