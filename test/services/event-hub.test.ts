@@ -12,7 +12,15 @@ import {
 import { LinkPlaces } from '../../src/services/events/link-places.js';
 import type { StreamPosition } from '../../src/services/events/stream-position.js';
 import { makeLink, type OpenStore } from '../contract/store-factories.js';
-import { eventually } from '../support/eventually.js';
+import { eventually as eventuallyWithin } from '../support/eventually.js';
+
+/**
+ * On PostgreSQL an event is read only once every older transaction in the cluster has
+ * ended (ADR 0127), and the shared test cluster runs other files' transactions at the same
+ * time: waits are bounded at 60 s (6,000 polls) rather than the default 10.
+ */
+const eventually = (check: () => Promise<boolean>, what: string) =>
+  eventuallyWithin(check, what, 6_000);
 import { openFreshPgStore, openFreshSqliteStore } from '../support/fresh-stores.js';
 import { whenPostgres } from '../support/require-postgres.js';
 
