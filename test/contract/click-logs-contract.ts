@@ -6,6 +6,7 @@ import type { ClickStore } from '../../src/ports/click-store.js';
 import { isEventPosition, type ClickEventLog } from '../../src/ports/event-log.js';
 import type { VisitLog } from '../../src/ports/visit-log.js';
 import { batchOf } from '../support/click-batches.js';
+import { readSettled } from '../support/settled-events.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 
 const DAY_MS = 86_400_000;
@@ -40,16 +41,6 @@ function clicksOf(
   }));
 }
 
-async function allEvents(log: ClickEventLog) {
-  const events = [];
-  for (let position = ''; ;) {
-    const page = await log.after(position, 2);
-    if (page.length === 0) return events;
-    events.push(...page);
-    position = page.at(-1)?.position ?? position;
-  }
-}
-
 /**
  * Issue 23's logs of counted clicks (ADR 0125), for every engine: the per-second click
  * events (the ClickEventLog port) and the visit log, both written by ClickStore.fold.
@@ -74,7 +65,7 @@ export function runClickLogsContract(
       const before = Date.now();
       const result = await logs.clicks.fold([tallyOfBatch(batchOf(clicks))], 50);
       assert.equal(result.counted, 13);
-      const events = await allEvents(logs.clickEvents);
+      const events = await readSettled(logs.clickEvents, '', 3);
       assert.equal(events.length, 3);
       assert.deepEqual(
         events.map((e) => [e.linkId, e.second, e.clicks, e.botClicks]).sort(),
@@ -117,7 +108,7 @@ export function runClickLogsContract(
         },
       );
       assert.equal(again.counted, 0);
-      assert.equal((await allEvents(logs.clickEvents)).length, 1);
+      assert.equal((await readSettled(logs.clickEvents, '', 1)).length, 1);
       const visits = await logs.visits.page({
         linkId: 'link-a',
         fromMs: 0,
@@ -136,7 +127,7 @@ export function runClickLogsContract(
       const latest = await logs.clickEvents.latest();
       assert.equal(await logs.clickEvents.forgetBefore(0, 10), 0);
       assert.equal(await logs.clickEvents.forgetBefore(Date.now() + 1, 3), 3);
-      assert.equal((await allEvents(logs.clickEvents)).length, 2);
+      assert.equal((await readSettled(logs.clickEvents, '', 2)).length, 2);
       assert.equal(await logs.clickEvents.forgetBefore(Date.now() + 1, 3), 2);
       assert.equal(await logs.clickEvents.forgetBefore(Date.now() + 1, 3), 0);
       // A seq is never given again.

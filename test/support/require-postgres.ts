@@ -43,12 +43,33 @@ export function uniqueSchema(): string {
   return `hop_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Drops a test's schema and everything in it. */
+/**
+ * Drops a test's schema and everything in it. A test that failed while a connection of its
+ * own held a transaction open on the schema (a lock, an uncommitted row) would otherwise
+ * make the DROP wait forever: its cleanup is queued behind this one. After a short wait the
+ * sessions holding locks in the schema are ended, and the DROP tried again.
+ */
 export async function dropSchema(schema: string, url: string = POSTGRES_URL): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.query(`SET lock_timeout = '3s'`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        return;
+      } catch (error) {
+        // 55P03: lock_not_available.
+        if ((error as { code?: string }).code !== '55P03' || attempt === 3) throw error;
+        await client.query(
+          `SELECT pg_terminate_backend(l.pid)
+           FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+             JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = $1 AND l.pid <> pg_backend_pid()`,
+          [schema],
+        );
+      }
+    }
   } finally {
     await client.end();
   }
