@@ -48,10 +48,7 @@ export function deliverWebhooks(dispatcher: WebhookDispatcher, everyMs: number):
     runAtStart: true,
     failing: 'webhook deliveries could not be claimed; retrying',
     recovered: 'webhook deliveries are claimed again',
-    run: async (stopping) => {
-      // A round that fills every slot looks again at once for what is still due.
-      while (!stopping.aborted && (await dispatcher.claimDue()) > 0);
-    },
+    run: (stopping) => dispatcher.claimWhileDue(stopping),
   };
 }
 

@@ -29,8 +29,9 @@ class Collector implements EventSubscriber {
   readonly seen: string[] = [];
   readonly positions: StreamPosition[] = [];
   ended: StreamEnd | null = null;
-  /** When set, the next delivery reports it cannot keep up. */
+  /** When set, each delivery reports a full buffer, and `ready` waits for `drain`. */
   full = false;
+  #drainWaiters: (() => void)[] = [];
 
   deliver(event: HubEvent, position: StreamPosition): boolean {
     this.seen.push(
@@ -43,7 +44,14 @@ class Collector implements EventSubscriber {
   }
 
   ready(): Promise<void> {
-    return Promise.resolve();
+    if (!this.full) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  /** The client has read what it was sent. */
+  drain(): void {
+    this.full = false;
+    for (const resolve of this.#drainWaiters.splice(0)) resolve();
   }
 
   end(reason: StreamEnd): void {
@@ -286,14 +294,33 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
       ]);
     });
 
-    test('a stream that cannot keep up is ended, the others go on', async (t) => {
+    test('a stream whose buffer fills waits until it drains, then gets the rest in order', async (t) => {
       const { store, hub } = await setUp(t, openStore);
       const slow = await openStream(hub, principal('alice'));
       const fine = await openStream(hub, principal('alice'));
       slow.full = true;
-      await insert(store, 'alice');
-      await insert(store, 'alice');
-      await eventually(async () => fine.seen.length === 2, 'both creates');
+      for (let i = 0; i < 4; i++) await insert(store, 'alice');
+      await eventually(async () => fine.seen.length === 4, 'four creates');
+      // The first went out and filled the buffer; the rest wait for it to drain.
+      assert.equal(slow.seen.length, 1);
+      assert.equal(slow.ended, null);
+      slow.drain();
+      await eventually(async () => slow.seen.length === 4, 'the rest, once drained');
+      assert.deepEqual(slow.seen, fine.seen);
+      assert.deepEqual(slow.positions, fine.positions);
+      const more = await insert(store, 'alice');
+      await eventually(async () => slow.seen.length === 5, 'a later create, live again');
+      assert.equal(slow.seen.at(-1), `link.created ${more}`);
+      assert.equal(hub.openStreams, 2);
+    });
+
+    test('a stream that stays behind past the pending bound is ended, the others go on', async (t) => {
+      const { store, hub } = await setUp(t, openStore, null, { maxPendingEvents: 2 });
+      const slow = await openStream(hub, principal('alice'));
+      const fine = await openStream(hub, principal('alice'));
+      slow.full = true;
+      for (let i = 0; i < 4; i++) await insert(store, 'alice');
+      await eventually(async () => fine.seen.length === 4, 'four creates');
       assert.equal(slow.ended, 'too-slow');
       assert.equal(slow.seen.length, 1);
       assert.equal(hub.openStreams, 1);

@@ -31,7 +31,8 @@ export type StreamEnd = 'closing' | 'too-slow' | 'failed';
 export interface EventSubscriber {
   /**
    * Takes an event the caller may see, with the stream's position after it (what a client
-   * resumes from). False: it holds too much unsent already, and the hub ends it.
+   * resumes from). False: it holds too much unsent already; the hub keeps what follows as
+   * pending events until `ready` resolves.
    */
   deliver(event: HubEvent, position: StreamPosition): boolean;
   /** Resolves when it has room for more: a replay waits for it between pages. */
@@ -102,8 +103,9 @@ interface Waiter {
  * click event logs after the positions it has reached, and hands each event, in the
  * logs' order, to every open stream whose caller may see it. It polls only while a stream
  * is open. A stream that resumes from a position replays the logs from there and joins the
- * live feed with nothing missed and nothing twice; a stream that cannot keep up is ended,
- * never buffered without bound.
+ * live feed with nothing missed and nothing twice; a stream whose client lets its buffer
+ * fill waits, the same way, until it has drained; one that cannot keep up is ended, never
+ * buffered without bound.
  */
 export class EventHub {
   readonly #options: EventHubOptions;
@@ -230,23 +232,53 @@ export class EventHub {
     stream.state = 'live';
     const pending = stream.pending;
     stream.pending = [];
-    for (const { log, event, position } of pending) {
-      this.#offer(stream, log, event, position);
-      if (stream.state !== 'live') return;
+    for (const [i, { log, event, position }] of pending.entries()) {
+      const state = this.#offer(stream, log, event, position);
+      if (state === 'joining') {
+        // Behind again: the rest go first in what its next hand-over sends.
+        stream.pending = [...pending.slice(i + 1), ...stream.pending];
+        return;
+      }
+      if (state !== 'live') return;
     }
   }
 
-  /** Hands one event to a stream if its caller may see it (or skips one it already had). */
-  #offer(stream: Stream, log: LogName, event: HubEvent, position: string): void {
+  /**
+   * A live stream whose client has a full buffer (a fold's click events come in a burst)
+   * takes the live feed as pending events until the buffer has drained, then hands them
+   * over, as a resuming stream joins. Only one that stays behind past the pending bound is
+   * ended; a replaying stream already waits for room between pages.
+   */
+  #fallBehind(stream: Stream): void {
+    if (stream.state !== 'live') return;
+    stream.state = 'joining';
+    stream.head = { ...stream.position };
+    stream.pending = [];
+    stream.replayed = { links: null, clicks: null };
+    stream.subscriber
+      .ready()
+      .then(() => this.#catchUp(stream))
+      .catch((error: unknown) => {
+        this.#options.onError(error);
+        this.#end(stream, 'failed');
+      });
+  }
+
+  /**
+   * Hands one event to a stream if its caller may see it (or skips one it already had);
+   * the stream's state after it.
+   */
+  #offer(stream: Stream, log: LogName, event: HubEvent, position: string): Stream['state'] {
     const replayed = stream.replayed[log];
     if (replayed !== null) {
       // Those the replay sent come first in the live feed: skip them, then stop looking.
-      if (replayed.has(position)) return;
+      if (replayed.has(position)) return stream.state;
       stream.replayed[log] = null;
     }
     stream.position[log] = position;
-    if (!this.#canSee(stream.audience, event)) return;
-    if (!stream.subscriber.deliver(event, { ...stream.position })) this.#end(stream, 'too-slow');
+    if (!this.#canSee(stream.audience, event)) return stream.state;
+    if (!stream.subscriber.deliver(event, { ...stream.position })) this.#fallBehind(stream);
+    return stream.state;
   }
 
   #canSee(audience: EventAudience, event: HubEvent): boolean {

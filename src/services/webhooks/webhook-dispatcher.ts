@@ -34,6 +34,8 @@ export function webhookLeaseMs(timeoutMs: number): number {
 export class WebhookDispatcher {
   readonly #deps: WebhookDispatcherDeps;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Told when an attempt ends: a round waiting for a free slot goes on. */
+  #slotWaiters: (() => void)[] = [];
   #stopped = false;
 
   constructor(deps: WebhookDispatcherDeps) {
@@ -43,6 +45,29 @@ export class WebhookDispatcher {
   /** Attempts in flight now. */
   get inFlight(): number {
     return this.#inFlight.size;
+  }
+
+  /** Slots free for attempts now. */
+  get freeSlots(): number {
+    return this.#stopped ? 0 : Math.max(0, this.#deps.concurrency - this.#inFlight.size);
+  }
+
+  /**
+   * Claims rounds until one finds fewer due deliveries than it had free slots: a round
+   * that fills every slot waits for one to free and looks again, so a backlog is worked
+   * off at the receivers' pace, `concurrency` at a time, not a round per poll.
+   */
+  async claimWhileDue(stopping: AbortSignal): Promise<void> {
+    while (!stopping.aborted && !this.#stopped) {
+      const free = this.freeSlots;
+      if (free > 0 && (await this.claimDue()) < free) return;
+      await this.#slotFreed();
+    }
+  }
+
+  #slotFreed(): Promise<void> {
+    if (this.#inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#slotWaiters.push(resolve));
   }
 
   /** Claims due deliveries for the free slots and starts their attempts; how many it started. */
@@ -72,12 +97,22 @@ export class WebhookDispatcher {
    */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#wakeSlotWaiters();
     await Promise.all([...this.#inFlight]);
   }
 
   #track(work: Promise<void>): void {
-    const tracked = work.finally(() => this.#inFlight.delete(tracked));
+    const tracked = work.finally(() => {
+      this.#inFlight.delete(tracked);
+      this.#wakeSlotWaiters();
+    });
     this.#inFlight.add(tracked);
+  }
+
+  #wakeSlotWaiters(): void {
+    const waiters = this.#slotWaiters;
+    this.#slotWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   async #attempt(claimed: ClaimedDelivery): Promise<void> {
