@@ -72,5 +72,23 @@ export function isEventPosition(position: string): boolean {
   return /^(?:\d{1,20}(?::\d{1,20})?)?$/.test(position);
 }
 
+/**
+ * Orders two positions of one log: negative when `a` comes first. A position is digits
+ * (`seq`) or digits:digits (`xid:seq`), each part a whole number without leading zeros,
+ * compared part by part; `''` comes before every other.
+ */
+export function comparePositions(a: string, b: string): number {
+  if (a === b) return 0;
+  const left = a === '' ? [] : a.split(':');
+  const right = b === '' ? [] : b.split(':');
+  for (let index = 0; index < Math.max(left.length, right.length); index++) {
+    const x = left[index] ?? '';
+    const y = right[index] ?? '';
+    if (x.length !== y.length) return x.length - y.length;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
 export type LinkEventLog = EventLog<LinkEventRecord>;
 export type ClickEventLog = EventLog<ClickEventRecord>;

@@ -120,7 +120,12 @@ async function setUp(
   t: TestContext,
   openStore: OpenStore,
   clicks: ClickEventLog | null = null,
-  options: { maxPendingEvents?: number; streamsPerKey?: number; pollIntervalMs?: number } = {},
+  options: {
+    maxPendingEvents?: number;
+    maxStallMs?: number;
+    streamsPerKey?: number;
+    pollIntervalMs?: number;
+  } = {},
 ): Promise<{ store: Store; hub: EventHub }> {
   const { store, cleanup } = await openStore();
   const errors: unknown[] = [];
@@ -133,6 +138,7 @@ async function setUp(
     ...(options.maxPendingEvents === undefined
       ? {}
       : { maxPendingEvents: options.maxPendingEvents }),
+    ...(options.maxStallMs === undefined ? {} : { maxStallMs: options.maxStallMs }),
     onError: (error) => errors.push(error),
   });
   t.after(async () => {
@@ -314,29 +320,57 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
       assert.equal(hub.openStreams, 2);
     });
 
-    test('a stream that stays behind past the pending bound is ended, the others go on', async (t) => {
+    test('a stream behind by more than the pending bound still gets every event once, in order', async (t) => {
       const { store, hub } = await setUp(t, openStore, null, { maxPendingEvents: 2 });
       const slow = await openStream(hub, principal('alice'));
       const fine = await openStream(hub, principal('alice'));
       slow.full = true;
-      for (let i = 0; i < 4; i++) await insert(store, 'alice');
-      await eventually(async () => fine.seen.length === 4, 'four creates');
-      assert.equal(slow.ended, 'too-slow');
+      for (let i = 0; i < 6; i++) await insert(store, 'alice');
+      await eventually(async () => fine.seen.length === 6, 'six creates');
       assert.equal(slow.seen.length, 1);
-      assert.equal(hub.openStreams, 1);
+      assert.equal(slow.ended, null);
+      slow.drain();
+      // What passed the bound is read again from the log.
+      await eventually(async () => slow.seen.length >= 6, 'the rest, once drained');
+      assert.deepEqual(slow.seen, fine.seen);
+      assert.deepEqual(slow.positions, fine.positions);
+      const more = await insert(store, 'alice');
+      await eventually(async () => fine.seen.length === 7, 'a later create');
+      await eventually(async () => slow.seen.length === 7, 'a later create, live again');
+      assert.deepEqual(slow.seen, fine.seen);
+      assert.equal(slow.seen.at(-1), `link.created ${more}`);
+      assert.equal(hub.openStreams, 2);
     });
 
-    test('a resuming stream whose backlog of live events passes the bound is ended', async (t) => {
+    test('a resuming stream whose live events pass the bound while it waits reads them from the log', async (t) => {
       const clicks = new MemoryClickLog();
       const { store, hub } = await setUp(t, openStore, clicks, { maxPendingEvents: 2 });
       const alices = await insert(store, 'alice');
       const live = await openStream(hub, principal('alice'));
       // Joined, not started: live events pile up as they would behind a long replay.
-      const collector = new Collector();
-      await hub.open(principal('alice'), { links: '', clicks: '' }, collector);
-      for (let i = 1; i <= 3; i++) clicks.append(alices, i);
-      await eventually(async () => live.seen.length === 3, 'three clicks');
-      assert.equal(collector.ended, 'too-slow');
+      const resuming = new Collector();
+      const subscription = await hub.open(principal('alice'), { links: '', clicks: '' }, resuming);
+      for (let i = 1; i <= 5; i++) clicks.append(alices, i);
+      await eventually(async () => live.seen.length === 5, 'five clicks');
+      subscription.start();
+      await eventually(async () => resuming.seen.length >= 6, 'the create and five clicks');
+      assert.deepEqual(resuming.seen, [
+        `link.created ${alices}`,
+        ...[1, 2, 3, 4, 5].map((n) => `link.clicked ${alices} ${n}`),
+      ]);
+      assert.equal(resuming.ended, null);
+    });
+
+    test('a client that takes nothing for the stall bound is ended, the others go on', async (t) => {
+      const { store, hub } = await setUp(t, openStore, null, { maxStallMs: 50 });
+      const stuck = await openStream(hub, principal('alice'));
+      const fine = await openStream(hub, principal('alice'));
+      stuck.full = true;
+      for (let i = 0; i < 2; i++) await insert(store, 'alice');
+      await eventually(async () => fine.seen.length === 2, 'two creates');
+      await eventually(async () => stuck.ended === 'too-slow', 'the stuck stream ended');
+      assert.equal(stuck.seen.length, 1);
+      assert.equal(hub.openStreams, 1);
     });
 
     test('closing ends every stream and refuses new ones', async (t) => {

@@ -1,11 +1,12 @@
 import { HopError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
-import type {
-  ClickEventLog,
-  ClickEventRecord,
-  EventLog,
-  LinkEventLog,
-  LinkEventRecord,
+import {
+  comparePositions,
+  type ClickEventLog,
+  type ClickEventRecord,
+  type EventLog,
+  type LinkEventLog,
+  type LinkEventRecord,
 } from '../../ports/event-log.js';
 import {
   audienceOf,
@@ -31,8 +32,8 @@ export type StreamEnd = 'closing' | 'too-slow' | 'failed';
 export interface EventSubscriber {
   /**
    * Takes an event the caller may see, with the stream's position after it (what a client
-   * resumes from). False: it holds too much unsent already; the hub keeps what follows as
-   * pending events until `ready` resolves.
+   * resumes from). False: it holds too much unsent already; the hub sends nothing more
+   * until `ready` resolves, then reads what it missed from the logs.
    */
   deliver(event: HubEvent, position: StreamPosition): boolean;
   /** Resolves when it has room for more: a replay waits for it between pages. */
@@ -58,8 +59,13 @@ export interface EventHubOptions {
   readonly pollIntervalMs: number;
   /** Streams one key may hold open at once (HOP_EVENT_STREAMS_PER_KEY). */
   readonly streamsPerKey: number;
-  /** Live events a resuming stream holds while it replays; past it, it is too slow. */
+  /**
+   * Live events a stream holds while it replays; past it they are dropped, and read again
+   * from the logs once the replay is done.
+   */
   readonly maxPendingEvents?: number;
+  /** How long a stream may wait for its client to take what it holds before it is ended. */
+  readonly maxStallMs?: number;
   /** A read of the logs failed: logged and counted by the caller; the poller goes on. */
   readonly onError: (error: unknown) => void;
 }
@@ -67,6 +73,8 @@ export interface EventHubOptions {
 /** Events read from a log at once. */
 const PAGE_SIZE = 200;
 const DEFAULT_MAX_PENDING_EVENTS = 10_000;
+/** Four heartbeats: a client that takes nothing for a minute is gone or stuck. */
+const DEFAULT_MAX_STALL_MS = 60_000;
 
 type LogName = 'links' | 'clicks';
 const LOG_NAMES: readonly LogName[] = ['links', 'clicks'];
@@ -83,14 +91,15 @@ interface Stream {
   readonly audience: EventAudience;
   readonly subscriber: EventSubscriber;
   readonly from: StreamPosition | null;
-  /** Where the stream is in each log: the last event it passed, shown or not. */
+  /**
+   * Where the stream is in each log: the last event it passed, shown or not. An event at
+   * or before it is one the stream had already (its replay read ahead of the hub).
+   */
   position: { links: string; clicks: string };
-  /** Where the hub was when the stream joined. */
-  head: StreamPosition;
   /** Live events that came while the stream replayed. */
   pending: PendingEvent[];
-  /** Positions the replay sent that the live feed may bring again (ADR 0129). */
-  replayed: Record<LogName, ReadonlySet<string> | null>;
+  /** Live events were dropped since its replay began: it reads the logs once more. */
+  overflowed: boolean;
 }
 
 interface Waiter {
@@ -104,12 +113,14 @@ interface Waiter {
  * logs' order, to every open stream whose caller may see it. It polls only while a stream
  * is open. A stream that resumes from a position replays the logs from there and joins the
  * live feed with nothing missed and nothing twice; a stream whose client lets its buffer
- * fill waits, the same way, until it has drained; one that cannot keep up is ended, never
- * buffered without bound.
+ * fill is sent nothing until it has drained, then catches up from the logs the same way.
+ * Nothing is buffered without bound, and a client that takes nothing for `maxStallMs` is
+ * ended.
  */
 export class EventHub {
   readonly #options: EventHubOptions;
   readonly #maxPending: number;
+  readonly #maxStallMs: number;
   readonly #streams = new Set<Stream>();
   readonly #openPerKey = new Map<string, number>();
   /** Everything up to here has been handed out; null until the first poll after idling. */
@@ -124,6 +135,7 @@ export class EventHub {
   constructor(options: EventHubOptions) {
     this.#options = options;
     this.#maxPending = options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS;
+    this.#maxStallMs = options.maxStallMs ?? DEFAULT_MAX_STALL_MS;
   }
 
   /** Streams open now (with those still joining). */
@@ -161,9 +173,8 @@ export class EventHub {
       subscriber,
       from,
       position: { links: '', clicks: '' },
-      head: { links: '', clicks: '' },
       pending: [],
-      replayed: { links: null, clicks: null },
+      overflowed: false,
     };
     this.#streams.add(stream);
     this.#openPerKey.set(principal.keyId, open + 1);
@@ -180,7 +191,6 @@ export class EventHub {
         retryable: true,
       });
     }
-    stream.head = { ...head };
     stream.position = { ...(from ?? head) };
     stream.state = 'joining';
     return {
@@ -204,60 +214,53 @@ export class EventHub {
     await this.#loop;
   }
 
-  /** Replays from the stream's position up to where the hub is, then goes live. */
+  /**
+   * Replays the logs from the stream's position to their ends (once more if live events
+   * were dropped meanwhile), then hands over the live events that came during the replay
+   * and goes live. Synchronous from the replay's end to the hand-over: no live event comes
+   * in between, and those the replay had sent already are skipped by their position.
+   */
   async #catchUp(stream: Stream): Promise<void> {
-    for (const log of LOG_NAMES) {
-      const source = this.#logOf(log);
-      if (source === null || stream.position[log] === stream.head[log]) continue;
-      // The live feed may bring again the replay's last events (those the hub reached
-      // while the replay read): they are the pending events' first ones, or what the hub
-      // reads next. At most the pending bound plus what it has not reached yet.
-      const recent: string[] = [];
-      for (;;) {
-        const page = await source.after(stream.position[log], PAGE_SIZE);
-        for (const record of page) {
-          const event = await this.#eventOf(log, record);
-          if (stream.state === 'ended') return;
-          recent.push(record.position);
-          if (recent.length > 4 * this.#maxPending) recent.splice(0, 2 * this.#maxPending);
-          this.#offer(stream, log, event, record.position);
+    do {
+      stream.overflowed = false;
+      for (const log of LOG_NAMES) {
+        const source = this.#logOf(log);
+        if (source === null) continue;
+        for (;;) {
+          const page = await source.after(stream.position[log], PAGE_SIZE);
+          for (const record of page) {
+            const event = await this.#eventOf(log, record);
+            if (stream.state === 'ended') return;
+            this.#offer(stream, log, event, record.position);
+          }
+          if (page.length < PAGE_SIZE) break;
+          if (!(await this.#roomIn(stream))) return;
         }
-        if (page.length < PAGE_SIZE || stream.state === 'ended') break;
-        await stream.subscriber.ready();
       }
-      stream.replayed[log] = new Set(recent);
-    }
+    } while (stream.overflowed);
     if (stream.state !== 'joining') return;
-    // The hand-over: synchronous, so no live event comes in between.
     stream.state = 'live';
     const pending = stream.pending;
     stream.pending = [];
-    for (const [i, { log, event, position }] of pending.entries()) {
-      const state = this.#offer(stream, log, event, position);
-      if (state === 'joining') {
-        // Behind again: the rest go first in what its next hand-over sends.
-        stream.pending = [...pending.slice(i + 1), ...stream.pending];
-        return;
-      }
-      if (state !== 'live') return;
+    for (const { log, event, position } of pending) {
+      // Behind again (or ended): its next catch-up reads the rest from the logs.
+      if (this.#offer(stream, log, event, position) !== 'live') return;
     }
   }
 
   /**
    * A live stream whose client has a full buffer (a fold's click events come in a burst)
-   * takes the live feed as pending events until the buffer has drained, then hands them
-   * over, as a resuming stream joins. Only one that stays behind past the pending bound is
-   * ended; a replaying stream already waits for room between pages.
+   * is sent nothing more until the buffer has drained; it then catches up from the logs,
+   * as a resuming stream joins.
    */
   #fallBehind(stream: Stream): void {
     if (stream.state !== 'live') return;
     stream.state = 'joining';
-    stream.head = { ...stream.position };
     stream.pending = [];
-    stream.replayed = { links: null, clicks: null };
-    stream.subscriber
-      .ready()
-      .then(() => this.#catchUp(stream))
+    this.#roomIn(stream)
+      .then(async (room) => {
+        if (room) await this.#catchUp(stream);
+      })
       .catch((error: unknown) => {
         this.#options.onError(error);
         this.#end(stream, 'failed');
@@ -265,16 +268,32 @@ export class EventHub {
   }
 
   /**
-   * Hands one event to a stream if its caller may see it (or skips one it already had);
-   * the stream's state after it.
+   * Waits until the stream's client has room for more; false when the stream ended first,
+   * or is ended now because its client took nothing for `maxStallMs`.
+   */
+  async #roomIn(stream: Stream): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<'stalled'>((resolve) => {
+      timer = setTimeout(() => {
+        resolve('stalled');
+      }, this.#maxStallMs);
+      timer.unref();
+    });
+    try {
+      const ready = stream.subscriber.ready().then(() => 'ready' as const);
+      if ((await Promise.race([ready, stalled])) === 'stalled') this.#end(stream, 'too-slow');
+    } finally {
+      clearTimeout(timer);
+    }
+    return stream.state !== 'ended';
+  }
+
+  /**
+   * Hands one event to a stream if its caller may see it, unless the stream has passed it
+   * already; the stream's state after it.
    */
   #offer(stream: Stream, log: LogName, event: HubEvent, position: string): Stream['state'] {
-    const replayed = stream.replayed[log];
-    if (replayed !== null) {
-      // Those the replay sent come first in the live feed: skip them, then stop looking.
-      if (replayed.has(position)) return stream.state;
-      stream.replayed[log] = null;
-    }
+    if (comparePositions(position, stream.position[log]) <= 0) return stream.state;
     stream.position[log] = position;
     if (!this.#canSee(stream.audience, event)) return stream.state;
     if (!stream.subscriber.deliver(event, { ...stream.position })) this.#fallBehind(stream);
@@ -369,7 +388,11 @@ export class EventHub {
     for (const stream of this.#streams) {
       if (stream.state === 'joining') {
         stream.pending.push({ log, event, position });
-        if (stream.pending.length > this.#maxPending) this.#end(stream, 'too-slow');
+        if (stream.pending.length > this.#maxPending) {
+          // Bounded: its replay reads these from the logs again.
+          stream.pending = [];
+          stream.overflowed = true;
+        }
       } else if (stream.state === 'live') {
         this.#offer(stream, log, event, position);
       }
