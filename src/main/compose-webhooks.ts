@@ -75,9 +75,10 @@ export function composeWebhooks(
     newId: () => newId(),
     giveUpAfterMs: config.webhookGiveUpAfterMs,
   };
+  const sender = new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate });
   const dispatcher = new WebhookDispatcher({
     webhooks: store.webhooks,
-    sender: new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate }),
+    sender,
     clock,
     random: Math.random,
     timeoutMs: config.webhookTimeoutMs,
@@ -112,6 +113,9 @@ export function composeWebhooks(
         }),
       );
     },
-    stop: () => dispatcher.stop(),
+    stop: async () => {
+      await dispatcher.stop();
+      sender.close();
+    },
   };
 }

@@ -7,15 +7,25 @@ import type { WebhookRequest, WebhookResponse, WebhookSender } from '../../ports
 
 /** The most of a receiver's answer read (and thrown away) before the socket is closed. */
 const MAX_ANSWER_BYTES = 64 * 1024;
+/** Pools kept at once (one per scheme and judged address set); past it the oldest goes. */
+const MAX_POOLS = 64;
+/** How long an idle connection to a receiver is kept for the next delivery. */
+const IDLE_MS = 5_000;
+
+type Addresses = readonly { address: string; family: number }[];
 
 /**
  * Webhook POSTs over node:http(s) (issue 23: safe egress). The host is resolved first and
  * every address judged (any private one refuses the whole host, unless `allowPrivate`);
  * the connection then goes to those addresses only, so a second DNS answer cannot point
- * it elsewhere. Redirects are answers like any other: never followed.
+ * it elsewhere. Redirects are answers like any other: never followed. Connections are
+ * kept alive in a pool per scheme and judged address set, so a reused one also goes only
+ * where this delivery's answer allows (a connection per delivery cost a receiver's
+ * backlog a TCP handshake each: the integrations bench, BENCHMARKS.md).
  */
 export class HttpWebhookSender implements WebhookSender {
   readonly #allowPrivate: boolean;
+  readonly #pools = new Map<string, http.Agent>();
 
   constructor(options: { readonly allowPrivate: boolean }) {
     this.#allowPrivate = options.allowPrivate;
@@ -30,14 +40,38 @@ export class HttpWebhookSender implements WebhookSender {
       if (addresses === null) {
         return { kind: 'failed', error: `${host} resolves to a private address: refused.` };
       }
-      return await post(url, request, addresses, signal);
+      return await post(url, request, addresses, this.#poolFor(url, addresses), signal);
     } catch (error) {
       return { kind: 'failed', error: describe(error, signal, request.timeoutMs) };
     }
   }
 
+  /** Closes the idle connections kept for later deliveries. */
+  close(): void {
+    for (const pool of this.#pools.values()) pool.destroy();
+    this.#pools.clear();
+  }
+
+  #poolFor(url: URL, addresses: Addresses): http.Agent {
+    const key = `${url.protocol}${addresses.map((entry) => entry.address).join(',')}`;
+    let pool = this.#pools.get(key);
+    if (pool === undefined) {
+      const options = { keepAlive: true, timeout: IDLE_MS, scheduling: 'lifo' as const };
+      pool = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      if (this.#pools.size >= MAX_POOLS) {
+        const [oldest] = this.#pools;
+        if (oldest !== undefined) {
+          oldest[1].destroy();
+          this.#pools.delete(oldest[0]);
+        }
+      }
+      this.#pools.set(key, pool);
+    }
+    return pool;
+  }
+
   /** Every address of `host`, or null when one of them may not be reached. */
-  async #resolve(host: string): Promise<readonly { address: string; family: number }[] | null> {
+  async #resolve(host: string): Promise<Addresses | null> {
     const family = isIP(host);
     const addresses =
       family !== 0
@@ -54,7 +88,8 @@ export class HttpWebhookSender implements WebhookSender {
 function post(
   url: URL,
   request: WebhookRequest,
-  addresses: readonly { address: string; family: number }[],
+  addresses: Addresses,
+  agent: http.Agent,
   signal: AbortSignal,
 ): Promise<WebhookResponse> {
   // Connects only to the addresses judged above (Node asks with `all` for happy eyeballs).
@@ -76,7 +111,7 @@ function post(
         headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) },
         lookup: pinned,
         signal,
-        agent: false,
+        agent,
       },
       (answer) => {
         let read = 0;

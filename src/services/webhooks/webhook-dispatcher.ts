@@ -54,13 +54,15 @@ export class WebhookDispatcher {
 
   /**
    * Claims rounds until one finds fewer due deliveries than it had free slots: a round
-   * that fills every slot waits for one to free and looks again, so a backlog is worked
-   * off at the receivers' pace, `concurrency` at a time, not a round per poll.
+   * that fills every slot waits for half of them to free and looks again, so a backlog is
+   * worked off at the receivers' pace, `concurrency` at a time, not a round per poll. Half:
+   * a claim is a write, and one per freed slot cost more than the attempts' own writes.
    */
   async claimWhileDue(stopping: AbortSignal): Promise<void> {
+    const enough = Math.ceil(this.#deps.concurrency / 2);
     while (!stopping.aborted && !this.#stopped) {
       const free = this.freeSlots;
-      if (free > 0 && (await this.claimDue()) < free) return;
+      if (free >= enough && (await this.claimDue()) < free) return;
       await this.#slotFreed();
     }
   }
