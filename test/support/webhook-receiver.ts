@@ -19,6 +19,8 @@ export interface WebhookReceiver {
   readonly received: ReceivedWebhook[];
   /** Changes how later requests are answered. */
   answer: Answer;
+  /** TCP connections it has accepted so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ export async function startWebhookReceiver(
       if (status !== 'hang') response.writeHead(status).end('ok');
     });
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
   const bound = typeof address === 'object' && address !== null ? address.port : port;
@@ -49,6 +55,9 @@ export async function startWebhookReceiver(
     url: `http://127.0.0.1:${bound}/hooks`,
     port: bound,
     received,
+    get connections() {
+      return connections;
+    },
     get answer() {
       return state.answer;
     },
