@@ -28,7 +28,7 @@ export interface Visit {
   readonly bot: boolean;
 }
 
-/** A bucket's visits: one per click, `clicks` alike (the SQL repeats it). */
+/** A bucket's visits: one per click, `clicks` alike (the log keeps them as one row: ADR 0130). */
 export interface VisitsOfBucket {
   readonly visit: Visit;
   readonly clicks: number;

@@ -1,14 +1,23 @@
 import type { Visit } from '../domain/click-visits.js';
 
-/** A visit as the log holds it: its id orders visits of one millisecond. */
+/**
+ * A visit as the log holds it. A row holds the alike visits of one fold bucket (ADR 0130):
+ * `id` is the row's, which orders rows of one millisecond, and `ordinal` this visit's
+ * place among the row's (from 1).
+ */
 export interface StoredVisit extends Visit {
   readonly id: number;
+  readonly ordinal: number;
 }
 
-/** Where a page of visits continues: after the visit at (`at`, `id`), going back in time. */
+/**
+ * Where a page of visits continues, going back in time: after the `ordinal`th visit of the
+ * row (`at`, `id`).
+ */
 export interface VisitPosition {
   readonly at: number;
   readonly id: number;
+  readonly ordinal: number;
 }
 
 export interface VisitPageQuery {
@@ -23,7 +32,8 @@ export interface VisitPageQuery {
 }
 
 /**
- * The visit log of issue 23 (ADR 0125): one row per counted click, written by the fold
+ * The visit log of issue 23 (ADR 0125): one visit per counted click, kept as one row per
+ * fold bucket with its count (ADR 0130), written by the fold
  * (ClickStore.fold with `logVisits`), read newest first, bounded by retention.
  */
 export interface VisitLog {

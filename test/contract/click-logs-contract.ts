@@ -4,7 +4,7 @@ import type { ClickEvent } from '../../src/domain/click-event.js';
 import { tallyOfEvent } from '../../src/domain/click-tally.js';
 import type { ClickStore } from '../../src/ports/click-store.js';
 import { isEventPosition, type ClickEventLog } from '../../src/ports/event-log.js';
-import type { VisitLog } from '../../src/ports/visit-log.js';
+import type { VisitLog, VisitPosition } from '../../src/ports/visit-log.js';
 import { batchOf } from '../support/click-batches.js';
 import { readSettled } from '../support/settled-events.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
@@ -138,7 +138,7 @@ export function runClickLogsContract(
     test('visits: one per counted click, newest first by (at, id), only with logVisits', async (t) => {
       const logs = await open(t);
       await logs.clicks.fold([tallyOfBatch(batchOf(clicksOf(3, 0, () => NOW)))], 50);
-      const page = (after: { at: number; id: number } | null, limit = 100) =>
+      const page = (after: VisitPosition | null, limit = 100) =>
         logs.visits.page({
           linkId: 'link-a',
           fromMs: NOW - DAY_MS,
@@ -161,6 +161,7 @@ export function runClickLogsContract(
         { ...newest, id: 0 },
         {
           id: 0,
+          ordinal: 1,
           linkId: 'link-a',
           at: NOW + 3_000,
           country: null,
@@ -179,6 +180,50 @@ export function runClickLogsContract(
         [...firstTwo, ...rest].map((v) => v.id),
         visits.map((v) => v.id),
       );
+    });
+
+    test('alike clicks of one second are one row of visits, paged one visit at a time', async (t) => {
+      const logs = await open(t);
+      // Five alike clicks in one second, then two in the next: two rows, seven visits.
+      const alike = { country: 'DE', referrer: '', language: '' };
+      await logs.clicks.fold(
+        [
+          tallyOfBatch(
+            batchOf([
+              ...clicksOf(5, 0, () => NOW, alike),
+              ...clicksOf(2, 5, () => NOW + 1_000, alike),
+            ]),
+          ),
+        ],
+        50,
+        { logVisits: true },
+      );
+      const page = (after: VisitPosition | null, limit: number) =>
+        logs.visits.page({ linkId: 'link-a', fromMs: NOW, toMs: NOW + DAY_MS, after, limit });
+      const all = await page(null, 100);
+      assert.deepEqual(
+        all.map((v) => [v.at, v.ordinal]),
+        [
+          [NOW + 1_000, 1],
+          [NOW + 1_000, 2],
+          [NOW, 1],
+          [NOW, 2],
+          [NOW, 3],
+          [NOW, 4],
+          [NOW, 5],
+        ],
+      );
+      const paged = [];
+      let after: VisitPosition | null = null;
+      for (;;) {
+        const next = await page(after, 3);
+        paged.push(...next);
+        const last = next.at(-1);
+        if (next.length < 3 || last === undefined) break;
+        after = last;
+      }
+      assert.deepEqual(paged, all);
+      assert.deepEqual(await page(all.at(-1) ?? null, 3), []);
     });
 
     test('retention removes visits older than a time and keeps the rest, also across day partitions', async (t) => {

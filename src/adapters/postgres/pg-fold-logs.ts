@@ -4,9 +4,8 @@ import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visit
 
 /**
  * What a fold writes besides the counters (issue 23, ADR 0125), on the fold's connection
- * and inside its transaction: one visit per counted click when the visit log is on (a
- * bucket of n clicks is n rows, made by generate_series), one click event per link and
- * second always. A visit whose day has no partition yet goes to the DEFAULT partition.
+ * and inside its transaction: when the visit log is on, one row per counted bucket holding
+ * its clicks' visits (ADR 0130), and one click event per link and second always. A visit whose day has no partition yet goes to the DEFAULT partition.
  */
 export async function writeFoldLogs(
   client: pg.PoolClient,
@@ -19,13 +18,9 @@ export async function writeFoldLogs(
     const v = visitsOf(counted);
     await client.query(
       `INSERT INTO visits (link_id, at, country, city, device, os, browser, language,
-         referrer_host, bot)
-       SELECT b.link_id, b.at, b.country, b.city, b.device, b.os, b.browser, b.language,
-         b.referrer_host, b.bot
-       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-         $7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[])
-         AS b(link_id, at, country, city, device, os, browser, language, referrer_host, bot, n)
-       CROSS JOIN LATERAL generate_series(1, b.n)`,
+         referrer_host, bot, clicks)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[],
+         $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[])`,
       [
         v.map((x) => x.visit.linkId),
         v.map((x) => x.visit.at),

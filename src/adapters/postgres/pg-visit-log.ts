@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { BrowserClass, DeviceClass, OsClass } from '../../domain/click-event.js';
 import type { StoredVisit, VisitLog, VisitPageQuery } from '../../ports/visit-log.js';
+import { rowsForPage, visitsOfRows } from '../sql/visit-rows.js';
 import { guardPg } from './pg-errors.js';
 import { inTransaction } from './pg-transaction.js';
 
@@ -23,6 +24,7 @@ interface VisitRow {
   language: string | null;
   referrer_host: string | null;
   bot: boolean;
+  clicks: number;
 }
 
 /**
@@ -43,25 +45,29 @@ export class PgVisitLog implements VisitLog {
       const { linkId, fromMs, toMs, after, limit } = query;
       const result = await this.#pool.query<VisitRow>(
         `SELECT id::float8 AS id, link_id, at::float8 AS at, country, city, device, os, browser,
-           language, referrer_host, bot
+           language, referrer_host, bot, clicks
          FROM visits WHERE link_id = $1 AND at >= $2 AND at < $3
-           AND ($4::bigint IS NULL OR (at, id) < ($4::bigint, $5::bigint))
+           AND ($4::bigint IS NULL OR (at, id) <= ($4::bigint, $5::bigint))
          ORDER BY at DESC, id DESC LIMIT $6`,
-        [linkId, fromMs, toMs, after?.at ?? null, after?.id ?? null, limit],
+        [linkId, fromMs, toMs, after?.at ?? null, after?.id ?? null, rowsForPage(after, limit)],
       );
-      return result.rows.map((row) => ({
+      const rows = result.rows.map((row) => ({
         id: row.id,
-        linkId: row.link_id,
-        at: row.at,
-        country: row.country,
-        city: row.city,
-        device: row.device,
-        os: row.os,
-        browser: row.browser,
-        language: row.language,
-        referrerHost: row.referrer_host,
-        bot: row.bot,
+        visit: {
+          linkId: row.link_id,
+          at: row.at,
+          country: row.country,
+          city: row.city,
+          device: row.device,
+          os: row.os,
+          browser: row.browser,
+          language: row.language,
+          referrerHost: row.referrer_host,
+          bot: row.bot,
+        },
+        clicks: row.clicks,
       }));
+      return visitsOfRows(rows, after, limit);
     });
   }
 

@@ -4,8 +4,8 @@ import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visit
 
 /**
  * What a fold writes besides the counters (issue 23, ADR 0125), inside its transaction:
- * one visit per counted click when the visit log is on, and one click event per link and
- * second always. Whole folds in one statement each, over a JSON array.
+ * when the visit log is on, one row per counted bucket holding its clicks' visits (ADR
+ * 0130), and one click event per link and second always. Whole folds in one statement each, over a JSON array.
  */
 export class SqliteFoldLogs {
   readonly #addVisits: Database.Statement<[string]>;
@@ -14,9 +14,9 @@ export class SqliteFoldLogs {
   constructor(db: Database.Database) {
     this.#addVisits = db.prepare(
       `INSERT INTO visits (link_id, at, country, city, device, os, browser, language,
-         referrer_host, bot)
+         referrer_host, bot, clicks)
        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-         value ->> 6, value ->> 7, value ->> 8, value ->> 9
+         value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10
        FROM json_each(?)`,
     );
     this.#addClickEvents = db.prepare(
@@ -32,7 +32,7 @@ export class SqliteFoldLogs {
     if (logVisits) {
       const rows: unknown[] = [];
       for (const { visit: v, clicks } of visitsOf(counted)) {
-        const row = [
+        rows.push([
           v.linkId,
           v.at,
           v.country,
@@ -43,8 +43,8 @@ export class SqliteFoldLogs {
           v.language,
           v.referrerHost,
           v.bot ? 1 : 0,
-        ];
-        for (let index = 0; index < clicks; index++) rows.push(row);
+          clicks,
+        ]);
       }
       this.#addVisits.run(JSON.stringify(rows));
     }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { BrowserClass, DeviceClass, OsClass } from '../../domain/click-event.js';
 import type { StoredVisit, VisitLog, VisitPageQuery } from '../../ports/visit-log.js';
+import { rowsForPage, visitsOfRows, type VisitRowOf } from '../sql/visit-rows.js';
 import { guardSqlite } from './sqlite-errors.js';
 
 type VisitRow = [
@@ -15,9 +16,11 @@ type VisitRow = [
   string | null,
   string | null,
   number,
+  number,
 ];
 
-const COLUMNS = 'id, link_id, at, country, city, device, os, browser, language, referrer_host, bot';
+const COLUMNS =
+  'id, link_id, at, country, city, device, os, browser, language, referrer_host, bot, clicks';
 
 /** The visit log in clicks.db (click-migrations/0006), written by SqliteClickStore.fold. */
 export class SqliteVisitLog implements VisitLog {
@@ -38,7 +41,7 @@ export class SqliteVisitLog implements VisitLog {
     this.#next = db
       .prepare<[string, number, number, number, number, number, number], VisitRow>(
         `SELECT ${COLUMNS} FROM visits WHERE link_id = ? AND at >= ? AND at < ?
-           AND (at < ? OR (at = ? AND id < ?))
+           AND (at < ? OR (at = ? AND id <= ?))
          ORDER BY at DESC, id DESC LIMIT ?`,
       )
       .raw();
@@ -51,11 +54,12 @@ export class SqliteVisitLog implements VisitLog {
   async page(query: VisitPageQuery): Promise<readonly StoredVisit[]> {
     return guardSqlite('read visits', () => {
       const { linkId, fromMs, toMs, after, limit } = query;
-      const rows =
+      const rows = rowsForPage(after, limit);
+      const found =
         after === null
-          ? this.#first.all(linkId, fromMs, toMs, limit)
-          : this.#next.all(linkId, fromMs, toMs, after.at, after.at, after.id, limit);
-      return rows.map(visitOfRow);
+          ? this.#first.all(linkId, fromMs, toMs, rows)
+          : this.#next.all(linkId, fromMs, toMs, after.at, after.at, after.id, rows);
+      return visitsOfRows(found.map(visitRowOf), after, limit);
     });
   }
 
@@ -68,19 +72,23 @@ export class SqliteVisitLog implements VisitLog {
   }
 }
 
-function visitOfRow(row: VisitRow): StoredVisit {
-  const [id, linkId, at, country, city, device, os, browser, language, referrerHost, bot] = row;
+function visitRowOf(row: VisitRow): VisitRowOf {
+  const [id, linkId, at, country, city, device, os, browser, language, referrerHost, bot, clicks] =
+    row;
   return {
     id,
-    linkId,
-    at,
-    country,
-    city,
-    device,
-    os,
-    browser,
-    language,
-    referrerHost,
-    bot: bot === 1,
+    visit: {
+      linkId,
+      at,
+      country,
+      city,
+      device,
+      os,
+      browser,
+      language,
+      referrerHost,
+      bot: bot === 1,
+    },
+    clicks,
   };
 }

@@ -40,7 +40,7 @@ export interface VisitsPage {
 
 /**
  * A link's visits in [from, to), newest first (issue 23, ADR 0125), a page at a time with
- * a keyset cursor: the last visit's (at, id), opaque to callers.
+ * a keyset cursor: the last visit's (at, id, ordinal), opaque to callers.
  */
 export async function listLinkVisits(
   deps: AnalyticsDeps,
@@ -97,17 +97,21 @@ export function parseVisitsQueryOrThrow(query: VisitsQuery, nowMs: number): Pars
   return { fromMs, toMs, after: after ?? null, limit };
 }
 
-/** `v1.<at>.<id>` in base64url: opaque, and checked when it comes back. */
+/** `v1.<at>.<id>.<ordinal>` in base64url: opaque, and checked when it comes back. */
 function encodeCursor(visit: VisitPosition): string {
-  return Buffer.from(`v1.${visit.at}.${visit.id}`).toString('base64url');
+  return Buffer.from(`v1.${visit.at}.${visit.id}.${visit.ordinal}`).toString('base64url');
 }
 
 /** The position a cursor names; undefined when it is not one. */
 function decodeCursor(cursor: string): VisitPosition | undefined {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return undefined;
-  const match = /^v1\.(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!/^[A-Za-z0-9_-]{1,96}$/.test(cursor)) return undefined;
+  const match = /^v1\.(\d{1,16})\.(\d{1,16})\.(\d{1,16})$/.exec(
+    Buffer.from(cursor, 'base64url').toString(),
+  );
   if (match === null) return undefined;
   const at = Number(match[1]);
   const id = Number(match[2]);
-  return Number.isSafeInteger(at) && Number.isSafeInteger(id) ? { at, id } : undefined;
+  const ordinal = Number(match[3]);
+  const whole = Number.isSafeInteger(at) && Number.isSafeInteger(id);
+  return whole && Number.isSafeInteger(ordinal) && ordinal >= 1 ? { at, id, ordinal } : undefined;
 }
