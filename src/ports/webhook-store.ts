@@ -28,6 +28,13 @@ export interface ClaimedDelivery {
 }
 
 /** What one attempt came to. */
+/** An attempt to record: the delivery, the lease it was made under, and how it went. */
+export interface RecordedAttempt {
+  readonly id: string;
+  readonly leaseUntil: number;
+  readonly outcome: AttemptOutcome;
+}
+
 export interface AttemptOutcome {
   readonly status: 'delivered' | 'pending' | 'failed';
   readonly attemptedAt: number;
@@ -71,10 +78,11 @@ export interface WebhookStore {
     limit: number,
   ): Promise<readonly ClaimedDelivery[]>;
   /**
-   * Records an attempt of a delivery still leased until `leaseUntil` (attempts + 1, the
-   * lease released); false when the lease was lost (expired and claimed again).
+   * Records attempts of deliveries, each still leased until its `leaseUntil` (attempts + 1,
+   * the lease released), in one transaction; for each, in order, false when its lease was
+   * lost (expired and claimed again) and nothing was recorded.
    */
-  recordAttempt(id: string, leaseUntil: number, outcome: AttemptOutcome): Promise<boolean>;
+  recordAttempts(attempts: readonly RecordedAttempt[]): Promise<readonly boolean[]>;
   /** Releases a lease without an attempt (at shutdown): the delivery is due at once. */
   releaseLease(id: string, leaseUntil: number): Promise<void>;
   /** The webhook's deliveries, newest first, those with ids below `before` when given. */

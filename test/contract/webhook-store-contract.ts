@@ -134,8 +134,14 @@ export function webhookStoreContract(openStore: OpenStore): void {
         error: null,
         nextAttemptAt: BASE_MS + 1500,
       };
-      assert.equal(await webhooks.recordAttempt(due.id, BASE_MS + 1000, outcome), false);
-      assert.equal(await webhooks.recordAttempt(due.id, BASE_MS + 3000, outcome), true);
+      assert.deepEqual(
+        await webhooks.recordAttempts([{ id: due.id, leaseUntil: BASE_MS + 1000, outcome }]),
+        [false],
+      );
+      assert.deepEqual(
+        await webhooks.recordAttempts([{ id: due.id, leaseUntil: BASE_MS + 3000, outcome }]),
+        [true],
+      );
       const stored = await webhooks.findDelivery(hook.id, due.id);
       assert.equal(stored?.status, 'delivered');
       assert.equal(stored.attempts, 1);
@@ -145,6 +151,51 @@ export function webhookStoreContract(openStore: OpenStore): void {
         await webhooks.claimDueDeliveries(BASE_MS + 10_000, BASE_MS + 20_000, 10),
         [],
       );
+    });
+
+    test('attempts recorded together: each by its own lease, answered in order', async (t) => {
+      const { webhooks } = await openFresh(t, openStore);
+      const hook = makeWebhook();
+      await webhooks.insertWebhook(hook);
+      const [one, two, three] = [
+        makeDelivery(hook.id),
+        makeDelivery(hook.id),
+        makeDelivery(hook.id),
+      ];
+      assert.ok(one && two && three);
+      await webhooks.fanOut('links', async () => ({
+        deliveries: [one, two, three],
+        position: '1',
+      }));
+      const claimed = await webhooks.claimDueDeliveries(BASE_MS, BASE_MS + 1000, 3);
+      assert.equal(claimed.length, 3);
+      const outcome = (statusCode: number) => ({
+        status: statusCode === 204 ? ('delivered' as const) : ('pending' as const),
+        attemptedAt: BASE_MS + 10,
+        statusCode,
+        error: statusCode === 204 ? null : `The receiver answered ${statusCode}.`,
+        nextAttemptAt: BASE_MS + 60_000,
+      });
+      assert.deepEqual(
+        await webhooks.recordAttempts([
+          { id: one.id, leaseUntil: BASE_MS + 1000, outcome: outcome(204) },
+          // A lease it does not hold: lost, nothing recorded.
+          { id: two.id, leaseUntil: BASE_MS + 999, outcome: outcome(204) },
+          { id: three.id, leaseUntil: BASE_MS + 1000, outcome: outcome(503) },
+        ]),
+        [true, false, true],
+      );
+      const [first, second, third] = await Promise.all(
+        [one, two, three].map((d) => webhooks.findDelivery(hook.id, d.id)),
+      );
+      assert.equal(first?.status, 'delivered');
+      assert.equal(first.attempts, 1);
+      assert.equal(second?.attempts, 0);
+      assert.equal(second.leaseUntil, BASE_MS + 1000);
+      assert.equal(third?.status, 'pending');
+      assert.equal(third.lastStatusCode, 503);
+      assert.equal(third.nextAttemptAt, BASE_MS + 60_000);
+      assert.deepEqual(await webhooks.recordAttempts([]), []);
     });
 
     test('a released lease is due at once; requeue makes a failed one pending again', async (t) => {
@@ -158,13 +209,19 @@ export function webhookStoreContract(openStore: OpenStore): void {
       await webhooks.releaseLease(delivery.id, claimed.leaseUntil);
       const [reclaimed] = await webhooks.claimDueDeliveries(BASE_MS, BASE_MS + 1001, 1);
       assert.ok(reclaimed);
-      await webhooks.recordAttempt(delivery.id, reclaimed.leaseUntil, {
-        status: 'failed',
-        attemptedAt: BASE_MS + 5,
-        statusCode: 500,
-        error: 'The receiver answered 500.',
-        nextAttemptAt: BASE_MS + 5,
-      });
+      await webhooks.recordAttempts([
+        {
+          id: delivery.id,
+          leaseUntil: reclaimed.leaseUntil,
+          outcome: {
+            status: 'failed',
+            attemptedAt: BASE_MS + 5,
+            statusCode: 500,
+            error: 'The receiver answered 500.',
+            nextAttemptAt: BASE_MS + 5,
+          },
+        },
+      ]);
       assert.deepEqual(await webhooks.claimDueDeliveries(BASE_MS + 10, BASE_MS + 2000, 1), []);
       const queued = await webhooks.requeueDelivery(
         hook.id,

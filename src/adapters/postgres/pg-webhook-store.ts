@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { Webhook, WebhookDelivery } from '../../domain/webhook.js';
 import type {
-  AttemptOutcome,
   ClaimedDelivery,
   FanOutPlan,
+  RecordedAttempt,
   WebhookStore,
 } from '../../ports/webhook-store.js';
 import {
@@ -174,23 +174,32 @@ export class PgWebhookStore implements WebhookStore {
     });
   }
 
-  async recordAttempt(id: string, leaseUntil: number, outcome: AttemptOutcome): Promise<boolean> {
-    return guardPg('record the delivery attempt', async () => {
-      const { rowCount } = await this.#pool.query(
-        `UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, next_attempt_at = $4,
-           lease_until = NULL, last_status_code = $5, last_error = $6, last_attempt_at = $7
-         WHERE id = $1 AND lease_until = $2`,
+  async recordAttempts(attempts: readonly RecordedAttempt[]): Promise<readonly boolean[]> {
+    if (attempts.length === 0) return [];
+    return guardPg('record the delivery attempts', async () => {
+      const outcomes = attempts.map((attempt) => attempt.outcome);
+      const { rows } = await this.#pool.query<{ id: string }>(
+        `UPDATE webhook_deliveries d SET status = a.status, attempts = d.attempts + 1,
+           next_attempt_at = a.next_attempt_at, lease_until = NULL,
+           last_status_code = a.status_code, last_error = a.error,
+           last_attempt_at = a.attempted_at
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::int[], $6::text[],
+           $7::bigint[])
+           AS a(id, lease_until, status, next_attempt_at, status_code, error, attempted_at)
+         WHERE d.id = a.id AND d.lease_until = a.lease_until
+         RETURNING d.id`,
         [
-          id,
-          leaseUntil,
-          outcome.status,
-          outcome.nextAttemptAt,
-          outcome.statusCode,
-          outcome.error,
-          outcome.attemptedAt,
+          attempts.map((attempt) => attempt.id),
+          attempts.map((attempt) => attempt.leaseUntil),
+          outcomes.map((outcome) => outcome.status),
+          outcomes.map((outcome) => outcome.nextAttemptAt),
+          outcomes.map((outcome) => outcome.statusCode),
+          outcomes.map((outcome) => outcome.error),
+          outcomes.map((outcome) => outcome.attemptedAt),
         ],
       );
-      return rowCount === 1;
+      const recorded = new Set(rows.map((row) => row.id));
+      return attempts.map((attempt) => recorded.has(attempt.id));
     });
   }
 

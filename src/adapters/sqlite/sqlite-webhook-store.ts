@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { Webhook, WebhookDelivery } from '../../domain/webhook.js';
 import type {
-  AttemptOutcome,
   ClaimedDelivery,
   FanOutPlan,
   NewDelivery,
+  RecordedAttempt,
   WebhookStore,
 } from '../../ports/webhook-store.js';
 import {
@@ -37,7 +37,7 @@ export class SqliteWebhookStore implements WebhookStore {
     (source: string, from: string, plan: FanOutPlan) => number
   >;
   readonly #claim: Database.Statement<[{ now: number; lease: number; limit: number }], ClaimRow>;
-  readonly #record: Database.Statement;
+  readonly #recordAll: Database.Transaction<(attempts: readonly RecordedAttempt[]) => boolean[]>;
   readonly #release: Database.Statement<[string, number]>;
   readonly #deliveries: Database.Statement<[string, string, number], DeliveryRow>;
   readonly #delivery: Database.Statement<[string, string], DeliveryRow>;
@@ -88,11 +88,17 @@ export class SqliteWebhookStore implements WebhookStore {
          (SELECT url FROM webhooks w WHERE w.id = webhook_deliveries.webhook_id) AS url,
          (SELECT secret FROM webhooks w WHERE w.id = webhook_deliveries.webhook_id) AS secret`,
     );
-    this.#record = db.prepare(
+    const record = db.prepare(
       `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1,
          next_attempt_at = @nextAttemptAt, lease_until = NULL, last_status_code = @statusCode,
          last_error = @error, last_attempt_at = @attemptedAt
        WHERE id = @id AND lease_until = @leaseUntil`,
+    );
+    // One transaction for the attempts that ended together: one commit, not one each.
+    this.#recordAll = db.transaction((attempts: readonly RecordedAttempt[]) =>
+      attempts.map(
+        ({ id, leaseUntil, outcome }) => record.run({ id, leaseUntil, ...outcome }).changes === 1,
+      ),
     );
     this.#release = db.prepare(
       'UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ? AND lease_until = ?',
@@ -168,11 +174,8 @@ export class SqliteWebhookStore implements WebhookStore {
     );
   }
 
-  async recordAttempt(id: string, leaseUntil: number, outcome: AttemptOutcome): Promise<boolean> {
-    return guardSqlite(
-      'record the delivery attempt',
-      () => this.#record.run({ id, leaseUntil, ...outcome }).changes === 1,
-    );
+  async recordAttempts(attempts: readonly RecordedAttempt[]): Promise<readonly boolean[]> {
+    return guardSqlite('record the delivery attempts', () => this.#recordAll(attempts));
   }
 
   async releaseLease(id: string, leaseUntil: number): Promise<void> {

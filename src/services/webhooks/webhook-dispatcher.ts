@@ -1,7 +1,12 @@
 import { afterFailedAttempt } from '../../domain/webhook-retry.js';
 import type { Clock } from '../../ports/clock.js';
 import type { WebhookSender } from '../../ports/webhook-sender.js';
-import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from '../../ports/webhook-store.js';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  RecordedAttempt,
+  WebhookStore,
+} from '../../ports/webhook-store.js';
 import { webhookHeaders } from './sign-webhook.js';
 
 export interface WebhookDispatcherDeps {
@@ -34,6 +39,12 @@ export function webhookLeaseMs(timeoutMs: number): number {
 export class WebhookDispatcher {
   readonly #deps: WebhookDispatcherDeps;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Attempts waiting to be recorded together. */
+  #unrecorded: {
+    readonly attempt: RecordedAttempt;
+    readonly resolve: (recorded: boolean) => void;
+    readonly reject: (error: unknown) => void;
+  }[] = [];
   /** Told when an attempt ends: a round waiting for a free slot goes on. */
   #slotWaiters: (() => void)[] = [];
   #stopped = false;
@@ -157,9 +168,33 @@ export class WebhookDispatcher {
       };
     }
     try {
-      await deps.webhooks.recordAttempt(delivery.id, claimed.leaseUntil, outcome);
+      await this.#record({ id: delivery.id, leaseUntil: claimed.leaseUntil, outcome });
     } catch (error) {
       deps.onError(error);
+    }
+  }
+
+  /**
+   * Records an attempt together with the others that end in the same turn of the event
+   * loop: one write for them all (a write per attempt cost more than its POST).
+   */
+  #record(attempt: RecordedAttempt): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#unrecorded.push({ attempt, resolve, reject });
+      if (this.#unrecorded.length === 1) setImmediate(() => void this.#recordTogether());
+    });
+  }
+
+  async #recordTogether(): Promise<void> {
+    const batch = this.#unrecorded;
+    this.#unrecorded = [];
+    try {
+      const recorded = await this.#deps.webhooks.recordAttempts(batch.map((each) => each.attempt));
+      batch.forEach((each, index) => {
+        each.resolve(recorded[index] ?? false);
+      });
+    } catch (error) {
+      for (const each of batch) each.reject(error);
     }
   }
 
