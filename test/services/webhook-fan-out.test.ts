@@ -71,6 +71,41 @@ describe('webhook fan-out (issue 23, ADR 0128)', () => {
     );
   });
 
+  test('with no webhook it skips to the end unread; a webhook made then hears what follows', async (t) => {
+    const store = openTempSqliteStore(t);
+    const clock = new ManualClock(BASE_MS);
+    const links = linkEventSource(store.linkEvents, async (rendered) =>
+      rendered.map(({ link: each }) => ({ id: each.id })),
+    );
+    let reads = 0;
+    const source = {
+      ...links,
+      read: (position: string, limit: number) => {
+        reads += 1;
+        return links.read(position, limit);
+      },
+    };
+    const deps = { webhooks: store.webhooks, clock, newId: makeId, giveUpAfterMs: 24 * HOUR_MS };
+    await store.links.insertLink(makeLink({ owner: 'alice' }));
+    await store.links.insertLink(makeLink({ owner: 'alice' }));
+    assert.equal(await fanOutWebhookEvents(deps, source, 10), 0);
+    assert.equal(reads, 0, 'no event was read');
+    assert.equal(
+      await store.webhooks.fanOutPosition(LINK_EVENTS_SOURCE),
+      await store.linkEvents.latest(),
+    );
+    const hook = makeWebhook({ createdAt: BASE_MS - HOUR_MS });
+    await store.webhooks.insertWebhook(hook);
+    const later = makeLink({ owner: 'alice' });
+    await store.links.insertLink(later);
+    assert.equal(await fanOutWebhookEvents(deps, source, 10), 1);
+    const delivered = await store.webhooks.listDeliveries(hook.id, { before: null, limit: 10 });
+    assert.deepEqual(
+      delivered.map((d) => (JSON.parse(d.body) as { data: { id: string } }).data.id),
+      [later.id],
+    );
+  });
+
   test('old link events are forgotten, never those not yet fanned out', async (t) => {
     const store = openTempSqliteStore(t);
     const clock = new ManualClock(BASE_MS + 48 * HOUR_MS);

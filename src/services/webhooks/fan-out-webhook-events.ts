@@ -1,5 +1,6 @@
 import { webhookSeesOwner, type Webhook } from '../../domain/webhook.js';
 import type { Clock } from '../../ports/clock.js';
+import { comparePositions } from '../../ports/event-log.js';
 import type { NewDelivery, WebhookStore } from '../../ports/webhook-store.js';
 import type { WebhookEvent, WebhookEventSource } from './webhook-event-source.js';
 
@@ -15,7 +16,9 @@ export interface FanOutDeps {
  * One fan-out step of `source` (ADR 0128): up to `limit` events after its position become
  * one delivery per unpaused webhook subscribed to the event that may see its link and
  * existed when it happened; the deliveries and the new position are stored together.
- * Returns how many events were read (fewer than `limit`: caught up).
+ * With no unpaused webhook it skips to the log's end without reading an event: webhooks
+ * nobody made cost nothing. Returns how many events were read (fewer than `limit`: caught
+ * up).
  */
 export async function fanOutWebhookEvents(
   deps: FanOutDeps,
@@ -24,10 +27,15 @@ export async function fanOutWebhookEvents(
 ): Promise<number> {
   let read = 0;
   await deps.webhooks.fanOut(source.name, async (position) => {
+    // The end first: a webhook made after the list below hears of what comes after it.
+    const end = await source.latest();
+    const webhooks = (await deps.webhooks.listWebhooks(null)).filter((hook) => !hook.paused);
+    if (webhooks.length === 0) {
+      return { deliveries: [], position: comparePositions(end, position) > 0 ? end : position };
+    }
     const page = await source.read(position, limit);
     read = page.events.length;
     if (page.events.length === 0) return { deliveries: [], position: page.position };
-    const webhooks = (await deps.webhooks.listWebhooks(null)).filter((hook) => !hook.paused);
     const now = deps.clock.now();
     const deliveries = page.events.flatMap((event) =>
       webhooks

@@ -26,6 +26,8 @@ export interface WebhookEvent {
  */
 export interface WebhookEventSource {
   readonly name: string;
+  /** The log's newest position: where a fan-out with no webhook to serve skips to. */
+  latest(): Promise<string>;
   read(
     position: string,
     limit: number,
@@ -40,6 +42,7 @@ export function eventLogSource<Record extends { readonly position: string }>(
 ): WebhookEventSource {
   return {
     name,
+    latest: () => log.latest(),
     async read(position, limit) {
       const records = await log.after(position, limit);
       const events: WebhookEvent[] = [];
@@ -69,6 +72,7 @@ export type RenderLinks = (
 export function linkEventSource(log: LinkEventLog, renderLinks: RenderLinks): WebhookEventSource {
   return {
     name: LINK_EVENTS_SOURCE,
+    latest: () => log.latest(),
     async read(position, limit) {
       const records = await log.after(position, limit);
       const data = await renderLinks(
