@@ -30,13 +30,28 @@ export async function readSettled<E extends { readonly position: string }>(
   position: string,
   expected: number,
 ): Promise<E[]> {
+  return readUntil(
+    log,
+    position,
+    (events) => events.length >= expected,
+    `${expected} events readable after '${position}'`,
+  );
+}
+
+/** Every event after `position`, once what can be read satisfies `done` (as readSettled). */
+export async function readUntil<E extends { readonly position: string }>(
+  log: EventLogReader<E>,
+  position: string,
+  done: (events: readonly E[]) => boolean,
+  what: string,
+): Promise<E[]> {
   let events: E[] = [];
   await eventually(
     async () => {
       events = await readAll(log, position);
-      return events.length >= expected;
+      return done(events);
     },
-    `${expected} events readable after '${position}'`,
+    what,
     6000,
   );
   return events;
