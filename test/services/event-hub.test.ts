@@ -31,6 +31,8 @@ class Collector implements EventSubscriber {
   ended: StreamEnd | null = null;
   /** When set, each delivery reports a full buffer, and `ready` waits for `drain`. */
   full = false;
+  /** The buffer fills again once this many events have been seen. */
+  fullAt: number | null = null;
   #drainWaiters: (() => void)[] = [];
 
   deliver(event: HubEvent, position: StreamPosition): boolean {
@@ -40,6 +42,7 @@ class Collector implements EventSubscriber {
         : `link.clicked ${event.record.linkId} ${event.record.clicks}`,
     );
     this.positions.push(position);
+    if (this.seen.length === this.fullAt) this.full = true;
     return !this.full;
   }
 
@@ -318,6 +321,27 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
       await eventually(async () => slow.seen.length === 5, 'a later create, live again');
       assert.equal(slow.seen.at(-1), `link.created ${more}`);
       assert.equal(hub.openStreams, 2);
+    });
+
+    test('a stream that falls behind again while it catches up loses nothing', async (t) => {
+      const { store, hub } = await setUp(t, openStore);
+      const slow = await openStream(hub, principal('alice'));
+      const fine = await openStream(hub, principal('alice'));
+      slow.full = true;
+      for (let i = 0; i < 6; i++) await insert(store, 'alice');
+      await eventually(async () => fine.seen.length === 6, 'six creates');
+      assert.equal(slow.seen.length, 1);
+      // It drains, takes two of the five it missed, and is full again.
+      slow.fullAt = 3;
+      slow.drain();
+      await eventually(async () => slow.seen.length === 3, 'two more, then full');
+      await insert(store, 'alice');
+      await eventually(async () => fine.seen.length === 7, 'a seventh create');
+      slow.fullAt = null;
+      slow.drain();
+      await eventually(async () => slow.seen.length >= 7, 'the rest');
+      assert.deepEqual(slow.seen, fine.seen);
+      assert.deepEqual(slow.positions, fine.positions);
     });
 
     test('a stream behind by more than the pending bound still gets every event once, in order', async (t) => {

@@ -219,9 +219,12 @@ export class EventHub {
    * were dropped meanwhile), then hands over the live events that came during the replay
    * and goes live. Synchronous from the replay's end to the hand-over: no live event comes
    * in between, and those the replay had sent already are skipped by their position.
+   * `replay` false (a stream that fell behind): its pending events are all it missed,
+   * unless some were dropped, and only then are the logs read again.
    */
-  async #catchUp(stream: Stream): Promise<void> {
-    do {
+  async #catchUp(stream: Stream, replay = true): Promise<void> {
+    while (replay || stream.overflowed) {
+      replay = false;
       stream.overflowed = false;
       for (const log of LOG_NAMES) {
         const source = this.#logOf(log);
@@ -237,29 +240,36 @@ export class EventHub {
           if (!(await this.#roomIn(stream))) return;
         }
       }
-    } while (stream.overflowed);
+    }
     if (stream.state !== 'joining') return;
     stream.state = 'live';
     const pending = stream.pending;
     stream.pending = [];
-    for (const { log, event, position } of pending) {
-      // Behind again (or ended): its next catch-up reads the rest from the logs.
-      if (this.#offer(stream, log, event, position) !== 'live') return;
+    for (const [index, { log, event, position }] of pending.entries()) {
+      const state = this.#offer(stream, log, event, position);
+      if (state === 'joining') {
+        // Behind again: the rest go first in what its next hand-over sends.
+        stream.pending = [...pending.slice(index + 1), ...stream.pending];
+        return;
+      }
+      if (state !== 'live') return;
     }
   }
 
   /**
    * A live stream whose client has a full buffer (a fold's click events come in a burst)
-   * is sent nothing more until the buffer has drained; it then catches up from the logs,
-   * as a resuming stream joins.
+   * is sent nothing more until the buffer has drained; the live feed waits as pending
+   * events meanwhile, and it then goes on from them (from the logs, if more came than the
+   * pending bound). First built, it always replayed the logs: each burst was read twice.
    */
   #fallBehind(stream: Stream): void {
     if (stream.state !== 'live') return;
     stream.state = 'joining';
     stream.pending = [];
+    stream.overflowed = false;
     this.#roomIn(stream)
       .then(async (room) => {
-        if (room) await this.#catchUp(stream);
+        if (room) await this.#catchUp(stream, false);
       })
       .catch((error: unknown) => {
         this.#options.onError(error);
