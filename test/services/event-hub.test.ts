@@ -168,6 +168,23 @@ async function openStream(
   return collector;
 }
 
+/**
+ * Two of alice's streams, one whose client's buffer is full, and `creates` links of
+ * hers made: the other has seen them all, the full one only the first.
+ */
+async function oneBehind(
+  store: Store,
+  hub: EventHub,
+  creates: number,
+): Promise<{ slow: Collector; fine: Collector }> {
+  const slow = await openStream(hub, principal('alice'));
+  const fine = await openStream(hub, principal('alice'));
+  slow.full = true;
+  for (let i = 0; i < creates; i++) await insert(store, 'alice');
+  await eventually(async () => fine.seen.length === creates, `${creates} creates`);
+  return { slow, fine };
+}
+
 function eventHubSuite(name: string, openStore: OpenStore): void {
   describe(`EventHub on ${name}`, () => {
     test('a stream resumed while links keep changing gets every later event once, in order', async (t) => {
@@ -305,11 +322,7 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
 
     test('a stream whose buffer fills waits until it drains, then gets the rest in order', async (t) => {
       const { store, hub } = await setUp(t, openStore);
-      const slow = await openStream(hub, principal('alice'));
-      const fine = await openStream(hub, principal('alice'));
-      slow.full = true;
-      for (let i = 0; i < 4; i++) await insert(store, 'alice');
-      await eventually(async () => fine.seen.length === 4, 'four creates');
+      const { slow, fine } = await oneBehind(store, hub, 4);
       // The first went out and filled the buffer; the rest wait for it to drain.
       assert.equal(slow.seen.length, 1);
       assert.equal(slow.ended, null);
@@ -325,11 +338,7 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
 
     test('a stream that falls behind again while it catches up loses nothing', async (t) => {
       const { store, hub } = await setUp(t, openStore);
-      const slow = await openStream(hub, principal('alice'));
-      const fine = await openStream(hub, principal('alice'));
-      slow.full = true;
-      for (let i = 0; i < 6; i++) await insert(store, 'alice');
-      await eventually(async () => fine.seen.length === 6, 'six creates');
+      const { slow, fine } = await oneBehind(store, hub, 6);
       assert.equal(slow.seen.length, 1);
       // It drains, takes two of the five it missed, and is full again.
       slow.fullAt = 3;
@@ -346,11 +355,7 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
 
     test('a stream behind by more than the pending bound still gets every event once, in order', async (t) => {
       const { store, hub } = await setUp(t, openStore, null, { maxPendingEvents: 2 });
-      const slow = await openStream(hub, principal('alice'));
-      const fine = await openStream(hub, principal('alice'));
-      slow.full = true;
-      for (let i = 0; i < 6; i++) await insert(store, 'alice');
-      await eventually(async () => fine.seen.length === 6, 'six creates');
+      const { slow, fine } = await oneBehind(store, hub, 6);
       assert.equal(slow.seen.length, 1);
       assert.equal(slow.ended, null);
       slow.drain();
