@@ -9,8 +9,12 @@ import type { WebhookRequest, WebhookResponse, WebhookSender } from '../../ports
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** Pools kept at once (one per scheme and judged address set); past it the oldest goes. */
 const MAX_POOLS = 64;
-/** How long an idle connection to a receiver is kept for the next delivery. */
-const IDLE_MS = 5_000;
+/**
+ * How long an idle connection to a receiver is kept for the next delivery: under the
+ * shortest idle timeout common on servers (Node's own is 5 s), so that hop closes it
+ * first, never sends on one the receiver is closing (a spurious failed attempt).
+ */
+const IDLE_MS = 2_000;
 
 type Addresses = readonly { address: string; family: number }[];
 
