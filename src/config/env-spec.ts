@@ -475,6 +475,20 @@ export const ENV_SPEC = [
     parse: parseDuration,
   },
   {
+    name: 'HOP_WEBHOOK_KEEP_DELIVERED',
+    key: 'webhookKeepDeliveredMs',
+    default: '24h',
+    doc: 'How long a delivered delivery stays listed after its last attempt; then it is forgotten.',
+    parse: parseDuration,
+  },
+  {
+    name: 'HOP_WEBHOOK_KEEP_FAILED',
+    key: 'webhookKeepFailedMs',
+    default: '7d',
+    doc: 'How long a failed delivery is kept for a manual retry after its last attempt; then it is forgotten.',
+    parse: parseDuration,
+  },
+  {
     name: 'HOP_WEBHOOK_CONCURRENCY',
     key: 'webhookConcurrency',
     default: '16',

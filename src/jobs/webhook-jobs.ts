@@ -2,6 +2,10 @@ import {
   fanOutWebhookEvents,
   type FanOutDeps,
 } from '../services/webhooks/fan-out-webhook-events.js';
+import {
+  forgetFinishedDeliveries,
+  type ForgetDeliveriesDeps,
+} from '../services/webhooks/forget-finished-deliveries.js';
 import { forgetOldEvents, type ForgetEventsDeps } from '../services/webhooks/forget-old-events.js';
 import type { WebhookDispatcher } from '../services/webhooks/webhook-dispatcher.js';
 import type { WebhookEventSource } from '../services/webhooks/webhook-event-source.js';
@@ -13,6 +17,13 @@ const FAN_OUT_BATCH = 500;
 const FORGET_BATCH = 1000;
 /** How often old link events are forgotten. */
 const FORGET_EVERY_MS = 10 * 60 * 1000;
+/** Finished deliveries forgotten per statement. */
+const FORGET_DELIVERIES_BATCH = 1000;
+/**
+ * How often finished deliveries are forgotten: a busy instance finishes thousands a second
+ * (the integrations bench: ~2,000), so each run has a minute's worth, not ten.
+ */
+const FORGET_DELIVERIES_EVERY_MS = 60 * 1000;
 
 /**
  * Fans each source's new events out into deliveries (ADR 0128), step after step until it
@@ -65,6 +76,20 @@ export function forgetEvents<Event extends { readonly position: string }>(
     failing: `${name}: old events could not be forgotten`,
     run: async (stopping) => {
       await forgetOldEvents(deps, FORGET_BATCH, stopping);
+    },
+  };
+}
+
+/** Forgets delivered and failed deliveries past their keeping (ADR 0128: retention). */
+export function forgetDeliveries(deps: ForgetDeliveriesDeps): PeriodicJob {
+  return {
+    name: 'forget-webhook-deliveries',
+    everyMs: FORGET_DELIVERIES_EVERY_MS,
+    runAtStart: true,
+    finishOnStop: true,
+    failing: 'finished webhook deliveries could not be forgotten',
+    run: async (stopping) => {
+      await forgetFinishedDeliveries(deps, FORGET_DELIVERIES_BATCH, stopping);
     },
   };
 }

@@ -4,7 +4,12 @@ import type { Config } from '../config/config.js';
 import { NO_CLICKS } from '../domain/click-fold.js';
 import { toLinkJson } from '../http/link-json.js';
 import type { JobScheduler } from '../jobs/job-scheduler.js';
-import { deliverWebhooks, fanOutWebhooks, forgetEvents } from '../jobs/webhook-jobs.js';
+import {
+  deliverWebhooks,
+  fanOutWebhooks,
+  forgetDeliveries,
+  forgetEvents,
+} from '../jobs/webhook-jobs.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
@@ -94,6 +99,13 @@ export function composeWebhooks(
     start(jobs) {
       jobs.start(fanOutWebhooks(fanOut, sources, config.webhookPollMs));
       jobs.start(deliverWebhooks(dispatcher, config.webhookPollMs));
+      jobs.start(
+        forgetDeliveries({
+          webhooks: store.webhooks,
+          clock,
+          keepMs: { delivered: config.webhookKeepDeliveredMs, failed: config.webhookKeepFailedMs },
+        }),
+      );
       jobs.start(
         forgetEvents('forget-link-events', {
           log: store.linkEvents,

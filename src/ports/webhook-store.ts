@@ -28,6 +28,9 @@ export interface ClaimedDelivery {
 }
 
 /** What one attempt came to. */
+/** The statuses a delivery ends in: kept for a while to be listed (and retried), then forgotten. */
+export type FinishedStatus = 'delivered' | 'failed';
+
 /** An attempt to record: the delivery, the lease it was made under, and how it went. */
 export interface RecordedAttempt {
   readonly id: string;
@@ -85,6 +88,15 @@ export interface WebhookStore {
   recordAttempts(attempts: readonly RecordedAttempt[]): Promise<readonly boolean[]>;
   /** Releases a lease without an attempt (at shutdown): the delivery is due at once. */
   releaseLease(id: string, leaseUntil: number): Promise<void>;
+  /**
+   * Deletes up to `limit` deliveries of `status` whose last attempt was before `beforeMs`,
+   * oldest first; how many it deleted. Pending deliveries are never deleted.
+   */
+  forgetFinishedDeliveries(
+    status: FinishedStatus,
+    beforeMs: number,
+    limit: number,
+  ): Promise<number>;
   /** The webhook's deliveries, newest first, those with ids below `before` when given. */
   listDeliveries(
     webhookId: string,

@@ -198,6 +198,49 @@ export function webhookStoreContract(openStore: OpenStore): void {
       assert.deepEqual(await webhooks.recordAttempts([]), []);
     });
 
+    test('finished deliveries are forgotten by status and last attempt, oldest first; pending never', async (t) => {
+      const { webhooks } = await openFresh(t, openStore);
+      const hook = makeWebhook();
+      await webhooks.insertWebhook(hook);
+      const deliveries = Array.from({ length: 5 }, () => makeDelivery(hook.id));
+      await webhooks.fanOut('links', async () => ({ deliveries, position: '1' }));
+      const claimed = await webhooks.claimDueDeliveries(BASE_MS, BASE_MS + 1000, 4);
+      assert.equal(claimed.length, 4);
+      // Attempted at BASE_MS + 10, + 20, + 30 (delivered) and + 40 (failed); one left pending.
+      const recorded = await webhooks.recordAttempts(
+        claimed.map((c, index) => ({
+          id: c.delivery.id,
+          leaseUntil: c.leaseUntil,
+          outcome: {
+            status: index < 3 ? ('delivered' as const) : ('failed' as const),
+            attemptedAt: BASE_MS + 10 * (index + 1),
+            statusCode: index < 3 ? 204 : 500,
+            error: index < 3 ? null : 'The receiver answered 500.',
+            nextAttemptAt: BASE_MS + 10 * (index + 1),
+          },
+        })),
+      );
+      assert.deepEqual(recorded, [true, true, true, true]);
+      const remaining = async () =>
+        (await webhooks.listDeliveries(hook.id, { before: null, limit: 10 }))
+          .map((d) => d.status)
+          .sort();
+      // Before BASE_MS + 35: the three delivered, two at a time, the oldest first.
+      assert.equal(await webhooks.forgetFinishedDeliveries('delivered', BASE_MS + 35, 2), 2);
+      assert.deepEqual(await remaining(), ['delivered', 'failed', 'pending']);
+      const [left] = (await webhooks.listDeliveries(hook.id, { before: null, limit: 10 })).filter(
+        (d) => d.status === 'delivered',
+      );
+      assert.equal(left?.lastAttemptAt, BASE_MS + 30);
+      assert.equal(await webhooks.forgetFinishedDeliveries('delivered', BASE_MS + 35, 2), 1);
+      assert.equal(await webhooks.forgetFinishedDeliveries('delivered', BASE_MS + 35, 2), 0);
+      // The failed one only by its own cut; the pending one by none.
+      assert.equal(await webhooks.forgetFinishedDeliveries('failed', BASE_MS + 40, 10), 0);
+      assert.equal(await webhooks.forgetFinishedDeliveries('failed', BASE_MS + 41, 10), 1);
+      assert.equal(await webhooks.forgetFinishedDeliveries('delivered', BASE_MS + 10 ** 9, 10), 0);
+      assert.deepEqual(await remaining(), ['pending']);
+    });
+
     test('a released lease is due at once; requeue makes a failed one pending again', async (t) => {
       const { webhooks } = await openFresh(t, openStore);
       const hook = makeWebhook();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Webhook } from '../../src/domain/webhook.js';
 import { fanOutWebhookEvents } from '../../src/services/webhooks/fan-out-webhook-events.js';
+import { forgetFinishedDeliveries } from '../../src/services/webhooks/forget-finished-deliveries.js';
 import { forgetOldEvents } from '../../src/services/webhooks/forget-old-events.js';
 import {
   LINK_EVENTS_SOURCE,
@@ -125,5 +126,52 @@ describe('webhook fan-out (issue 23, ADR 0128)', () => {
     const all = { ...deps, fanOutPosition: async () => store.linkEvents.latest() };
     assert.equal(await forgetOldEvents(all, 10, never), 1);
     assert.equal((await store.linkEvents.after('', 10)).length, 0);
+  });
+
+  test('finished deliveries past their keeping are forgotten, in batches, each status by its own', async (t) => {
+    const store = openTempSqliteStore(t);
+    const now = BASE_MS + 30 * 24 * HOUR_MS;
+    const hook = makeWebhook({});
+    await store.webhooks.insertWebhook(hook);
+    // Delivered 25 h ago, failed 25 h ago, failed 8 days ago, and one still pending.
+    const ago = [25 * HOUR_MS, 25 * HOUR_MS, 8 * 24 * HOUR_MS];
+    const deliveries = [...ago, 0].map(() => {
+      const id = makeId();
+      return {
+        id,
+        webhookId: hook.id,
+        messageId: `msg_${id}`,
+        eventType: 'link.created' as const,
+        body: '{}',
+        createdAt: BASE_MS,
+        giveUpAt: now + HOUR_MS,
+      };
+    });
+    await store.webhooks.fanOut(LINK_EVENTS_SOURCE, async () => ({ deliveries, position: '1' }));
+    const claimed = await store.webhooks.claimDueDeliveries(now, now + 1000, 3);
+    await store.webhooks.recordAttempts(
+      claimed.map((c, index) => ({
+        id: c.delivery.id,
+        leaseUntil: c.leaseUntil,
+        outcome: {
+          status: index === 0 ? ('delivered' as const) : ('failed' as const),
+          attemptedAt: now - (ago[index] ?? 0),
+          statusCode: index === 0 ? 204 : 500,
+          error: index === 0 ? null : 'The receiver answered 500.',
+          nextAttemptAt: now,
+        },
+      })),
+    );
+    const deps = {
+      webhooks: store.webhooks,
+      clock: new ManualClock(now),
+      keepMs: { delivered: 24 * HOUR_MS, failed: 7 * 24 * HOUR_MS },
+    };
+    const never = new AbortController().signal;
+    assert.equal(await forgetFinishedDeliveries(deps, 1, never), 2);
+    const left = await store.webhooks.listDeliveries(hook.id, { before: null, limit: 10 });
+    assert.deepEqual(left.map((d) => d.status).sort(), ['failed', 'pending']);
+    assert.equal(left.find((d) => d.status === 'failed')?.lastAttemptAt, now - 25 * HOUR_MS);
+    assert.equal(await forgetFinishedDeliveries(deps, 1, never), 0);
   });
 });

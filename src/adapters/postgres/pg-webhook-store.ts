@@ -3,6 +3,7 @@ import type { Webhook, WebhookDelivery } from '../../domain/webhook.js';
 import type {
   ClaimedDelivery,
   FanOutPlan,
+  FinishedStatus,
   RecordedAttempt,
   WebhookStore,
 } from '../../ports/webhook-store.js';
@@ -200,6 +201,25 @@ export class PgWebhookStore implements WebhookStore {
       );
       const recorded = new Set(rows.map((row) => row.id));
       return attempts.map((attempt) => recorded.has(attempt.id));
+    });
+  }
+
+  async forgetFinishedDeliveries(
+    status: FinishedStatus,
+    beforeMs: number,
+    limit: number,
+  ): Promise<number> {
+    return guardPg('forget finished deliveries', async () => {
+      // By the per-status partial indexes of migrations/0019, oldest first: the status is
+      // written into the statement, so the planner matches it to its index.
+      const { rowCount } = await this.#pool.query(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries
+           WHERE status = '${status === 'failed' ? 'failed' : 'delivered'}' AND last_attempt_at < $1
+           ORDER BY last_attempt_at LIMIT $2)`,
+        [beforeMs, limit],
+      );
+      return rowCount ?? 0;
     });
   }
 

@@ -4,6 +4,7 @@ import type {
   ClaimedDelivery,
   FanOutPlan,
   NewDelivery,
+  FinishedStatus,
   RecordedAttempt,
   WebhookStore,
 } from '../../ports/webhook-store.js';
@@ -39,6 +40,7 @@ export class SqliteWebhookStore implements WebhookStore {
   readonly #claim: Database.Statement<[{ now: number; lease: number; limit: number }], ClaimRow>;
   readonly #recordAll: Database.Transaction<(attempts: readonly RecordedAttempt[]) => boolean[]>;
   readonly #release: Database.Statement<[string, number]>;
+  readonly #forgetFinished: Record<FinishedStatus, Database.Statement<[number, number]>>;
   readonly #deliveries: Database.Statement<[string, string, number], DeliveryRow>;
   readonly #delivery: Database.Statement<[string, string], DeliveryRow>;
   readonly #requeue: Database.Statement<
@@ -103,6 +105,14 @@ export class SqliteWebhookStore implements WebhookStore {
     this.#release = db.prepare(
       'UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ? AND lease_until = ?',
     );
+    // By the per-status indexes of migrations/0020, oldest first, a bounded batch.
+    const forget = (status: FinishedStatus) =>
+      db.prepare<[number, number]>(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries WHERE status = '${status}' AND last_attempt_at < ?
+           ORDER BY last_attempt_at LIMIT ?)`,
+      );
+    this.#forgetFinished = { delivered: forget('delivered'), failed: forget('failed') };
     this.#deliveries = db.prepare(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
        WHERE webhook_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
@@ -180,6 +190,17 @@ export class SqliteWebhookStore implements WebhookStore {
 
   async releaseLease(id: string, leaseUntil: number): Promise<void> {
     guardSqlite('release the delivery', () => this.#release.run(id, leaseUntil));
+  }
+
+  async forgetFinishedDeliveries(
+    status: FinishedStatus,
+    beforeMs: number,
+    limit: number,
+  ): Promise<number> {
+    return guardSqlite(
+      'forget finished deliveries',
+      () => this.#forgetFinished[status].run(beforeMs, limit).changes,
+    );
   }
 
   async listDeliveries(
