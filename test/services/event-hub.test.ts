@@ -22,6 +22,7 @@ import { eventually as eventuallyWithin } from '../support/eventually.js';
 const eventually = (check: () => Promise<boolean>, what: string) =>
   eventuallyWithin(check, what, 6_000);
 import { openFreshPgStore, openFreshSqliteStore } from '../support/fresh-stores.js';
+import { readSettled } from '../support/settled-events.js';
 import { whenPostgres } from '../support/require-postgres.js';
 
 /** What a stream was given: `<type> <link id>` per event, and the position after each. */
@@ -219,6 +220,9 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
       // The hub polls only when a stream opens: the test says when it reads.
       const { store, hub } = await setUp(t, openStore, clicks, { pollIntervalMs: 3_600_000 });
       const link = await insert(store, 'alice');
+      // Readable first (on PostgreSQL it may wait for other files' transactions): the
+      // streams below start after it and must not get it late.
+      await readSettled(store.linkEvents, '', 1);
       const pollNow = async () => {
         (await hub.open(principal('poke'), null, new Collector())).close();
       };
@@ -284,6 +288,8 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
       const { store, hub } = await setUp(t, openStore, clicks);
       const alices = await insert(store, 'alice');
       const bobs = await insert(store, 'bob');
+      // Readable first: streams opened after them must not get the creates late.
+      await readSettled(store.linkEvents, '', 2);
       const alice = await openStream(hub, principal('alice'));
       const blind = await openStream(hub, principal('alice', { scopes: ['links:read'] }));
       const admin = await openStream(hub, principal('root', { admin: true }));
@@ -375,6 +381,10 @@ function eventHubSuite(name: string, openStore: OpenStore): void {
       const clicks = new MemoryClickLog();
       const { store, hub } = await setUp(t, openStore, clicks, { maxPendingEvents: 2 });
       const alices = await insert(store, 'alice');
+      // The two logs are not ordered between them: the create must be readable before the
+      // clicks for the replay to send it first (on PostgreSQL it waits for older
+      // transactions of other test files).
+      await readSettled(store.linkEvents, '', 1);
       const live = await openStream(hub, principal('alice'));
       // Joined, not started: live events pile up as they would behind a long replay.
       const resuming = new Collector();
