@@ -18,7 +18,6 @@ export class SseResponse {
   #heartbeat: NodeJS.Timeout | null = null;
   #opened = false;
   #ended = false;
-  #corked = false;
 
   constructor(raw: ServerResponse, options: SseResponseOptions) {
     this.#raw = raw;
@@ -53,21 +52,9 @@ export class SseResponse {
     });
   }
 
-  /**
-   * Writes one frame; false when the client has let too much wait. Frames written in one
-   * turn of the event loop (the hub hands out a page of events at once) leave in one write
-   * to the socket, not one each.
-   */
+  /** Writes one frame; false when the client has let too much wait (the hub waits for `ready`). */
   send(frame: string): boolean {
     if (this.ended) return true;
-    if (!this.#corked) {
-      this.#corked = true;
-      this.#raw.cork();
-      process.nextTick(() => {
-        this.#corked = false;
-        this.#raw.uncork();
-      });
-    }
     this.#raw.write(frame);
     return this.#raw.writableLength <= this.#options.maxUnsentBytes;
   }

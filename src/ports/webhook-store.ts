@@ -27,7 +27,6 @@ export interface ClaimedDelivery {
   readonly leaseUntil: number;
 }
 
-/** What one attempt came to. */
 /** The statuses a delivery ends in: kept for a while to be listed (and retried), then forgotten. */
 export type FinishedStatus = 'delivered' | 'failed';
 
@@ -38,6 +37,7 @@ export interface RecordedAttempt {
   readonly outcome: AttemptOutcome;
 }
 
+/** What one attempt came to. */
 export interface AttemptOutcome {
   readonly status: 'delivered' | 'pending' | 'failed';
   readonly attemptedAt: number;

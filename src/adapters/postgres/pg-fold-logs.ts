@@ -5,7 +5,8 @@ import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visit
 /**
  * What a fold writes besides the counters (issue 23, ADR 0125), on the fold's connection
  * and inside its transaction: when the visit log is on, one row per counted bucket holding
- * its clicks' visits (ADR 0130), and one click event per link and second always. A visit whose day has no partition yet goes to the DEFAULT partition.
+ * its clicks' visits (ADR 0130), and one click event per link and second always. A visit
+ * whose day has no partition yet goes to the DEFAULT partition.
  */
 export async function writeFoldLogs(
   client: pg.PoolClient,

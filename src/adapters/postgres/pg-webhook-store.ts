@@ -215,7 +215,7 @@ export class PgWebhookStore implements WebhookStore {
       const { rowCount } = await this.#pool.query(
         `DELETE FROM webhook_deliveries WHERE id IN (
            SELECT id FROM webhook_deliveries
-           WHERE status = '${status === 'failed' ? 'failed' : 'delivered'}' AND last_attempt_at < $1
+           WHERE status = '${status}' AND last_attempt_at < $1
            ORDER BY last_attempt_at LIMIT $2)`,
         [beforeMs, limit],
       );

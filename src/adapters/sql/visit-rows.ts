@@ -2,7 +2,7 @@ import type { Visit } from '../../domain/click-visits.js';
 import type { StoredVisit, VisitPosition } from '../../ports/visit-log.js';
 
 /** A row of the visit log: one fold bucket's alike visits, `clicks` of them (ADR 0130). */
-export interface VisitRowOf {
+export interface VisitLogRow {
   readonly id: number;
   readonly visit: Visit;
   readonly clicks: number;
@@ -21,7 +21,7 @@ export function rowsForPage(after: VisitPosition | null, limit: number): number 
  * to `limit`, skipping those of the position's row it has given already.
  */
 export function visitsOfRows(
-  rows: readonly VisitRowOf[],
+  rows: readonly VisitLogRow[],
   after: VisitPosition | null,
   limit: number,
 ): StoredVisit[] {

@@ -5,7 +5,8 @@ import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visit
 /**
  * What a fold writes besides the counters (issue 23, ADR 0125), inside its transaction:
  * when the visit log is on, one row per counted bucket holding its clicks' visits (ADR
- * 0130), and one click event per link and second always. Whole folds in one statement each, over a JSON array.
+ * 0130), and one click event per link and second always. Whole folds in one statement
+ * each, over a JSON array.
  */
 export class SqliteFoldLogs {
   readonly #addVisits: Database.Statement<[string]>;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { BrowserClass, DeviceClass, OsClass } from '../../domain/click-event.js';
 import type { StoredVisit, VisitLog, VisitPageQuery } from '../../ports/visit-log.js';
-import { rowsForPage, visitsOfRows, type VisitRowOf } from '../sql/visit-rows.js';
+import { rowsForPage, visitsOfRows, type VisitLogRow } from '../sql/visit-rows.js';
 import { guardSqlite } from './sqlite-errors.js';
 
 type VisitRow = [
@@ -59,7 +59,7 @@ export class SqliteVisitLog implements VisitLog {
         after === null
           ? this.#first.all(linkId, fromMs, toMs, rows)
           : this.#next.all(linkId, fromMs, toMs, after.at, after.at, after.id, rows);
-      return visitsOfRows(found.map(visitRowOf), after, limit);
+      return visitsOfRows(found.map(visitLogRowOf), after, limit);
     });
   }
 
@@ -72,7 +72,7 @@ export class SqliteVisitLog implements VisitLog {
   }
 }
 
-function visitRowOf(row: VisitRow): VisitRowOf {
+function visitLogRowOf(row: VisitRow): VisitLogRow {
   const [id, linkId, at, country, city, device, os, browser, language, referrerHost, bot, clicks] =
     row;
   return {

@@ -223,8 +223,7 @@ export class EventHub {
    * unless some were dropped, and only then are the logs read again.
    */
   async #catchUp(stream: Stream, replay = true): Promise<void> {
-    while (replay || stream.overflowed) {
-      replay = false;
+    for (let readLogs = replay; readLogs || stream.overflowed; readLogs = false) {
       stream.overflowed = false;
       for (const log of LOG_NAMES) {
         const source = this.#logOf(log);

@@ -58,8 +58,8 @@ export class WebhookDispatcher {
     return this.#inFlight.size;
   }
 
-  /** Slots free for attempts now. */
-  get freeSlots(): number {
+  /** Slots free for attempts now (none once stopping). */
+  #freeSlots(): number {
     return this.#stopped ? 0 : Math.max(0, this.#deps.concurrency - this.#inFlight.size);
   }
 
@@ -72,7 +72,7 @@ export class WebhookDispatcher {
   async claimWhileDue(stopping: AbortSignal): Promise<void> {
     const enough = Math.ceil(this.#deps.concurrency / 2);
     while (!stopping.aborted && !this.#stopped) {
-      const free = this.freeSlots;
+      const free = this.#freeSlots();
       if (free >= enough && (await this.claimDue()) < free) return;
       await this.#slotFreed();
     }
@@ -85,8 +85,8 @@ export class WebhookDispatcher {
 
   /** Claims due deliveries for the free slots and starts their attempts; how many it started. */
   async claimDue(): Promise<number> {
-    const free = this.#deps.concurrency - this.#inFlight.size;
-    if (this.#stopped || free <= 0) return 0;
+    const free = this.#freeSlots();
+    if (free === 0) return 0;
     const now = this.#deps.clock.now();
     const claimed = await this.#deps.webhooks.claimDueDeliveries(
       now,
