@@ -11,7 +11,7 @@
  * Not paired (bench/support/paired-run.ts): six servers are measured one after the other,
  * rounds interleaved, so compare within one run and mind this VM's steal.
  *
- * Environment: BENCH_SECONDS (per round, default 10), BENCH_ROUNDS (default 2, strategies
+ * Environment: BENCH_SECONDS (per round, default 30), BENCH_ROUNDS (default 2, strategies
  * interleaved), BENCH_WARMUP_SECONDS (default 3), BENCH_CREATE_CONNECTIONS (default 16),
  * BENCH_REPORT (default BENCHMARKS.md).
  */

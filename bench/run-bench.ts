@@ -380,7 +380,6 @@ function hopSide(
 ): PairSide {
   const setting = (name: string) => env[name] ?? process.env[name];
   const ready = setting('HOP_KNOWN_CODES') === 'off' ? HOP_LISTENING : HOP_READY;
-  const analyticsOn = setting('HOP_ANALYTICS') !== 'off';
   return {
     label,
     start: async (inGroup) =>
@@ -392,15 +391,9 @@ function hopSide(
         env: hopEnv(port, await dataDir(), env),
         cwd: checkout.root,
       }),
+    // No settle between windows: hop folds every 15 s in a thread sharing its CPU, and a
+    // window must carry its share of that work, as a steady load would (ADR 0131).
     drive,
-    // Its last second's clicks are flushed and folded once its load stops: waited out.
-    ...(analyticsOn
-      ? {
-          settle: async () => {
-            await waitUntilDrained(port, DRAIN_TIMEOUT_MS);
-          },
-        }
-      : {}),
   };
 }
 

@@ -18,12 +18,6 @@ export interface PairSide {
   readonly start: (inGroup: (command: readonly string[]) => string[]) => Promise<Server>;
   /** Drives it for `seconds`, closed or open loop. */
   readonly drive: (seconds: number) => Promise<DriverReport>;
-  /**
-   * After each window, with both loads stopped: work the server does once its load stops
-   * (an analytics-on hop flushing and folding) is waited out here, so it never falls inside
-   * the next window, where it would take CPU from both.
-   */
-  readonly settle?: (server: Server) => Promise<void>;
 }
 
 interface PairedOptions<Extra> {
@@ -84,19 +78,13 @@ export async function runPaired<Extra>(
         const pairOf = servers as unknown as readonly [Server, Server];
         const both = (seconds: number) =>
           Promise.all([first.drive(seconds), second.drive(seconds)] as const);
-        const settle = async () => {
-          await first.settle?.(pairOf[0]);
-          await second.settle?.(pairOf[1]);
-        };
         await both(options.warmupSeconds);
-        await settle();
         const pairRatios: number[] = [];
         for (let round = 0; round < options.rounds; round++) {
           const [a, b] = await both(options.seconds);
           windows[0].push(a);
           windows[1].push(b);
           pairRatios.push(b.rps > 0 ? a.rps / b.rps : 0);
-          await settle();
         }
         rssMb[0].push(residentMb(pairOf[0].child.pid ?? 0));
         rssMb[1].push(residentMb(pairOf[1].child.pid ?? 0));

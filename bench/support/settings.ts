@@ -3,7 +3,11 @@
  * these it uses, and its own.
  */
 interface BenchSettings {
-  /** BENCH_SECONDS: one measured window (default 10). */
+  /**
+   * BENCH_SECONDS: one measured window (default 30). Two of hop's 15 s folds fit in one,
+   * so a window carries the fold work of the clicks it makes (ADR 0131); 10 s windows
+   * held one fold or none and scattered by that.
+   */
   readonly seconds: number;
   /** BENCH_ROUNDS: measured windows per server, or per process pair (default 2). */
   readonly rounds: number;
@@ -15,7 +19,7 @@ interface BenchSettings {
 
 export function readBenchSettings(): BenchSettings {
   return {
-    seconds: numberFromEnv('BENCH_SECONDS', 10),
+    seconds: numberFromEnv('BENCH_SECONDS', 30),
     rounds: numberFromEnv('BENCH_ROUNDS', 2),
     warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 3),
     connections: numberFromEnv('BENCH_CONNECTIONS', 50),
