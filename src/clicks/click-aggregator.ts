@@ -13,6 +13,11 @@ export interface ClickAggregatorDeps {
   readonly maxReferrers: number;
   /** Write each counted click to the visit log too (HOP_VISIT_LOG, ADR 0125). */
   readonly logVisits?: boolean;
+  /**
+   * Whether a fold at this time writes its click events (ADR 0131); always when absent
+   * (scaled out, where nothing tells one instance of another's streams).
+   */
+  readonly clickEventsWanted?: (nowMs: number) => boolean;
   /** Pause after finding nothing to fold, or after a failure. */
   readonly idleMs: number;
   /** A fold failed; told once per run of failures (again only after a fold succeeds). */
@@ -75,6 +80,7 @@ export class ClickAggregator {
     for (const tally of delivery.tallies) if (tally.oldestAt < oldest) oldest = tally.oldestAt;
     const result = await store.fold(delivery.tallies, maxReferrers, {
       logVisits: this.#deps.logVisits === true,
+      logClickEvents: this.#deps.clickEventsWanted?.(clock.now()) ?? true,
     });
     // Counted once committed: the metric never lags the store (the ack may still fail).
     this.folded += result.counted;

@@ -63,3 +63,8 @@ export interface WebhookDelivery {
 export function webhookSeesOwner(webhook: Webhook, linkOwner: string): boolean {
   return webhook.allLinks || webhook.owner === linkOwner;
 }
+
+/** Whether the webhook is to be sent `link.clicked` now: unpaused, and subscribed to it. */
+export function takesClicks(webhook: Webhook): boolean {
+  return !webhook.paused && webhook.events.includes('link.clicked');
+}

@@ -9,6 +9,7 @@ import { ClickAggregator } from '../clicks/click-aggregator.js';
 import { systemClock } from '../ports/clock.js';
 import type {
   AggregatorThreadOptions,
+  ClickEventsUntil,
   AggregatorThreadReport,
   QueueRequest,
 } from './aggregator-thread.js';
@@ -18,6 +19,8 @@ const port = parentPort;
 if (port === null) throw new Error('the aggregator thread runs as a worker');
 
 const store = SqliteClickDatabase.open(options.clicksFile, options.rowsPerFold);
+/** Until when folds write click events (ADR 0131): kept in clicks.db across restarts. */
+let clickEventsUntilMs = store.clickEventDemand.untilMs();
 const aggregator = new ClickAggregator({
   source: store.clickQueue,
   store: store.clicks,
@@ -25,6 +28,7 @@ const aggregator = new ClickAggregator({
   batchSize: options.rowsPerFold,
   maxReferrers: options.maxReferrers,
   logVisits: options.logVisits,
+  clickEventsWanted: (nowMs) => nowMs < clickEventsUntilMs,
   idleMs: options.foldIntervalMs,
   onFailure: (error) => {
     report({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
@@ -58,6 +62,16 @@ port.on('message', (message: unknown) => {
     }
     return;
   }
+  if (isClickEventsUntil(message)) {
+    try {
+      store.clickEventDemand.raise(message.untilMs);
+    } catch (error) {
+      // Kept in memory all the same: only a restart before the next raise forgets it.
+      report({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
+    }
+    clickEventsUntilMs = Math.max(clickEventsUntilMs, message.untilMs);
+    return;
+  }
   if (message !== 'stop') return;
   clearInterval(progress);
   void aggregator
@@ -79,5 +93,14 @@ function isQueueRequest(message: unknown): message is QueueRequest {
     message !== null &&
     (message as QueueRequest).kind === 'queue' &&
     (message as QueueRequest).tally instanceof ArrayBuffer
+  );
+}
+
+function isClickEventsUntil(message: unknown): message is ClickEventsUntil {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as ClickEventsUntil).kind === 'click-events-until' &&
+    typeof (message as ClickEventsUntil).untilMs === 'number'
   );
 }

@@ -26,6 +26,12 @@ export interface QueueRequest {
   readonly tally: ArrayBuffer;
 }
 
+/** From `hop serve` to the thread: write click events until then (ADR 0131). */
+export interface ClickEventsUntil {
+  readonly kind: 'click-events-until';
+  readonly untilMs: number;
+}
+
 export type AggregatorThreadReport =
   | { readonly kind: 'queued'; readonly id: number }
   | { readonly kind: 'queue-failed'; readonly id: number; readonly reason: string }
@@ -48,6 +54,8 @@ export interface AggregatorThread {
   readonly folded: number;
   readonly duplicates: number;
   readonly lagSeconds: number;
+  /** Folds write click events until `untilMs` at least (ADR 0131); the thread keeps it. */
+  wantClickEventsUntil(untilMs: number): void;
   /** Finishes the fold in progress, closes its connection, ends the thread. */
   stop(): Promise<void>;
 }
@@ -138,6 +146,10 @@ export function startAggregatorThread(
     },
     get lagSeconds() {
       return state.lagSeconds;
+    },
+    wantClickEventsUntil: (untilMs) => {
+      const message: ClickEventsUntil = { kind: 'click-events-until', untilMs };
+      worker.postMessage(message);
     },
     stop: () => {
       stopping = true;

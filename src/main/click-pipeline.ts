@@ -17,6 +17,8 @@ import type { ClickStore } from '../ports/click-store.js';
 import { startAggregatorThread, type AggregatorThread } from './aggregator-thread.js';
 import type { GeoLookup } from '../ports/geo-lookup.js';
 import type { Clock } from '../ports/clock.js';
+import { ClickEventDemand } from '../services/events/click-event-demand.js';
+import { EVENTS_KEEP_MS } from '../services/webhooks/forget-old-events.js';
 
 /** The in-process aggregator's pause when it finds nothing to fold. */
 const AGGREGATOR_IDLE_MS = 250;
@@ -46,6 +48,11 @@ export interface ClickPipeline {
    * `hop serve` folds in a thread of its own; scaled out, `hop worker` folds.
    */
   readonly aggregator: ClickAggregator | null;
+  /**
+   * Embedded, whether folds write click events (ADR 0131): event streams and webhooks
+   * touch it. Null scaled out, where folds always write them.
+   */
+  readonly clickEvents: ClickEventDemand | null;
   counters(): ClickCounters;
   start(): void;
   /** Flushes the buffer (SIGTERM), stops the aggregator after its fold, closes the sink. */
@@ -99,8 +106,25 @@ export async function composeClickPipeline(
   // address, looked up at each flush (issue 21, ADR 0109).
   const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(geo), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
+  const clickEvents = embedded
+    ? new ClickEventDemand({
+        clock,
+        keepMs: EVENTS_KEEP_MS,
+        ...(thread === null
+          ? {}
+          : {
+              onRaise: (untilMs: number) => {
+                thread.wantClickEventsUntil(untilMs);
+              },
+            }),
+      })
+    : null;
   const aggregator =
-    queue !== null && !serving ? makeAggregator(queue, stores.clicks, clock, config, logger) : null;
+    queue !== null && !serving
+      ? makeAggregator(queue, stores.clicks, clock, config, logger, (nowMs) =>
+          clickEvents === null ? true : clickEvents.wanted(nowMs),
+        )
+      : null;
   const direct =
     config.natsServers === undefined && queue === null
       ? new StoreFoldingClickSink(stores.clicks, config.clickMaxReferrers, clock, config.visitLog)
@@ -142,6 +166,7 @@ export async function composeClickPipeline(
     buffer,
     flusher,
     aggregator,
+    clickEvents,
     record: (linkId, code, userAgent, referer, country, address, acceptLanguage) => {
       buffer.push(linkId, code, clock.now(), userAgent, referer, country, address, acceptLanguage);
     },
@@ -197,8 +222,10 @@ export function makeAggregator(
   clock: Clock,
   config: Config,
   logger: Logger,
+  clickEventsWanted?: (nowMs: number) => boolean,
 ): ClickAggregator {
   return new ClickAggregator({
+    ...(clickEventsWanted === undefined ? {} : { clickEventsWanted }),
     source,
     store,
     clock,

@@ -83,6 +83,9 @@ export function composeAppDeps(
     places: parts.linkPlaces,
     pollIntervalMs: config.eventPollIntervalMs,
     streamsPerKey: config.eventStreamsPerKey,
+    whileStreaming: () => {
+      clicks?.clickEvents?.touch();
+    },
     onError: (error) => {
       logger.warn({ err: error }, 'the event stream could not read the event logs');
     },

@@ -1,5 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import { HttpWebhookSender } from '../adapters/webhook-http/http-webhook-sender.js';
+import type { ClickEventDemand } from '../services/events/click-event-demand.js';
 import type { Config } from '../config/config.js';
 import { NO_CLICKS } from '../domain/click-fold.js';
 import { toLinkJson } from '../http/link-json.js';
@@ -49,7 +50,11 @@ export function composeWebhooks(
   logger: Logger,
   domainRoutes: DomainRoutes,
   linkPlaces: LinkPlaces,
+  clickEvents: ClickEventDemand | null,
 ): WebhookParts {
+  const clicksWanted = () => {
+    clickEvents?.touch();
+  };
   const newId = monotonicFactory();
   const service: WebhookServiceDeps = {
     webhooks: store.webhooks,
@@ -57,6 +62,7 @@ export function composeWebhooks(
     urlPolicy: { allowPrivate: config.webhookAllowPrivate },
     newId: () => newId(),
     giveUpAfterMs: config.webhookGiveUpAfterMs,
+    clicksWanted,
   };
   // The API's link JSON (services may not import src/http), with the click totals then.
   const renderLinks: RenderLinks = async (links) => {
@@ -79,6 +85,7 @@ export function composeWebhooks(
     clock,
     newId: () => newId(),
     giveUpAfterMs: config.webhookGiveUpAfterMs,
+    clicksWanted,
   };
   const sender = new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate });
   const dispatcher = new WebhookDispatcher({

@@ -172,7 +172,15 @@ export async function composeRuntime(
   });
   // Whose link a click event is about: one memo for the webhooks and the event stream.
   const linkPlaces = new LinkPlaces(store.links);
-  const webhooks = composeWebhooks(config, store, clock, logger, domainRoutes, linkPlaces);
+  const webhooks = composeWebhooks(
+    config,
+    store,
+    clock,
+    logger,
+    domainRoutes,
+    linkPlaces,
+    clicks?.clickEvents ?? null,
+  );
   const app = composeAppDeps(config, store, clock, logger, {
     webhookService: webhooks.service,
     linkPlaces,

@@ -11,6 +11,12 @@ export interface FoldResult {
 export interface FoldOptions {
   /** Write each counted click to the visit log too (HOP_VISIT_LOG). */
   readonly logVisits?: boolean;
+  /**
+   * Write the fold's per-second click events (`link.clicked`, issue 23); default true.
+   * False while nobody can read them: no stream open or resumable, no webhook taking
+   * them (ClickEventDemand, ADR 0131).
+   */
+  readonly logClickEvents?: boolean;
 }
 
 /** Clicks per value of one dimension, most first. */

@@ -41,6 +41,17 @@ function clicksOf(
   }));
 }
 
+/** link-a's visits, the first 100, newest first. */
+function visitsOfLinkA(logs: ClickLogs) {
+  return logs.visits.page({
+    linkId: 'link-a',
+    fromMs: 0,
+    toMs: NOW + DAY_MS,
+    after: null,
+    limit: 100,
+  });
+}
+
 /**
  * Issue 23's logs of counted clicks (ADR 0125), for every engine: the per-second click
  * events (the ClickEventLog port) and the visit log, both written by ClickStore.fold.
@@ -109,14 +120,36 @@ export function runClickLogsContract(
       );
       assert.equal(again.counted, 0);
       assert.equal((await readSettled(logs.clickEvents, '', 1)).length, 1);
-      const visits = await logs.visits.page({
-        linkId: 'link-a',
-        fromMs: 0,
-        toMs: NOW + DAY_MS,
-        after: null,
-        limit: 100,
-      });
+      const visits = await visitsOfLinkA(logs);
       assert.equal(visits.length, 5);
+    });
+
+    test('a fold told nobody reads click events writes none, and still counts and logs its visits', async (t) => {
+      const logs = await open(t);
+      const before = await logs.clickEvents.latest();
+      const result = await logs.clicks.fold(
+        [tallyOfBatch(batchOf(clicksOf(4, 0, () => NOW)))],
+        50,
+        {
+          logVisits: true,
+          logClickEvents: false,
+        },
+      );
+      assert.equal(result.counted, 4);
+      assert.equal((await logs.clicks.totals(['link-a'])).get('link-a')?.clicks, 4);
+      const visits = await visitsOfLinkA(logs);
+      assert.equal(visits.length, 4);
+      assert.deepEqual(await logs.clickEvents.after(before, 10), [], 'no click event written');
+      // Told again that someone reads them, the next fold writes its own.
+      await logs.clicks.fold([tallyOfBatch(batchOf(clicksOf(2, 4, () => NOW + 1_000)))], 50, {
+        logClickEvents: true,
+      });
+      // Read once the later fold's event is: an event of the first fold would come before it.
+      const events = await readSettled(logs.clickEvents, before, 1);
+      assert.deepEqual(
+        events.map((e) => [e.second, e.clicks]),
+        [[NOW + 1_000, 2]],
+      );
     });
 
     test('forgetBefore deletes events recorded before a time, at most limit at once', async (t) => {

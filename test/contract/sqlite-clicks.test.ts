@@ -116,3 +116,20 @@ runClickLogsContract('SqliteClickEventLog, SqliteVisitLog', async (t) => {
   const store = openTempSqliteStore(t);
   return { clicks: store.clicks, clickEvents: store.clickEvents, visits: store.visits };
 });
+
+test('clicks.db keeps until when click events are wanted, only ever later, across a reopen (ADR 0131)', (t) => {
+  const file = join(tempDataDir(t), 'clicks.db');
+  const first = SqliteClickDatabase.open(file);
+  assert.equal(first.clickEventDemand.untilMs(), 0, 'nobody asked yet');
+  first.clickEventDemand.raise(5_000);
+  first.clickEventDemand.raise(3_000);
+  assert.equal(first.clickEventDemand.untilMs(), 5_000, 'an earlier horizon does not move it back');
+  first.close();
+  const again = SqliteClickDatabase.open(file);
+  t.after(() => {
+    again.close();
+  });
+  assert.equal(again.clickEventDemand.untilMs(), 5_000);
+  again.clickEventDemand.raise(9_000);
+  assert.equal(again.clickEventDemand.untilMs(), 9_000);
+});

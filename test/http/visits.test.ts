@@ -43,6 +43,17 @@ async function clickEventsAddingUpTo(
   return mineOf(events);
 }
 
+/**
+ * Click events are written only while someone reads them (ADR 0131): a webhook taking
+ * `link.clicked` does.
+ */
+async function readClicksByWebhook(server: TestServer): Promise<void> {
+  const hook = await server.request('POST', '/v1/webhooks', {
+    body: { url: 'https://example.com/hooks', events: ['link.clicked'] },
+  });
+  assert.equal(hook.status, 201, hook.text);
+}
+
 describe('the visit log', () => {
   let server: TestServer;
   let aliceKey: string;
@@ -78,6 +89,7 @@ describe('the visit log', () => {
 
   test('after 20,000 redirects a link has exactly as many visits as counted clicks, and its click events say so per second', async () => {
     const link = await createLink(server, { destination: 'https://example.com/load' });
+    await readClicksByWebhook(server);
     const url = `${server.url}/${link.code}`;
     const runs = [
       {
@@ -275,6 +287,7 @@ describe('with HOP_VISIT_LOG=off', () => {
     const server = await startTestServer({ HOP_VISIT_LOG: 'off' });
     t.after(() => server.close());
     const link = await createLink(server, { destination: 'https://example.com/off' });
+    await readClicksByWebhook(server);
     await sendClicks(`${server.url}/${link.code}`, 25, 4);
     await settleClicks(server);
     assert.deepEqual((await server.runtime.store.clicks.totals([link.id])).get(link.id), {

@@ -157,7 +157,11 @@ export class PgClickStore implements ClickStore {
           );
         }
         const now = Date.now();
-        await writeFoldLogs(client, plan.counts, options.logVisits === true, now);
+        await writeFoldLogs(client, plan.counts, {
+          visits: options.logVisits === true,
+          clickEvents: options.logClickEvents !== false,
+          nowMs: now,
+        });
         if (plan.seen.size > 0) {
           const seenNow = [...plan.seen];
           await client.query(

@@ -1,21 +1,22 @@
 import type pg from 'pg';
 import type { ClickBucket } from '../../domain/click-fold.js';
 import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visits.js';
+import type { FoldLogChoice } from '../sql/fold-log-choice.js';
 
 /**
  * What a fold writes besides the counters (issue 23, ADR 0125), on the fold's connection
  * and inside its transaction: when the visit log is on, one row per counted bucket holding
- * its clicks' visits (ADR 0130), and one click event per link and second always. A visit
- * whose day has no partition yet goes to the DEFAULT partition.
+ * its clicks' visits (ADR 0130), and, unless nobody reads them (ADR 0131), one click event
+ * per link and second. A visit whose day has no partition yet goes to the DEFAULT
+ * partition.
  */
 export async function writeFoldLogs(
   client: pg.PoolClient,
   counted: readonly ClickBucket[],
-  logVisits: boolean,
-  nowMs: number,
+  logs: FoldLogChoice,
 ): Promise<void> {
   if (counted.length === 0) return;
-  if (logVisits) {
+  if (logs.visits) {
     const v = visitsOf(counted);
     await client.query(
       `INSERT INTO visits (link_id, at, country, city, device, os, browser, language,
@@ -37,6 +38,7 @@ export async function writeFoldLogs(
       ],
     );
   }
+  if (!logs.clickEvents) return;
   const seconds = clickSecondsOf(counted);
   await client.query(
     `INSERT INTO click_events (link_id, second, clicks, bot_clicks, dimensions, recorded_at)
@@ -48,7 +50,7 @@ export async function writeFoldLogs(
       seconds.map((s) => s.clicks),
       seconds.map((s) => s.botClicks),
       seconds.map((s) => JSON.stringify(dimensionsOf(s))),
-      nowMs,
+      logs.nowMs,
     ],
   );
 }

@@ -3,6 +3,7 @@ import { openDatabaseFile } from './open-database-file.js';
 import { SqliteClickQueue } from './sqlite-click-queue.js';
 import { SqliteClickStore } from './sqlite-click-store.js';
 import { SqliteClickEventLog } from './sqlite-click-event-log.js';
+import { SqliteClickEventDemand } from './sqlite-click-event-demand.js';
 import { SqliteVisitLog } from './sqlite-visit-log.js';
 import { applyMigrations, CLICK_MIGRATIONS } from './sqlite-migrations.js';
 
@@ -18,6 +19,8 @@ export class SqliteClickDatabase {
   /** Issue 23 (ADR 0125): the visit log and the per-second click events the fold writes. */
   readonly visits: SqliteVisitLog;
   readonly clickEvents: SqliteClickEventLog;
+  /** Until when the fold writes click events (ADR 0131). */
+  readonly clickEventDemand: SqliteClickEventDemand;
   readonly #db: Database.Database;
 
   private constructor(db: Database.Database, rowsPerDelivery: number) {
@@ -26,6 +29,7 @@ export class SqliteClickDatabase {
     this.clickQueue = new SqliteClickQueue(db, rowsPerDelivery);
     this.visits = new SqliteVisitLog(db);
     this.clickEvents = new SqliteClickEventLog(db);
+    this.clickEventDemand = new SqliteClickEventDemand(db);
   }
 
   /** `rowsPerDelivery`: queue rows one aggregator delivery merges (default 1). */

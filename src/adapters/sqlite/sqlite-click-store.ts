@@ -270,7 +270,11 @@ export class SqliteClickStore implements ClickStore {
             );
           }
           const now = Date.now();
-          this.#logs.write(plan.counts, options.logVisits === true, now);
+          this.#logs.write(plan.counts, {
+            visits: options.logVisits === true,
+            clickEvents: options.logClickEvents !== false,
+            nowMs: now,
+          });
           for (const [instance, intervals] of plan.seen) {
             this.#saveSeen.run(instance, JSON.stringify(intervals), now);
           }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ClickBucket } from '../../domain/click-fold.js';
 import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visits.js';
+import type { FoldLogChoice } from '../sql/fold-log-choice.js';
 
 type VisitRow = [
   linkId: string,
@@ -19,7 +20,7 @@ type VisitRow = [
 /**
  * What a fold writes besides the counters (issue 23, ADR 0125), inside its transaction:
  * when the visit log is on, one row per counted bucket holding its clicks' visits (ADR
- * 0130), and one click event per link and second always.
+ * 0130), and, unless nobody reads them (ADR 0131), one click event per link and second.
  *
  * A row a statement, bound, and the visits in the order of their link's index (ADR 0131):
  * a fold's rows touch that index once per link instead of at random, and binding skips
@@ -43,9 +44,9 @@ export class SqliteFoldLogs {
   }
 
   /** Call inside the fold's transaction, with the buckets it counted. */
-  write(counted: readonly ClickBucket[], logVisits: boolean, nowMs: number): void {
+  write(counted: readonly ClickBucket[], logs: FoldLogChoice): void {
     if (counted.length === 0) return;
-    if (logVisits) {
+    if (logs.visits) {
       const rows: VisitRow[] = visitsOf(counted).map(({ visit: v, clicks }) => [
         v.linkId,
         v.at,
@@ -62,6 +63,7 @@ export class SqliteFoldLogs {
       rows.sort(byLinkThenTime);
       for (const row of rows) this.#addVisit.run(...row);
     }
+    if (!logs.clickEvents) return;
     for (const s of clickSecondsOf(counted)) {
       this.#addClickEvent.run(
         s.linkId,
@@ -69,7 +71,7 @@ export class SqliteFoldLogs {
         s.clicks,
         s.botClicks,
         JSON.stringify(dimensionsOf(s)),
-        nowMs,
+        logs.nowMs,
       );
     }
   }

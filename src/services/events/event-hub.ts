@@ -66,6 +66,11 @@ export interface EventHubOptions {
   readonly maxPendingEvents?: number;
   /** How long a stream may wait for its client to take what it holds before it is ended. */
   readonly maxStallMs?: number;
+  /**
+   * Called at each poll, that is while a stream is open: click events must be written
+   * (ADR 0131).
+   */
+  readonly whileStreaming?: () => void;
   /** A read of the logs failed: logged and counted by the caller; the poller goes on. */
   readonly onError: (error: unknown) => void;
 }
@@ -368,6 +373,7 @@ export class EventHub {
   }
 
   async #poll(): Promise<void> {
+    this.#options.whileStreaming?.();
     if (this.#head === null) {
       // Following from the logs' ends skips the past: a stream from now wants none of it.
       const links = await this.#options.links.latest();

@@ -1,4 +1,4 @@
-import { webhookSeesOwner, type Webhook } from '../../domain/webhook.js';
+import { takesClicks, webhookSeesOwner, type Webhook } from '../../domain/webhook.js';
 import type { Clock } from '../../ports/clock.js';
 import { comparePositions } from '../../ports/event-log.js';
 import type { NewDelivery, WebhookStore } from '../../ports/webhook-store.js';
@@ -10,6 +10,8 @@ export interface FanOutDeps {
   readonly newId: () => string;
   /** HOP_WEBHOOK_GIVE_UP_AFTER. */
   readonly giveUpAfterMs: number;
+  /** An unpaused webhook takes `link.clicked` (ADR 0131): see WebhookServiceDeps. */
+  readonly clicksWanted?: () => void;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function fanOutWebhookEvents(
     // The end first: a webhook made after the list below hears of what comes after it.
     const end = await source.latest();
     const webhooks = (await deps.webhooks.listWebhooks(null)).filter((hook) => !hook.paused);
+    if (webhooks.some(takesClicks)) deps.clicksWanted?.();
     if (webhooks.length === 0) {
       return { deliveries: [], position: comparePositions(end, position) > 0 ? end : position };
     }

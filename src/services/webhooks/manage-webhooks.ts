@@ -1,6 +1,6 @@
 import { HopError } from '../../domain/errors.js';
 import { assertScope, type Principal } from '../../domain/principal.js';
-import type { Webhook } from '../../domain/webhook.js';
+import { takesClicks, type Webhook } from '../../domain/webhook.js';
 import { findVisibleWebhookOrThrow } from './find-visible-webhook.js';
 import { newWebhookSecret } from './webhook-secret.js';
 import {
@@ -42,6 +42,7 @@ export async function createWebhook(
     createdAt: now,
     updatedAt: now,
   };
+  if (takesClicks(webhook)) deps.clicksWanted?.();
   await deps.webhooks.insertWebhook(webhook);
   return webhook;
 }
@@ -91,6 +92,7 @@ export async function updateWebhook(
     paused: patch.paused ?? stored.paused,
     updatedAt: deps.clock.now(),
   };
+  if (takesClicks(changed)) deps.clicksWanted?.();
   await saveOrThrow(deps, changed);
   return changed;
 }

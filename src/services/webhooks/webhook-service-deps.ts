@@ -11,4 +11,9 @@ export interface WebhookServiceDeps {
   readonly newId: () => string;
   /** HOP_WEBHOOK_GIVE_UP_AFTER: a manual retry is retried this long again. */
   readonly giveUpAfterMs: number;
+  /**
+   * An unpaused webhook takes `link.clicked`: click events must be written (ADR 0131).
+   * Called before it is stored, so no fold after it was made goes without them.
+   */
+  readonly clicksWanted?: () => void;
 }
