@@ -106,24 +106,17 @@ export async function composeClickPipeline(
   // address, looked up at each flush (issue 21, ADR 0109).
   const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(geo), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
+  // The thread keeps the horizon itself; the in-process aggregator asks the demand.
   const clickEvents = embedded
     ? new ClickEventDemand({
         clock,
         keepMs: EVENTS_KEEP_MS,
-        ...(thread === null
-          ? {}
-          : {
-              onRaise: (untilMs: number) => {
-                thread.wantClickEventsUntil(untilMs);
-              },
-            }),
+        onRaise: (untilMs) => thread?.wantClickEventsUntil(untilMs),
       })
     : null;
   const aggregator =
     queue !== null && !serving
-      ? makeAggregator(queue, stores.clicks, clock, config, logger, (nowMs) =>
-          clickEvents === null ? true : clickEvents.wanted(nowMs),
-        )
+      ? makeAggregator(queue, stores.clicks, clock, config, logger, clickEvents)
       : null;
   const direct =
     config.natsServers === undefined && queue === null
@@ -222,10 +215,10 @@ export function makeAggregator(
   clock: Clock,
   config: Config,
   logger: Logger,
-  clickEventsWanted?: (nowMs: number) => boolean,
+  clickEvents: ClickEventDemand | null = null,
 ): ClickAggregator {
   return new ClickAggregator({
-    ...(clickEventsWanted === undefined ? {} : { clickEventsWanted }),
+    ...(clickEvents === null ? {} : { clickEventsWanted: (nowMs) => clickEvents.wanted(nowMs) }),
     source,
     store,
     clock,

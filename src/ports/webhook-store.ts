@@ -1,4 +1,9 @@
-import type { Webhook, WebhookDelivery, WebhookEventType } from '../domain/webhook.js';
+import type {
+  DeliveryStatus,
+  Webhook,
+  WebhookDelivery,
+  WebhookEventType,
+} from '../domain/webhook.js';
 
 /** A delivery as fan-out makes it: pending, due at once, no attempt yet. */
 export interface NewDelivery {
@@ -28,7 +33,7 @@ export interface ClaimedDelivery {
 }
 
 /** The statuses a delivery ends in: kept for a while to be listed (and retried), then forgotten. */
-export type FinishedStatus = 'delivered' | 'failed';
+export type FinishedStatus = Exclude<DeliveryStatus, 'pending'>;
 
 /** An attempt to record: the delivery, the lease it was made under, and how it went. */
 export interface RecordedAttempt {
@@ -39,7 +44,7 @@ export interface RecordedAttempt {
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
-  readonly status: 'delivered' | 'pending' | 'failed';
+  readonly status: DeliveryStatus;
   readonly attemptedAt: number;
   readonly statusCode: number | null;
   readonly error: string | null;
