@@ -13,9 +13,8 @@ export interface ClickEventDemandOptions {
 
 /**
  * Whether the embedded fold writes the per-second click events (ADR 0131). They cost the
- * fold a row per link and second, about 4.5% of the redirects half a core serves in the
- * paired bench (BENCHMARKS.md, 2026-12-06), and only an event stream or a webhook taking
- * `link.clicked` reads them. Each of those touches the demand while it exists; the events
+ * fold a row per link and second, in the thread that shares the redirects' core, and only
+ * an event stream or a webhook taking `link.clicked` reads them. Each of those touches the demand while it exists; the events
  * are written until `keepMs` after the last touch, the window in which a closed stream
  * may still resume from its Last-Event-ID.
  */
