@@ -18,7 +18,7 @@ import type { ScannerThrottle } from '../services/protection/scanner-throttle.js
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import type { SmartAnswerDeps } from './smart-answer.js';
 import type { RobotsRules } from '../services/links/robots-rules.js';
-import type { EventHub } from '../services/events/event-hub.js';
+import type { EventStreams } from '../services/events/event-streams.js';
 
 /** Metrics as the HTTP layer sees them: record a redirect, render for a scrape. */
 export interface HttpMetrics {
@@ -98,9 +98,12 @@ export interface AppDeps {
   readonly events: EventStreamDeps;
 }
 
-/** The event stream: the process's one hub, and how often an idle stream says it is alive. */
+/**
+ * The event stream: the process's streams (an in-process hub, or `hop serve`'s integrations
+ * thread: ADR 0132), and how often an idle stream says it is alive.
+ */
 export interface EventStreamDeps {
-  readonly hub: EventHub;
+  readonly streams: EventStreams;
   readonly heartbeatMs: number;
 }
 

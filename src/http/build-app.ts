@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Open event streams end first, so that closing never waits on one (ADR 0129).
   app.addHook('preClose', async () => {
-    await deps.events.hub.close();
+    await deps.events.streams.close();
   });
   app.setValidatorCompiler(makeValidatorCompiler());
   installJsonBodyParsing(app);

@@ -16,8 +16,7 @@ import type { ClickPipeline } from './click-pipeline.js';
 import type { ServiceParts } from './compose-services.js';
 import { RobotsRules } from '../services/links/robots-rules.js';
 import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
-import { EventHub } from '../services/events/event-hub.js';
-import type { LinkPlaces } from '../services/events/link-places.js';
+import type { EventStreams } from '../services/events/event-streams.js';
 
 /** Links are small; anything bigger than this is not a link. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -42,8 +41,8 @@ export function composeAppDeps(
     readonly geo: GeoLookup | null;
     readonly domainRoutes: DomainRoutes;
     readonly webhookService: WebhookServiceDeps;
-    /** Whose link a click event is about, shared with the webhooks' fan-out. */
-    readonly linkPlaces: LinkPlaces;
+    /** `GET /v1/events`: in-process, or `hop serve`'s integrations thread (ADR 0132). */
+    readonly streams: EventStreams;
   },
 ): { appDeps: AppDeps; close: () => Promise<void> } {
   const { services, resolver, clicks, metrics, console, protection } = parts;
@@ -75,21 +74,6 @@ export function composeAppDeps(
     clientAddressOf: makeClientAddressOf(config.trustProxy),
   };
   const qrRenderer = new QrcodeRenderer();
-  // One poller per process for every event stream (ADR 0129).
-  const events = new EventHub({
-    links: store.linkEvents,
-    // link.clicked, per link and second, written by the fold (ADR 0125).
-    clicks: store.clickEvents,
-    places: parts.linkPlaces,
-    pollIntervalMs: config.eventPollIntervalMs,
-    streamsPerKey: config.eventStreamsPerKey,
-    whileStreaming: () => {
-      clicks?.clickEvents?.touch();
-    },
-    onError: (error) => {
-      logger.warn({ err: error }, 'the event stream could not read the event logs');
-    },
-  });
   const appDeps: AppDeps = {
     linkService: services.linkService,
     keyService: services.keyService,
@@ -130,13 +114,11 @@ export function composeAppDeps(
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
     },
-    events: { hub: events, heartbeatMs: config.eventHeartbeatMs },
+    events: { streams: parts.streams, heartbeatMs: config.eventHeartbeatMs },
   };
   return {
     appDeps,
     close: async () => {
-      // Before the store closes: a read of the logs in progress ends first.
-      await events.close();
       await qrRenderer.close();
     },
   };

@@ -1,6 +1,5 @@
 import { monotonicFactory } from 'ulid';
 import { HttpWebhookSender } from '../adapters/webhook-http/http-webhook-sender.js';
-import type { ClickEventDemand } from '../services/events/click-event-demand.js';
 import type { Config } from '../config/config.js';
 import { NO_CLICKS } from '../domain/click-fold.js';
 import { toLinkJson } from '../http/link-json.js';
@@ -29,34 +28,15 @@ import {
 } from '../services/webhooks/webhook-event-source.js';
 import type { WebhookServiceDeps } from '../services/webhooks/webhook-service-deps.js';
 
-export interface WebhookParts {
-  /** The API's use cases. */
-  readonly service: WebhookServiceDeps;
-  /**
-   * The event logs fanned out, each under its own position: link events and click events.
-   */
-  readonly sources: WebhookEventSource[];
-  /** `hop serve`: fan-out, delivery and the link events' retention on its scheduler. */
-  start(jobs: JobScheduler): void;
-  /** Stops claiming; attempts in flight finish (each within HOP_WEBHOOK_TIMEOUT). */
-  stop(): Promise<void>;
-}
-
-/** Webhooks (issue 23, ADR 0128): the use cases, and what `hop serve` runs for them. */
-export function composeWebhooks(
+/** The webhook API's use cases (issue 23, ADR 0128): the process that answers requests. */
+export function composeWebhookService(
   config: Config,
   store: Store,
   clock: Clock,
-  logger: Logger,
-  domainRoutes: DomainRoutes,
-  linkPlaces: LinkPlaces,
-  clickEvents: ClickEventDemand | null,
-): WebhookParts {
-  const clicksWanted = () => {
-    clickEvents?.touch();
-  };
+  clicksWanted: () => void,
+): WebhookServiceDeps {
   const newId = monotonicFactory();
-  const service: WebhookServiceDeps = {
+  return {
     webhooks: store.webhooks,
     clock,
     urlPolicy: { allowPrivate: config.webhookAllowPrivate },
@@ -64,6 +44,27 @@ export function composeWebhooks(
     giveUpAfterMs: config.webhookGiveUpAfterMs,
     clicksWanted,
   };
+}
+
+/** What delivers webhooks: `hop serve`'s integrations thread runs it (ADR 0132). */
+export interface WebhookJobs {
+  /** Fan-out, delivery and the logs' retention, on `jobs`. */
+  start(jobs: JobScheduler): void;
+  /** Stops claiming; attempts in flight finish (each within HOP_WEBHOOK_TIMEOUT). */
+  stop(): Promise<void>;
+}
+
+/** The webhooks' background work (issue 23, ADR 0128). */
+export function composeWebhookJobs(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+  places: { readonly domainRoutes: DomainRoutes; readonly linkPlaces: LinkPlaces },
+  clicksWanted: () => void,
+): WebhookJobs {
+  const { domainRoutes, linkPlaces } = places;
+  const newId = monotonicFactory();
   // The API's link JSON (services may not import src/http), with the click totals then.
   const renderLinks: RenderLinks = async (links) => {
     const totals = await store.clicks.totals(links.map(({ link }) => link.id));
@@ -101,8 +102,6 @@ export function composeWebhooks(
     },
   });
   return {
-    service,
-    sources,
     start(jobs) {
       jobs.start(fanOutWebhooks(fanOut, sources, config.webhookPollMs));
       jobs.start(deliverWebhooks(dispatcher, config.webhookPollMs));

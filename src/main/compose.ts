@@ -24,7 +24,8 @@ import { composePasswordTries } from './compose-password-tries.js';
 import { composeProtection } from './compose-protection.js';
 import { composeCreateLimiter } from './compose-rate-limits.js';
 import { composeServices } from './compose-services.js';
-import { composeWebhooks, type WebhookParts } from './compose-webhooks.js';
+import { composeIntegrations, type Integrations } from './compose-integrations.js';
+import { composeWebhookService } from './compose-webhooks.js';
 import { LinkPlaces } from '../services/events/link-places.js';
 import { openStore } from './open-store.js';
 
@@ -55,8 +56,11 @@ export interface Runtime {
    * listens (src/main/start-serving-jobs.ts). Closing the runtime stops them first.
    */
   readonly jobs: JobScheduler;
-  /** Webhooks (issue 23): the API's use cases; `hop serve` starts their jobs. */
-  readonly webhooks: WebhookParts;
+  /**
+   * Webhook deliveries and event streams (issue 23): `hop serve` starts their jobs; serving,
+   * they run in a thread of their own (ADR 0132).
+   */
+  readonly integrations: Integrations;
   close(): Promise<void>;
 }
 
@@ -172,18 +176,18 @@ export async function composeRuntime(
   });
   // Whose link a click event is about: one memo for the webhooks and the event stream.
   const linkPlaces = new LinkPlaces(store.links);
-  const webhooks = composeWebhooks(
-    config,
-    store,
-    clock,
-    logger,
+  const clicksWanted = () => {
+    clicks?.clickEvents?.touch();
+  };
+  const integrations = composeIntegrations(config, store, clock, logger, {
+    serving,
     domainRoutes,
     linkPlaces,
-    clicks?.clickEvents ?? null,
-  );
+    clicksWanted,
+  });
   const app = composeAppDeps(config, store, clock, logger, {
-    webhookService: webhooks.service,
-    linkPlaces,
+    webhookService: composeWebhookService(config, store, clock, clicksWanted),
+    streams: integrations.streams,
     services,
     resolver: caches.resolver,
     clicks,
@@ -209,11 +213,11 @@ export async function composeRuntime(
     sweepDeps: services.sweepDeps,
     sweeps: services.sweeps,
     jobs,
-    webhooks,
+    integrations,
     close: async () => {
       await jobs.stop();
-      // Attempts in flight end (each within HOP_WEBHOOK_TIMEOUT) and are recorded.
-      await webhooks.stop();
+      // Streams end; attempts in flight end (each within HOP_WEBHOOK_TIMEOUT) and are recorded.
+      await integrations.stop();
       metrics.stop();
       protection.stop();
       // Buffered clicks go to the sink before the store they may be queued in closes.

@@ -66,6 +66,6 @@ export function startServingJobs(runtime: Runtime, logger: Logger): void {
       }),
     );
   }
-  // Webhooks (issue 23): fan-out, deliveries, and the link events' retention.
-  runtime.webhooks.start(jobs);
+  // Webhooks (issue 23): fan-out, deliveries, and the event logs' retention (ADR 0132).
+  runtime.integrations.start(jobs);
 }

@@ -1,23 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NO_CLICKS } from '../../../domain/click-fold.js';
-import type {
-  ClickEventRecord,
-  EventSubscriber,
-  HubEvent,
-  LinkEventRecord,
-} from '../../../services/events/event-hub.js';
+import type { StreamFrames } from '../../../services/events/event-streams.js';
 import {
-  formatStreamPosition,
   parseStreamPosition,
   type StreamPosition,
 } from '../../../services/events/stream-position.js';
 import type { AppDeps } from '../../app-deps.js';
-import { toClickEventJson } from '../../click-event-json.js';
-import { toLinkJson } from '../../link-json.js';
 import { principalOf } from '../../principal-of.js';
 import { problemResponse } from '../../schemas.js';
 import { sendProblem } from '../../send-problem.js';
-import { sseEventBody, sseFrame, SseResponse } from '../../sse-response.js';
+import { SseResponse } from '../../sse-response.js';
 
 interface EventsQuery {
   last_event_id?: string;
@@ -40,7 +31,6 @@ export const STREAM_UNSENT_BYTES = 1024 * 1024;
 
 /** `GET /v1/events` (issue 23, ADR 0129). */
 export function registerEventRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const render = renderEvents(deps);
   app.get<{ Querystring: EventsQuery }>(
     '/v1/events',
     {
@@ -98,7 +88,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: AppDeps): void {
           { fields: [{ field: 'Last-Event-ID', detail: 'not an event id' }] },
         );
       }
-      await streamEvents(deps, request, reply, from, render);
+      await streamEvents(deps, request, reply, from);
       return reply;
     },
   );
@@ -110,20 +100,19 @@ async function streamEvents(
   request: FastifyRequest,
   reply: FastifyReply,
   from: StreamPosition | null,
-  render: (event: HubEvent) => string,
 ): Promise<void> {
   const sse = new SseResponse(reply.raw, {
     maxUnsentBytes: STREAM_UNSENT_BYTES,
     heartbeatMs: deps.events.heartbeatMs,
   });
-  const subscriber: EventSubscriber = {
-    deliver: (event, position) => sse.send(sseFrame(formatStreamPosition(position), render(event))),
+  const frames: StreamFrames = {
+    send: (text) => sse.send(text),
     ready: () => sse.ready(),
     end: (reason) => {
       sse.end({ abort: reason === 'too-slow' });
     },
   };
-  const subscription = await deps.events.hub.open(principalOf(request), from, subscriber);
+  const subscription = await deps.events.streams.open(principalOf(request), from, frames);
   reply.hijack();
   if (reply.raw.destroyed) {
     subscription.close();
@@ -149,31 +138,4 @@ function headersOf(reply: FastifyReply): Record<string, string | number | readon
     if (value !== undefined) headers[name] = value;
   }
   return headers;
-}
-
-/**
- * An event's `event:` and `data:` lines, made once per event however many streams send it:
- * the body of a webhook delivery, the link as the API writes it (its state as of the
- * change).
- */
-function renderEvents(deps: AppDeps): (event: HubEvent) => string {
-  const rendered = new WeakMap<LinkEventRecord | ClickEventRecord, string>();
-  return (event) => {
-    const known = rendered.get(event.record);
-    if (known !== undefined) return known;
-    let body: string;
-    if (event.kind === 'click') {
-      body = sseEventBody('link.clicked', JSON.stringify(toClickEventJson(event.record)));
-    } else {
-      const { record } = event;
-      const json = {
-        type: record.type,
-        timestamp: new Date(record.occurredAt).toISOString(),
-        data: toLinkJson(record.link, deps.domainRoutes, record.occurredAt, NO_CLICKS),
-      };
-      body = sseEventBody(record.type, JSON.stringify(json));
-    }
-    rendered.set(event.record, body);
-    return body;
-  };
 }
