@@ -18,6 +18,11 @@ export interface ClickAggregatorDeps {
    * (scaled out, where nothing tells one instance of another's streams).
    */
   readonly clickEventsWanted?: (nowMs: number) => boolean;
+  /**
+   * Spool those logs for `hop serve`'s integrations thread instead of writing them in the
+   * fold (ADR 0132): its aggregator thread's folds.
+   */
+  readonly spoolLogs?: boolean;
   /** Pause after finding nothing to fold, or after a failure. */
   readonly idleMs: number;
   /** A fold failed; told once per run of failures (again only after a fold succeeds). */
@@ -81,6 +86,7 @@ export class ClickAggregator {
     const result = await store.fold(delivery.tallies, maxReferrers, {
       logVisits: this.#deps.logVisits === true,
       logClickEvents: this.#deps.clickEventsWanted?.(clock.now()) ?? true,
+      spoolLogs: this.#deps.spoolLogs === true,
     });
     // Counted once committed: the metric never lags the store (the ack may still fail).
     this.folded += result.counted;

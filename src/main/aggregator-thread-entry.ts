@@ -29,6 +29,8 @@ const aggregator = new ClickAggregator({
   maxReferrers: options.maxReferrers,
   logVisits: options.logVisits,
   clickEventsWanted: (nowMs) => nowMs < clickEventsUntilMs,
+  // The integrations thread writes them out, at the lowest priority (ADR 0132).
+  spoolLogs: true,
   idleMs: options.foldIntervalMs,
   onFailure: (error) => {
     report({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });

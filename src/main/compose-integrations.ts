@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { JobScheduler } from '../jobs/job-scheduler.js';
+import { writeOutFoldLogs } from '../jobs/write-out-fold-logs.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
@@ -17,7 +18,10 @@ import { startIntegrationsThread } from './integrations-thread.js';
 export interface Integrations {
   /** `GET /v1/events`. */
   readonly streams: EventStreams;
-  /** `hop serve`: webhook fan-out, delivery and the logs' retention begin. */
+  /**
+   * `hop serve`: webhook fan-out, delivery and the logs' retention begin, and the spooled
+   * folds' visits and click events are written out (ADR 0132).
+   */
   start(jobs: JobScheduler): void;
   /** Ends the streams; webhook attempts in flight finish and are recorded. */
   stop(): Promise<void>;
@@ -50,6 +54,7 @@ export function composeIntegrations(
     streams,
     start: (jobs) => {
       webhooks.start(jobs);
+      if (store.foldLogSpool !== null) jobs.start(writeOutFoldLogs(store.foldLogSpool));
     },
     stop: async () => {
       await streams.close();

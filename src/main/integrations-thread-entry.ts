@@ -7,6 +7,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import { reloadDomains } from '../jobs/reload-domains.js';
+import { writeOutFoldLogs } from '../jobs/write-out-fold-logs.js';
 import { createLogger } from '../observability/logger.js';
 import { systemClock } from '../ports/clock.js';
 import { HopError } from '../domain/errors.js';
@@ -198,6 +199,7 @@ port.on('message', (message: ToIntegrationsThread) => {
       if (jobsStarted) return;
       jobsStarted = true;
       webhooks.start(jobs);
+      if (store.foldLogSpool !== null) jobs.start(writeOutFoldLogs(store.foldLogSpool));
       return;
     case 'close-streams':
       void streams.close().then(() => {

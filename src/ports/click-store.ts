@@ -17,6 +17,12 @@ export interface FoldOptions {
    * them (ClickEventDemand, ADR 0131).
    */
   readonly logClickEvents?: boolean;
+  /**
+   * Keep the buckets for those logs in a spool, to be written out later at low priority
+   * (FoldLogSpool, ADR 0132), instead of writing them now. Only a store that has a spool
+   * heeds it (the embedded one, in `hop serve`'s aggregator thread).
+   */
+  readonly spoolLogs?: boolean;
 }
 
 /** Clicks per value of one dimension, most first. */

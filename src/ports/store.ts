@@ -1,3 +1,4 @@
+import type { FoldLogSpool } from './fold-log-spool.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import type { BulkAnswerStore } from './bulk-answers.js';
 import type { ClickAnalyticsQueries } from './click-analytics-queries.js';
@@ -44,6 +45,11 @@ export interface Store {
   readonly visits: VisitLog;
   /** Counted clicks per link and second, for webhooks and the event stream (ADR 0125). */
   readonly clickEvents: ClickEventLog;
+  /**
+   * `hop serve`'s folds' visits and click events, spooled for its integrations thread to
+   * write out (ADR 0132); null where folds write them themselves (PostgreSQL).
+   */
+  readonly foldLogSpool: FoldLogSpool | null;
   /** Counters leased in blocks: the permutation counter, pool offsets. */
   readonly sequences: SequenceStore;
   /** Counts active links for the guess probability. */

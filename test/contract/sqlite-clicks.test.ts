@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
+import type { ClickEvent } from '../../src/domain/click-event.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
@@ -132,4 +133,147 @@ test('clicks.db keeps until when click events are wanted, only ever later, acros
   assert.equal(again.clickEventDemand.untilMs(), 5_000);
   again.clickEventDemand.raise(9_000);
   assert.equal(again.clickEventDemand.untilMs(), 9_000);
+});
+
+describe('the fold log spool of hop serve (ADR 0132)', () => {
+  /** 1,500 links, two seconds each, alike but for a few dimensions: > 1,000 rows of each log. */
+  function spreadClicks(): ClickEvent[] {
+    const at = Date.UTC(2026, 5, 20, 12);
+    return Array.from({ length: 4_500 }, (_, seq) => ({
+      instance: 'inst1',
+      seq,
+      linkId: `link-${String(seq % 1_500).padStart(4, '0')}`,
+      code: 'abc1234',
+      at: at + (seq % 2) * 1_000 + (seq % 7),
+      country: seq % 3 === 0 ? 'ZZ' : 'DE',
+      device: seq % 11 === 0 ? ('bot' as const) : ('mobile' as const),
+      referrer: seq % 2 === 0 ? 'news.example' : '',
+      browser: 'safari' as const,
+      os: 'ios' as const,
+      city: seq % 5 === 0 ? 'Berlin' : '',
+      language: seq % 4 === 0 ? 'fr' : '',
+    }));
+  }
+
+  function logRows(dataDir: string) {
+    const db = new Database(join(dataDir, 'clicks.db'), { readonly: true });
+    try {
+      return {
+        visits: db
+          .prepare(
+            `SELECT link_id, at, country, city, device, os, browser, language, referrer_host,
+               bot, clicks FROM visits ORDER BY id`,
+          )
+          .raw()
+          .all(),
+        clickEvents: db
+          .prepare(
+            'SELECT link_id, second, clicks, bot_clicks, dimensions FROM click_events ORDER BY seq',
+          )
+          .raw()
+          .all(),
+        spooled: db.prepare('SELECT count(*) FROM fold_log_spool').pluck().get(),
+      };
+    } finally {
+      db.close();
+    }
+  }
+
+  test('a spooled fold writes nothing to the logs; written out, even across a restart midway, the logs hold what the fold would have written, once', async (t) => {
+    const tally = tallyOfBatch(batchOf(spreadClicks()));
+    const directDir = tempDataDir(t);
+    const direct = SqliteClickDatabase.open(join(directDir, 'clicks.db'));
+    t.after(() => {
+      direct.close();
+    });
+    await direct.clicks.fold([tally], 50, { logVisits: true, logClickEvents: true });
+    const expected = logRows(directDir);
+    assert.ok(expected.visits.length > 1_000 && expected.clickEvents.length > 1_000);
+
+    const spooledDir = tempDataDir(t);
+    const file = join(spooledDir, 'clicks.db');
+    let spooled = SqliteClickDatabase.open(file);
+    t.after(() => {
+      spooled.close();
+    });
+    await spooled.clicks.fold([tally], 50, {
+      logVisits: true,
+      logClickEvents: true,
+      spoolLogs: true,
+    });
+    assert.deepEqual(logRows(spooledDir), { visits: [], clickEvents: [], spooled: 1 });
+    assert.equal(await spooled.foldLogSpool.pending(), 1);
+    // The counters are the fold's own: counted now, whatever the spool does.
+    assert.deepEqual(
+      await spooled.clicks.totals(['link-0000']),
+      await direct.clicks.totals(['link-0000']),
+    );
+    // Part of it written out, then the process dies: the rest is written after a reopen.
+    assert.equal(await spooled.foldLogSpool.writeOut(), true);
+    assert.equal(await spooled.foldLogSpool.writeOut(), true);
+    const midway = logRows(spooledDir);
+    assert.equal(midway.visits.length, 1_000 + Math.min(1_000, expected.visits.length - 1_000));
+    spooled.close();
+    spooled = SqliteClickDatabase.open(file);
+    let transactions = 2;
+    while (await spooled.foldLogSpool.writeOut()) transactions++;
+    const written = logRows(spooledDir);
+    assert.deepEqual(written, { ...expected, spooled: 0 });
+    assert.equal(
+      transactions,
+      Math.ceil(expected.visits.length / 1_000) + Math.ceil(expected.clickEvents.length / 1_000),
+      'a thousand rows a transaction',
+    );
+    assert.equal(await spooled.foldLogSpool.pending(), 0);
+    assert.equal(await spooled.foldLogSpool.writeOut(), false);
+  });
+
+  test('a fold that wants neither log spools nothing; one that wants only click events spools only them', async (t) => {
+    const dir = tempDataDir(t);
+    const store = SqliteClickDatabase.open(join(dir, 'clicks.db'));
+    t.after(() => {
+      store.close();
+    });
+    const clicks = spreadClicks();
+    await store.clicks.fold([tallyOfBatch(batchOf(clicks.slice(0, 100)))], 50, {
+      logVisits: false,
+      logClickEvents: false,
+      spoolLogs: true,
+    });
+    assert.equal(await store.foldLogSpool.pending(), 0);
+    await store.clicks.fold([tallyOfBatch(batchOf(clicks.slice(100, 200)))], 50, {
+      logVisits: false,
+      logClickEvents: true,
+      spoolLogs: true,
+    });
+    assert.equal(await store.foldLogSpool.pending(), 1);
+    while (await store.foldLogSpool.writeOut()) {
+      // write it all out
+    }
+    const rows = logRows(dir);
+    assert.equal(rows.visits.length, 0);
+    assert.equal(
+      rows.clickEvents.reduce<number>(
+        (sum, row) => sum + Number((row as unknown[])[2]) + Number((row as unknown[])[3]),
+        0,
+      ),
+      100,
+    );
+  });
+
+  test('a spooled row that is not a tally is dropped, not retried forever', async (t) => {
+    const dir = tempDataDir(t);
+    const store = SqliteClickDatabase.open(join(dir, 'clicks.db'));
+    t.after(() => {
+      store.close();
+    });
+    const db = new Database(join(dir, 'clicks.db'));
+    db.prepare(
+      "INSERT INTO fold_log_spool (recorded_at, visits, click_events, buckets) VALUES (1, 1, 1, x'00ff')",
+    ).run();
+    db.close();
+    assert.equal(await store.foldLogSpool.writeOut(), true);
+    assert.equal(await store.foldLogSpool.pending(), 0);
+    assert.deepEqual(logRows(dir), { visits: [], clickEvents: [], spooled: 0 });
+  });
 });

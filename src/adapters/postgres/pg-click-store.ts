@@ -161,6 +161,8 @@ export class PgClickStore implements ClickStore {
           visits: options.logVisits === true,
           clickEvents: options.logClickEvents !== false,
           nowMs: now,
+          // Scaled out, every instance's fold writes its logs itself: no spool here.
+          spool: false,
         });
         if (plan.seen.size > 0) {
           const seenNow = [...plan.seen];

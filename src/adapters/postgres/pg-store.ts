@@ -55,6 +55,8 @@ export class PgStore implements Store {
   readonly clickAnalytics: PgClickAnalyticsQueries;
   readonly visits: PgVisitLog;
   readonly clickEvents: PgClickEventLog;
+  /** Folds write their logs themselves here. */
+  readonly foldLogSpool = null;
   readonly sequences: PgSequenceStore;
   readonly census: PgLinkCensus;
   readonly crawlableLinks: PgCrawlableLinks;

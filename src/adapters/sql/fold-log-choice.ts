@@ -5,4 +5,6 @@ export interface FoldLogChoice {
   /** The per-second click events (ADR 0131: only while someone can read them). */
   readonly clickEvents: boolean;
   readonly nowMs: number;
+  /** Spool them instead, for `hop serve`'s integrations thread to write (ADR 0132). */
+  readonly spool: boolean;
 }

@@ -4,6 +4,7 @@ import { SqliteClickQueue } from './sqlite-click-queue.js';
 import { SqliteClickStore } from './sqlite-click-store.js';
 import { SqliteClickEventLog } from './sqlite-click-event-log.js';
 import { SqliteClickEventDemand } from './sqlite-click-event-demand.js';
+import { SqliteFoldLogSpool } from './sqlite-fold-logs.js';
 import { SqliteVisitLog } from './sqlite-visit-log.js';
 import { applyMigrations, CLICK_MIGRATIONS } from './sqlite-migrations.js';
 
@@ -21,6 +22,8 @@ export class SqliteClickDatabase {
   readonly clickEvents: SqliteClickEventLog;
   /** Until when the fold writes click events (ADR 0131). */
   readonly clickEventDemand: SqliteClickEventDemand;
+  /** `hop serve`'s folds' visits and click events, to be written out (ADR 0132). */
+  readonly foldLogSpool: SqliteFoldLogSpool;
   readonly #db: Database.Database;
 
   private constructor(db: Database.Database, rowsPerDelivery: number) {
@@ -30,6 +33,7 @@ export class SqliteClickDatabase {
     this.visits = new SqliteVisitLog(db);
     this.clickEvents = new SqliteClickEventLog(db);
     this.clickEventDemand = new SqliteClickEventDemand(db);
+    this.foldLogSpool = new SqliteFoldLogSpool(db);
   }
 
   /** `rowsPerDelivery`: queue rows one aggregator delivery merges (default 1). */

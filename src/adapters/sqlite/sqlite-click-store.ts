@@ -274,6 +274,7 @@ export class SqliteClickStore implements ClickStore {
             visits: options.logVisits === true,
             clickEvents: options.logClickEvents !== false,
             nowMs: now,
+            spool: options.spoolLogs === true,
           });
           for (const [instance, intervals] of plan.seen) {
             this.#saveSeen.run(instance, JSON.stringify(intervals), now);

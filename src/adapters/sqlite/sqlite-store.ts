@@ -6,6 +6,7 @@ import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteBulkAnswers } from './sqlite-bulk-answers.js';
 import { SqliteClickDatabase } from './sqlite-click-database.js';
 import type { SqliteClickEventLog } from './sqlite-click-event-log.js';
+import type { SqliteFoldLogSpool } from './sqlite-fold-logs.js';
 import type { SqliteVisitLog } from './sqlite-visit-log.js';
 import type { SqliteClickQueue } from './sqlite-click-queue.js';
 import type { SqliteClickStore } from './sqlite-click-store.js';
@@ -62,6 +63,7 @@ export class SqliteStore implements Store {
   readonly clickAnalytics: SqliteClickAnalyticsQueries;
   readonly visits: SqliteVisitLog;
   readonly clickEvents: SqliteClickEventLog;
+  readonly foldLogSpool: SqliteFoldLogSpool;
   readonly sequences: SqliteSequenceStore;
   readonly census: SqliteLinkCensus;
   readonly crawlableLinks: SqliteCrawlableLinks;
@@ -107,6 +109,7 @@ export class SqliteStore implements Store {
     this.clicks = clickDb.clicks;
     this.visits = clickDb.visits;
     this.clickEvents = clickDb.clickEvents;
+    this.foldLogSpool = clickDb.foldLogSpool;
     this.clickQueue = clickDb.clickQueue;
   }
 
