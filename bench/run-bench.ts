@@ -70,6 +70,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import {
   readClickCounters,
   waitUntilDrained,
@@ -216,6 +217,13 @@ function integrationsFromEnv(value: string | undefined): ReadonlySet<string> {
 }
 /** The pause before the final read of its counters, after it has drained. */
 const SETTLE_MS = 2_000;
+/**
+ * integrations: how long the on hop is given, once its load stops, to write out its spooled
+ * logs and send what its deliveries and stream owe (ADR 0132: they wait while redirects take
+ * the CPU); caught up once the spool is empty and nothing more has come for QUIET_MS.
+ */
+const CATCH_UP_TIMEOUT_MS = 600_000;
+const QUIET_MS = 5_000;
 /** analytics: the redirect throughput analytics may cost at most, in %. */
 const MAX_ANALYTICS_COST = 10;
 const SCANNER_RATE = numberFromEnv('BENCH_SCANNER_RATE', 5000);
@@ -742,6 +750,16 @@ interface IntegrationsAfterPair {
   readonly deliveries: number;
   readonly deliveriesByType: Readonly<Record<string, number>>;
   readonly streamEvents: number;
+  /** When the load stopped: deliveries and stream events so far, and folds spooled. */
+  readonly atLoadEnd: {
+    readonly deliveries: number;
+    readonly streamEvents: number;
+    readonly spooled: number;
+  };
+  /** Seconds from the load's end until caught up; null: not within CATCH_UP_TIMEOUT_MS. */
+  readonly caughtUpSeconds: number | null;
+  /** Clicks in the visit log once caught up. */
+  readonly visits: number;
 }
 
 /**
@@ -805,15 +823,33 @@ async function runIntegrations(): Promise<PairedResult<IntegrationsAfterPair>> {
       seconds: SECONDS,
       warmupSeconds: WARMUP_SECONDS,
       afterPair: async ([onServer]) => {
+        const stoppedAt = Date.now();
+        const onLogs = join(dir, 'integrations-on', 'clicks.db');
+        const atLoadEnd = {
+          deliveries: hooks.receiver?.deliveries() ?? 0,
+          streamEvents: hooks.stream?.events() ?? 0,
+          spooled: readClicksDb(onLogs, 'SELECT count(*) FROM fold_log_spool'),
+        };
         const { counters, drained } = await waitUntilDrained(onServer.port, DRAIN_TIMEOUT_MS);
         // Deliveries of the last fold's click events follow the fold: given a moment.
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        const caughtUp = await waitUntilCaughtUp(
+          () => [
+            readClicksDb(onLogs, 'SELECT count(*) FROM fold_log_spool'),
+            hooks.receiver?.deliveries() ?? 0,
+            hooks.stream?.events() ?? 0,
+          ],
+          stoppedAt,
+        );
         return {
           clicks: counters,
           drained,
           deliveries: hooks.receiver?.deliveries() ?? 0,
           deliveriesByType: hooks.receiver?.byType() ?? {},
           streamEvents: hooks.stream?.events() ?? 0,
+          atLoadEnd,
+          caughtUpSeconds: caughtUp,
+          visits: readClicksDb(onLogs, 'SELECT coalesce(sum(clicks), 0) FROM visits'),
         };
       },
     });
@@ -821,6 +857,39 @@ async function runIntegrations(): Promise<PairedResult<IntegrationsAfterPair>> {
     hooks.stream?.close();
     await hooks.receiver?.close();
   }
+}
+
+/** One number a query of the on hop's clicks.db answers (read-only, beside the running hop). */
+function readClicksDb(file: string, query: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return Number(db.prepare(query).pluck().get() ?? 0);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Polls `progress` (spooled folds first, then counts that only grow) until the spool is
+ * empty and the counts have not moved for QUIET_MS; seconds since `since`, or null.
+ */
+async function waitUntilCaughtUp(
+  progress: () => readonly number[],
+  since: number,
+): Promise<number | null> {
+  let last = progress();
+  let quietSince = Date.now();
+  while (Date.now() - since < CATCH_UP_TIMEOUT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = progress();
+    if (now.some((value, index) => value !== last[index])) {
+      last = now;
+      quietSince = Date.now();
+    } else if (now[0] === 0 && Date.now() - quietSince >= QUIET_MS) {
+      return Math.round((quietSince - since) / 100) / 10;
+    }
+  }
+  return null;
 }
 
 function describeIntegrations(paired: PairedResult<IntegrationsAfterPair>): string[] {
@@ -831,7 +900,9 @@ function describeIntegrations(paired: PairedResult<IntegrationsAfterPair>): stri
         after.deliveriesByType,
       )
         .map(([type, count]) => `${type} ${count}`)
-        .join(', ')}); stream events ${after.streamEvents}`,
+        .join(
+          ', ',
+        )}); stream events ${after.streamEvents}; when the load stopped: ${after.atLoadEnd.deliveries} deliveries, ${after.atLoadEnd.streamEvents} stream events, ${after.atLoadEnd.spooled} folds spooled; ${after.caughtUpSeconds === null ? `NOT caught up within ${CATCH_UP_TIMEOUT_MS / 1000} s` : `caught up ${after.caughtUpSeconds} s after it`}; visits ${after.visits}${after.clicks.folded === undefined || !INTEGRATIONS.has('visits') ? '' : after.visits === after.clicks.folded ? ' (= folded)' : ' (NOT = folded)'}`,
   );
   return [
     '',

@@ -7,6 +7,7 @@ import type { ClickEvent } from '../../src/domain/click-event.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
+import { WRITE_OUT_ROWS } from '../../src/adapters/sqlite/sqlite-fold-logs.js';
 import { applyMigrations, CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import {
   assertBotsSplitOut,
@@ -212,7 +213,7 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     assert.equal(await spooled.foldLogSpool.writeOut(), true);
     assert.equal(await spooled.foldLogSpool.writeOut(), true);
     const midway = logRows(spooledDir);
-    assert.equal(midway.visits.length, 1_000 + Math.min(1_000, expected.visits.length - 1_000));
+    assert.equal(midway.visits.length, 2 * WRITE_OUT_ROWS);
     spooled.close();
     spooled = SqliteClickDatabase.open(file);
     let transactions = 2;
@@ -221,8 +222,9 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     assert.deepEqual(written, { ...expected, spooled: 0 });
     assert.equal(
       transactions,
-      Math.ceil(expected.visits.length / 1_000) + Math.ceil(expected.clickEvents.length / 1_000),
-      'a thousand rows a transaction',
+      Math.ceil(expected.visits.length / WRITE_OUT_ROWS) +
+        Math.ceil(expected.clickEvents.length / WRITE_OUT_ROWS),
+      'WRITE_OUT_ROWS rows a transaction',
     );
     assert.equal(await spooled.foldLogSpool.pending(), 0);
     assert.equal(await spooled.foldLogSpool.writeOut(), false);
