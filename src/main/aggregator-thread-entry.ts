@@ -12,6 +12,9 @@ import type {
   ClickEventsUntil,
   AggregatorThreadReport,
   QueueRequest,
+  SpoolWriteAnswer,
+  SpoolWriteRequest,
+  SpoolWritesPort,
 } from './aggregator-thread.js';
 
 const options = workerData as AggregatorThreadOptions;
@@ -74,6 +77,20 @@ port.on('message', (message: unknown) => {
     clickEventsUntilMs = Math.max(clickEventsUntilMs, message.untilMs);
     return;
   }
+  if (isSpoolWritesPort(message)) {
+    // The integrations thread planned these at the lowest priority; written here, where
+    // clicks.db's write lock is held anyway, so no flush waits on a starved thread.
+    message.port.on('message', ({ id, chunk }: SpoolWriteRequest) => {
+      let answer: SpoolWriteAnswer;
+      try {
+        answer = { id, written: store.spoolWriter.write(chunk) };
+      } catch (error) {
+        answer = { id, error: error instanceof Error ? error.message : String(error) };
+      }
+      message.port.postMessage(answer);
+    });
+    return;
+  }
   if (message !== 'stop') return;
   clearInterval(progress);
   void aggregator
@@ -95,6 +112,14 @@ function isQueueRequest(message: unknown): message is QueueRequest {
     message !== null &&
     (message as QueueRequest).kind === 'queue' &&
     (message as QueueRequest).tally instanceof ArrayBuffer
+  );
+}
+
+function isSpoolWritesPort(message: unknown): message is SpoolWritesPort {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as SpoolWritesPort).kind === 'spool-port'
   );
 }
 

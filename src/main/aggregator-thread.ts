@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
+import type { SpooledChunk } from '../adapters/sqlite/sqlite-fold-log-spool.js';
 import { FlushTally } from '../wire/flush-tally.js';
 import type { ClickSink } from '../ports/click-sink.js';
 
@@ -32,6 +33,24 @@ export interface ClickEventsUntil {
   readonly untilMs: number;
 }
 
+/**
+ * From `hop serve` to the thread: the port on which the integrations thread sends the
+ * spooled folds' log rows it planned, for this thread to write (ADR 0132).
+ */
+export interface SpoolWritesPort {
+  readonly kind: 'spool-port';
+  readonly port: MessagePort;
+}
+
+/** On the spool port: a chunk to write, and the answer. */
+export interface SpoolWriteRequest {
+  readonly id: number;
+  readonly chunk: SpooledChunk;
+}
+export type SpoolWriteAnswer =
+  | { readonly id: number; readonly written: boolean }
+  | { readonly id: number; readonly error: string };
+
 export type AggregatorThreadReport =
   | { readonly kind: 'queued'; readonly id: number }
   | { readonly kind: 'queue-failed'; readonly id: number; readonly reason: string }
@@ -56,6 +75,8 @@ export interface AggregatorThread {
   readonly lagSeconds: number;
   /** Folds write click events until `untilMs` at least (ADR 0131); the thread keeps it. */
   wantClickEventsUntil(untilMs: number): void;
+  /** Writes what the integrations thread sends on `port` (ADR 0132). */
+  acceptSpoolWrites(port: MessagePort): void;
   /** Finishes the fold in progress, closes its connection, ends the thread. */
   stop(): Promise<void>;
 }
@@ -150,6 +171,10 @@ export function startAggregatorThread(
     wantClickEventsUntil: (untilMs) => {
       const message: ClickEventsUntil = { kind: 'click-events-until', untilMs };
       worker.postMessage(message);
+    },
+    acceptSpoolWrites: (port) => {
+      const message: SpoolWritesPort = { kind: 'spool-port', port };
+      worker.postMessage(message, [port]);
     },
     stop: () => {
       stopping = true;

@@ -1,3 +1,4 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { randomFillSync } from 'node:crypto';
 import type { SqliteClickQueue } from '../adapters/sqlite/sqlite-click-queue.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
@@ -53,6 +54,11 @@ export interface ClickPipeline {
    * touch it. Null scaled out, where folds always write them.
    */
   readonly clickEvents: ClickEventDemand | null;
+  /**
+   * `hop serve`, embedded: a port on which the aggregator thread writes the spooled folds'
+   * log rows it is sent (ADR 0132); for the integrations thread. Null otherwise.
+   */
+  spoolWrites(): MessagePort | null;
   counters(): ClickCounters;
   start(): void;
   /** Flushes the buffer (SIGTERM), stops the aggregator after its fold, closes the sink. */
@@ -160,6 +166,12 @@ export async function composeClickPipeline(
     flusher,
     aggregator,
     clickEvents,
+    spoolWrites: () => {
+      if (thread === null) return null;
+      const channel = new MessageChannel();
+      thread.acceptSpoolWrites(channel.port1);
+      return channel.port2;
+    },
     record: (linkId, code, userAgent, referer, country, address, acceptLanguage) => {
       buffer.push(linkId, code, clock.now(), userAgent, referer, country, address, acceptLanguage);
     },

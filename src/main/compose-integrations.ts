@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { Config } from '../config/config.js';
 import type { JobScheduler } from '../jobs/job-scheduler.js';
 import { writeOutFoldLogs } from '../jobs/write-out-fold-logs.js';
@@ -44,9 +45,13 @@ export function composeIntegrations(
     readonly linkPlaces: LinkPlaces;
     /** A stream is open or a webhook takes `link.clicked`: click events must be written. */
     readonly clicksWanted: () => void;
+    /** Where the thread sends the spool's planned rows to be written (ADR 0132). */
+    readonly spoolWrites: () => MessagePort | null;
   },
 ): Integrations {
-  if (context.serving) return startIntegrationsThread(config, logger, context.clicksWanted);
+  if (context.serving) {
+    return startIntegrationsThread(config, logger, context.clicksWanted, context.spoolWrites);
+  }
   const places = { domainRoutes: context.domainRoutes, linkPlaces: context.linkPlaces };
   const streams = composeEventStreams(config, store, logger, places, context.clicksWanted);
   const webhooks = composeWebhookJobs(config, store, clock, logger, places, context.clicksWanted);

@@ -184,6 +184,7 @@ export async function composeRuntime(
     domainRoutes,
     linkPlaces,
     clicksWanted,
+    spoolWrites: () => clicks?.spoolWrites() ?? null,
   });
   const app = composeAppDeps(config, store, clock, logger, {
     webhookService: composeWebhookService(config, store, clock, clicksWanted),

@@ -4,7 +4,8 @@
  * priority. See integrations-thread.ts for the other side.
  */
 import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { WriteSpooledChunk } from '../adapters/sqlite/sqlite-fold-log-spool.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import { reloadDomains } from '../jobs/reload-domains.js';
 import { writeOutFoldLogs } from '../jobs/write-out-fold-logs.js';
@@ -19,6 +20,7 @@ import { DomainRoutes } from '../services/redirect/domain-routes.js';
 import { EVENTS_KEEP_MS } from '../services/webhooks/forget-old-events.js';
 import { composeEventStreams } from './compose-event-streams.js';
 import { composeWebhookJobs } from './compose-webhooks.js';
+import type { SpoolWriteAnswer, SpoolWriteRequest } from './aggregator-thread.js';
 import type {
   FromIntegrationsThread,
   IntegrationsThreadData,
@@ -33,10 +35,12 @@ const LOWEST_PRIORITY = 19;
  * that stream back: the response's own bound (STREAM_UNSENT_BYTES) is as large.
  */
 const MAX_UNTAKEN = 1024 * 1024;
+/** How long a spool write may wait for the aggregator thread's answer. */
+const WRITE_TIMEOUT_MS = 60_000;
 
 const port = parentPort;
 if (port === null) throw new Error('the integrations thread runs as a worker');
-const { config } = workerData as IntegrationsThreadData;
+const { config, spoolWrites } = workerData as IntegrationsThreadData;
 const logger = createLogger(config.logLevel).child({ thread: 'integrations' });
 
 function post(message: FromIntegrationsThread): void {
@@ -71,6 +75,12 @@ const demand = new ClickEventDemand({
 const clicksWanted = () => {
   demand.touch();
 };
+// Planned here, written by the aggregator thread (ADR 0132); without it (a thread started
+// with no aggregator thread), planned and written here.
+const spool =
+  opened.kind === 'sqlite' && spoolWrites !== null
+    ? opened.store.foldLogSpoolWritingThrough(writeThrough(spoolWrites))
+    : store.foldLogSpool;
 const jobs = new JobScheduler(logger);
 jobs.start(reloadDomains(domainRoutes));
 const webhooks = composeWebhookJobs(config, store, systemClock, logger, places, clicksWanted);
@@ -199,7 +209,7 @@ port.on('message', (message: ToIntegrationsThread) => {
       if (jobsStarted) return;
       jobsStarted = true;
       webhooks.start(jobs);
-      if (store.foldLogSpool !== null) jobs.start(writeOutFoldLogs(store.foldLogSpool));
+      if (spool !== null) jobs.start(writeOutFoldLogs(spool));
       return;
     case 'close-streams':
       void streams.close().then(() => {
@@ -214,3 +224,38 @@ port.on('message', (message: ToIntegrationsThread) => {
       return;
   }
 });
+
+/**
+ * Sends each chunk to the aggregator thread on `port` and resolves with its answer. An
+ * answer that does not come (that thread gone) fails the write after WRITE_TIMEOUT_MS: the
+ * job retries, and the chunk, planned again, is written once.
+ */
+function writeThrough(port: MessagePort): WriteSpooledChunk {
+  let nextId = 0;
+  const waiting = new Map<number, (answer: SpoolWriteAnswer | null) => void>();
+  port.on('message', (answer: SpoolWriteAnswer) => {
+    waiting.get(answer.id)?.(answer);
+    waiting.delete(answer.id);
+  });
+  port.on('close', () => {
+    for (const settle of waiting.values()) settle(null);
+    waiting.clear();
+  });
+  port.unref();
+  return (chunk) =>
+    new Promise<boolean>((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error('the aggregator thread did not answer a spool write'));
+      }, WRITE_TIMEOUT_MS);
+      waiting.set(id, (answer) => {
+        clearTimeout(timer);
+        if (answer === null) reject(new Error('the aggregator thread is gone'));
+        else if ('error' in answer) reject(new Error(answer.error));
+        else resolve(answer.written);
+      });
+      const request: SpoolWriteRequest = { id, chunk };
+      port.postMessage(request);
+    });
+}

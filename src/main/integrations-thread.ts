@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../config/config.js';
 import { HopError, type ErrorKind } from '../domain/errors.js';
 import type { Principal } from '../domain/principal.js';
@@ -46,6 +46,8 @@ export type FromIntegrationsThread =
 
 export interface IntegrationsThreadData {
   readonly config: Config;
+  /** Where the spool's planned rows go to be written: the aggregator thread (ADR 0132). */
+  readonly spoolWrites: MessagePort | null;
 }
 
 /** A thread that ended on its own is started again after this long. */
@@ -67,6 +69,7 @@ export function startIntegrationsThread(
   config: Config,
   logger: Logger,
   clicksWanted: () => void,
+  spoolWrites: () => MessagePort | null,
 ): Integrations {
   const streams = new Map<number, OpenStream>();
   let nextId = 0;
@@ -82,15 +85,17 @@ export function startIntegrationsThread(
       underTsx ? './integrations-thread-entry.ts' : './integrations-thread-entry.js',
       import.meta.url,
     );
-    const workerData: IntegrationsThreadData = { config };
+    const port = spoolWrites();
+    const workerData: IntegrationsThreadData = { config, spoolWrites: port };
+    const transferList = port === null ? [] : [port];
     // Under tsx (tests, `npm start`) a worker does not inherit the loader: it loads the
     // TypeScript entry through tsx's API (as the aggregator thread does).
     const started = underTsx
       ? new Worker(
           `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}));`,
-          { eval: true, workerData },
+          { eval: true, workerData, transferList },
         )
-      : new Worker(entry, { workerData });
+      : new Worker(entry, { workerData, transferList });
     started.on('message', (message: FromIntegrationsThread) => {
       onMessage(message);
     });

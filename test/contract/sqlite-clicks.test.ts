@@ -7,7 +7,7 @@ import type { ClickEvent } from '../../src/domain/click-event.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
-import { WRITE_OUT_ROWS } from '../../src/adapters/sqlite/sqlite-fold-logs.js';
+import { WRITE_OUT_ROWS } from '../../src/adapters/sqlite/sqlite-fold-log-spool.js';
 import { applyMigrations, CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import {
   assertBotsSplitOut,

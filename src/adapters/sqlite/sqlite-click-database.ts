@@ -4,7 +4,11 @@ import { SqliteClickQueue } from './sqlite-click-queue.js';
 import { SqliteClickStore } from './sqlite-click-store.js';
 import { SqliteClickEventLog } from './sqlite-click-event-log.js';
 import { SqliteClickEventDemand } from './sqlite-click-event-demand.js';
-import { SqliteFoldLogSpool } from './sqlite-fold-logs.js';
+import {
+  SqliteFoldLogSpool,
+  SqliteSpoolWriter,
+  type WriteSpooledChunk,
+} from './sqlite-fold-log-spool.js';
 import { SqliteVisitLog } from './sqlite-visit-log.js';
 import { applyMigrations, CLICK_MIGRATIONS } from './sqlite-migrations.js';
 
@@ -24,6 +28,8 @@ export class SqliteClickDatabase {
   readonly clickEventDemand: SqliteClickEventDemand;
   /** `hop serve`'s folds' visits and click events, to be written out (ADR 0132). */
   readonly foldLogSpool: SqliteFoldLogSpool;
+  /** Writes chunks the integrations thread planned (the aggregator thread's part). */
+  readonly spoolWriter: SqliteSpoolWriter;
   readonly #db: Database.Database;
 
   private constructor(db: Database.Database, rowsPerDelivery: number) {
@@ -34,6 +40,12 @@ export class SqliteClickDatabase {
     this.clickEvents = new SqliteClickEventLog(db);
     this.clickEventDemand = new SqliteClickEventDemand(db);
     this.foldLogSpool = new SqliteFoldLogSpool(db);
+    this.spoolWriter = new SqliteSpoolWriter(db);
+  }
+
+  /** The spool, planned here and written by `write` (`hop serve`: the aggregator thread). */
+  foldLogSpoolWritingThrough(write: WriteSpooledChunk): SqliteFoldLogSpool {
+    return new SqliteFoldLogSpool(this.#db, write);
   }
 
   /** `rowsPerDelivery`: queue rows one aggregator delivery merges (default 1). */

@@ -1,18 +1,12 @@
 import type Database from 'better-sqlite3';
 import { NO_LANGUAGE } from '../../domain/accept-language.js';
 import type { ClickBucket } from '../../domain/click-fold.js';
-import {
-  clickSecondsOf,
-  dimensionsOf,
-  visitsOf,
-  type ClickSecond,
-} from '../../domain/click-visits.js';
-import type { FoldLogSpool } from '../../ports/fold-log-spool.js';
-import { decodeTallyWire, TallyWireWriter } from '../../wire/click-tally-wire.js';
+import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visits.js';
+import { TallyWireWriter } from '../../wire/click-tally-wire.js';
 import type { FoldLogChoice } from '../sql/fold-log-choice.js';
-import { guardSqlite } from './sqlite-errors.js';
 
-type VisitRow = [
+/** A visit row's values, in `visits`' column order (click-migrations/0006, 0007). */
+export type VisitRow = [
   linkId: string,
   at: number,
   country: string | null,
@@ -26,14 +20,9 @@ type VisitRow = [
   clicks: number,
 ];
 
-/**
- * Log rows a write-out transaction adds at most. It holds clicks.db's write lock at the
- * lowest CPU priority: while the CPU is saturated that thread gets ~1.5% of it, and the
- * aggregator thread, which queues every flush in clicks.db, waits for the lock ~65 times
- * the transaction's CPU time. A thousand rows (~15 ms) held it for a second and more; the
- * flushes waited, and the click buffer filled and dropped clicks (the integrations bench).
- */
-export const WRITE_OUT_ROWS = 200;
+/** A click event row's values: link, second, clicks, bot clicks, dimensions (JSON). */
+export type ClickEventRow = [string, number, number, number, string];
+
 /** What the spool's wire tallies name as their instance (the format wants one). */
 const SPOOL_INSTANCE = 'fold-log-spool';
 
@@ -51,7 +40,7 @@ const SPOOL_INSTANCE = 'fold-log-spool';
  */
 export class SqliteFoldLogs {
   readonly #addVisit: Database.Statement<VisitRow>;
-  readonly #addClickEvent: Database.Statement<[string, number, number, number, string, number]>;
+  readonly #addClickEvent: Database.Statement<[...ClickEventRow, number]>;
   readonly #addSpooled: Database.Statement<[number, number, number, Buffer]>;
   readonly #wire = new TallyWireWriter();
 
@@ -87,17 +76,8 @@ export class SqliteFoldLogs {
     for (const row of rows) this.#addVisit.run(...row);
   }
 
-  addClickEvents(seconds: readonly ClickSecond[], recordedAt: number): void {
-    for (const s of seconds) {
-      this.#addClickEvent.run(
-        s.linkId,
-        s.second,
-        s.clicks,
-        s.botClicks,
-        JSON.stringify(dimensionsOf(s)),
-        recordedAt,
-      );
-    }
+  addClickEvents(rows: readonly ClickEventRow[], recordedAt: number): void {
+    for (const row of rows) this.#addClickEvent.run(...row, recordedAt);
   }
 
   /**
@@ -133,12 +113,12 @@ export class SqliteFoldLogs {
 }
 
 /** A fold's log rows, in the order written: the same every time for the same buckets. */
-interface PlannedLogRows {
+export interface PlannedLogRows {
   readonly visits: readonly VisitRow[];
-  readonly clickEvents: readonly ClickSecond[];
+  readonly clickEvents: readonly ClickEventRow[];
 }
 
-function planLogRows(
+export function planLogRows(
   counted: readonly ClickBucket[],
   logs: { readonly visits: boolean; readonly clickEvents: boolean },
 ): PlannedLogRows {
@@ -158,115 +138,16 @@ function planLogRows(
       ])
     : [];
   visits.sort(byLinkThenTime);
-  return { visits, clickEvents: logs.clickEvents ? clickSecondsOf(counted) : [] };
-}
-
-/** A spooled row's head: which logs it is for and how far its write-out got. */
-interface SpooledHead {
-  readonly id: number;
-  readonly recorded_at: number;
-  readonly visits: number;
-  readonly click_events: number;
-  readonly visits_done: number;
-  readonly events_done: number;
-}
-
-/**
- * The spool of `hop serve`'s folds (ADR 0132; click-migrations/0009). Each transaction
- * writes up to WRITE_OUT_ROWS of the oldest row's visits, then of its click events, exactly
- * as the fold would have written them, and records how far it got; the last one deletes the
- * row. A row's log rows are planned once and kept until it is done (a restart plans them
- * again, the same).
- */
-export class SqliteFoldLogSpool implements FoldLogSpool {
-  readonly #db: Database.Database;
-  readonly #logs: SqliteFoldLogs;
-  readonly #oldest: Database.Statement<[], SpooledHead>;
-  readonly #buckets: Database.Statement<[number], Buffer>;
-  readonly #progress: Database.Statement<[number, number, number]>;
-  readonly #delete: Database.Statement<[number]>;
-  readonly #count: Database.Statement<[], number>;
-  #planned: { readonly id: number; readonly rows: PlannedLogRows } | null = null;
-
-  constructor(db: Database.Database) {
-    this.#db = db;
-    this.#logs = new SqliteFoldLogs(db);
-    this.#oldest = db.prepare(
-      `SELECT id, recorded_at, visits, click_events, visits_done, events_done
-       FROM fold_log_spool ORDER BY id LIMIT 1`,
-    );
-    this.#buckets = db
-      .prepare<[number], Buffer>('SELECT buckets FROM fold_log_spool WHERE id = ?')
-      .pluck();
-    this.#progress = db.prepare(
-      'UPDATE fold_log_spool SET visits_done = ?, events_done = ? WHERE id = ?',
-    );
-    this.#delete = db.prepare('DELETE FROM fold_log_spool WHERE id = ?');
-    this.#count = db.prepare<[], number>('SELECT count(*) FROM fold_log_spool').pluck();
-  }
-
-  async writeOut(): Promise<boolean> {
-    return guardSqlite('write out spooled visits and click events', () => {
-      // Planned before the write transaction, with no lock held: decoding and planning a
-      // fold's rows is the long part.
-      const head = this.#oldest.get();
-      if (head === undefined) {
-        this.#planned = null;
-        return false;
-      }
-      const rows = this.#plannedFor(head);
-      return this.#db.transaction(() => this.#writeOutSome(head, rows)).immediate();
-    });
-  }
-
-  async pending(): Promise<number> {
-    return guardSqlite('count spooled visits and click events', () => this.#count.get() ?? 0);
-  }
-
-  #writeOutSome(head: SpooledHead, rows: PlannedLogRows): boolean {
-    // One hop serve writes a data dir's spool; if another got here first (two at once for a
-    // moment, as one stops and the next starts), this looks again rather than write twice.
-    const now = this.#oldest.get();
-    if (
-      now === undefined ||
-      now.id !== head.id ||
-      now.visits_done !== head.visits_done ||
-      now.events_done !== head.events_done
-    ) {
-      return now !== undefined;
-    }
-    let visitsDone = head.visits_done;
-    let eventsDone = head.events_done;
-    if (visitsDone < rows.visits.length) {
-      const next = rows.visits.slice(visitsDone, visitsDone + WRITE_OUT_ROWS);
-      this.#logs.addVisits(next);
-      visitsDone += next.length;
-    } else if (eventsDone < rows.clickEvents.length) {
-      const next = rows.clickEvents.slice(eventsDone, eventsDone + WRITE_OUT_ROWS);
-      this.#logs.addClickEvents(next, head.recorded_at);
-      eventsDone += next.length;
-    }
-    if (visitsDone >= rows.visits.length && eventsDone >= rows.clickEvents.length) {
-      this.#delete.run(head.id);
-      this.#planned = null;
-    } else {
-      this.#progress.run(visitsDone, eventsDone, head.id);
-    }
-    return true;
-  }
-
-  #plannedFor(head: SpooledHead): PlannedLogRows {
-    if (this.#planned?.id === head.id) return this.#planned.rows;
-    // Written by this hop's fold; a row that is not a tally plans no rows, and is dropped
-    // (it can never become one).
-    const tally = decodeTallyWire(this.#buckets.get(head.id) ?? new Uint8Array());
-    const rows = planLogRows(tally?.buckets ?? [], {
-      visits: head.visits === 1,
-      clickEvents: head.click_events === 1,
-    });
-    this.#planned = { id: head.id, rows };
-    return rows;
-  }
+  const clickEvents: ClickEventRow[] = logs.clickEvents
+    ? clickSecondsOf(counted).map((s) => [
+        s.linkId,
+        s.second,
+        s.clicks,
+        s.botClicks,
+        JSON.stringify(dimensionsOf(s)),
+      ])
+    : [];
+  return { visits, clickEvents };
 }
 
 /** The visits index's order (link, then time): see click-migrations/0006. */

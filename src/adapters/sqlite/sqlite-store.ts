@@ -6,7 +6,7 @@ import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteBulkAnswers } from './sqlite-bulk-answers.js';
 import { SqliteClickDatabase } from './sqlite-click-database.js';
 import type { SqliteClickEventLog } from './sqlite-click-event-log.js';
-import type { SqliteFoldLogSpool } from './sqlite-fold-logs.js';
+import type { SqliteFoldLogSpool, WriteSpooledChunk } from './sqlite-fold-log-spool.js';
 import type { SqliteVisitLog } from './sqlite-visit-log.js';
 import type { SqliteClickQueue } from './sqlite-click-queue.js';
 import type { SqliteClickStore } from './sqlite-click-store.js';
@@ -145,6 +145,11 @@ export class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     guardSqlite('answer', () => this.#db.prepare('SELECT 1').get());
+  }
+
+  /** The spool, planned here and written by `write` (`hop serve`: ADR 0132). */
+  foldLogSpoolWritingThrough(write: WriteSpooledChunk): SqliteFoldLogSpool {
+    return this.#clickDb.foldLogSpoolWritingThrough(write);
   }
 
   async migrate(): Promise<readonly number[]> {
