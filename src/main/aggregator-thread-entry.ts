@@ -45,11 +45,18 @@ function report(message: AggregatorThreadReport): void {
 }
 
 function reportProgress(): void {
+  let spooledFolds = 0;
+  try {
+    spooledFolds = store.spoolWriter.pending();
+  } catch {
+    // Unknown this time (clicks.db closing): reported as empty until the next report.
+  }
   report({
     kind: 'progress',
     folded: aggregator.folded,
     duplicates: aggregator.duplicates,
     lagSeconds: aggregator.lagSeconds,
+    spooledFolds,
   });
 }
 

@@ -59,6 +59,8 @@ export type AggregatorThreadReport =
       readonly folded: number;
       readonly duplicates: number;
       readonly lagSeconds: number;
+      /** Rows in the fold log spool (ADR 0132). */
+      readonly spooledFolds: number;
     }
   /** A fold failed (once per run of failures: the aggregator says so only then). */
   | { readonly kind: 'failed'; readonly reason: string };
@@ -73,6 +75,7 @@ export interface AggregatorThread {
   readonly folded: number;
   readonly duplicates: number;
   readonly lagSeconds: number;
+  readonly spooledFolds: number;
   /** Folds write click events until `untilMs` at least (ADR 0131); the thread keeps it. */
   wantClickEventsUntil(untilMs: number): void;
   /** Writes what the integrations thread sends on `port` (ADR 0132). */
@@ -108,7 +111,7 @@ export function startAggregatorThread(
         { eval: true, workerData: options, resourceLimits: AGGREGATOR_HEAP },
       )
     : new Worker(entry, { workerData: options, resourceLimits: AGGREGATOR_HEAP });
-  const state = { folded: 0, duplicates: 0, lagSeconds: 0 };
+  const state = { folded: 0, duplicates: 0, lagSeconds: 0, spooledFolds: 0 };
   let nextId = 0;
   let stopping = false;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -123,6 +126,7 @@ export function startAggregatorThread(
       state.folded = message.folded;
       state.duplicates = message.duplicates;
       state.lagSeconds = message.lagSeconds;
+      state.spooledFolds = message.spooledFolds;
     } else {
       onFailure(message.reason);
     }
@@ -167,6 +171,9 @@ export function startAggregatorThread(
     },
     get lagSeconds() {
       return state.lagSeconds;
+    },
+    get spooledFolds() {
+      return state.spooledFolds;
     },
     wantClickEventsUntil: (untilMs) => {
       const message: ClickEventsUntil = { kind: 'click-events-until', untilMs };

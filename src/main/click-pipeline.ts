@@ -183,6 +183,7 @@ export async function composeClickPipeline(
       folded: folding === null ? null : folding.folded,
       duplicates: folding?.duplicates ?? 0,
       lagSeconds: folding?.lagSeconds ?? 0,
+      spooledFolds: thread?.spooledFolds ?? 0,
     }),
     start: () => {
       flusher.start();

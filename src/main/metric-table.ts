@@ -84,6 +84,13 @@ export const METRIC_TABLE: readonly Row[] = [
     type: 'gauge',
     read: (c) => c.lagSeconds,
   },
+  {
+    group: 'aggregator',
+    name: 'hop_click_log_spooled_folds',
+    help: 'Folds whose visits and click events wait to be written out at low priority (ADR 0132).',
+    type: 'gauge',
+    read: (c) => c.spooledFolds,
+  },
   // Codes, creates and the sweeper (SPEC §2, §7).
   {
     group: 'codes',

@@ -123,6 +123,7 @@ function listenForScrapes(config: Config, aggregator: ClickAggregator): Promise<
     folded: aggregator.folded,
     duplicates: aggregator.duplicates,
     lagSeconds: aggregator.lagSeconds,
+    spooledFolds: 0,
   });
   // The process's own and the aggregator's; the buffer side shows as zeros (none here).
   const metrics = createWorkerMetrics<MetricSources>(METRIC_TABLE, {

@@ -13,6 +13,12 @@ export interface ClickCounters {
   readonly folded: number | null;
   readonly duplicates: number;
   readonly lagSeconds: number;
+  /**
+   * Folds whose visits and click events wait in the spool to be written out (ADR 0132): the
+   * integrations' backlog, which grows while redirects take the whole CPU. 0 where folds
+   * write them themselves.
+   */
+  readonly spooledFolds: number;
 }
 
 /** Code generation, creates and the sweeper (SPEC §8); read only when scraped. */

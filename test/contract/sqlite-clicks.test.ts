@@ -204,6 +204,8 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     });
     assert.deepEqual(logRows(spooledDir), { visits: [], clickEvents: [], spooled: 1 });
     assert.equal(await spooled.foldLogSpool.pending(), 1);
+    // What the aggregator thread reports as hop_click_log_spooled_folds.
+    assert.equal(spooled.spoolWriter.pending(), 1);
     // The counters are the fold's own: counted now, whatever the spool does.
     assert.deepEqual(
       await spooled.clicks.totals(['link-0000']),
@@ -228,6 +230,7 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     );
     assert.equal(await spooled.foldLogSpool.pending(), 0);
     assert.equal(await spooled.foldLogSpool.writeOut(), false);
+    assert.equal(spooled.spoolWriter.pending(), 0);
   });
 
   test('a fold that wants neither log spools nothing; one that wants only click events spools only them', async (t) => {

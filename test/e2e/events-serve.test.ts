@@ -17,6 +17,8 @@ describe('hop serve with event streams open (ADR 0129)', () => {
       HOP_DATA_DIR: tempDataDir(t, 'hop-events-e2e-'),
       HOP_BOOTSTRAP_ADMIN_KEY: KEY,
       HOP_EVENT_POLL_INTERVAL: '20ms',
+      // Not under test: a busy CI machine's event-loop lag would shed these calls (503).
+      HOP_SHED_LAG: '1h',
     });
     t.after(() => hop.child.kill('SIGKILL'));
     const streams: SseReader[] = [];
@@ -27,7 +29,10 @@ describe('hop serve with event streams open (ADR 0129)', () => {
       const opened = await SseReader.open(`${hop.url}/v1/events`, {
         authorization: `Bearer ${KEY}`,
       });
-      assert.ok('reader' in opened, hop.output());
+      assert.ok(
+        'reader' in opened,
+        `${opened.status} ${'text' in opened ? opened.text : ''}\n${hop.output()}`,
+      );
       streams.push(opened.reader);
     }
     const created = await fetch(`${hop.url}/v1/links`, {
@@ -52,6 +57,8 @@ describe('hop serve with event streams open (ADR 0129)', () => {
         HOP_DATA_DIR: tempDataDir(t, 'hop-events-thread-'),
         HOP_BOOTSTRAP_ADMIN_KEY: KEY,
         HOP_EVENT_POLL_INTERVAL: '20ms',
+        // Not under test: a busy CI machine's event-loop lag would shed these calls (503).
+        HOP_SHED_LAG: '1h',
         HOP_EVENT_STREAMS_PER_KEY: '2',
       });
       t.after(() => hop.child.kill('SIGKILL'));
@@ -137,6 +144,8 @@ describe('hop serve with event streams open (ADR 0129)', () => {
         HOP_DATA_DIR: dataDir,
         HOP_BOOTSTRAP_ADMIN_KEY: KEY,
         HOP_EVENT_POLL_INTERVAL: '20ms',
+        // Not under test: a busy CI machine's event-loop lag would shed these calls (503).
+        HOP_SHED_LAG: '1h',
       });
       t.after(() => hop.child.kill('SIGKILL'));
       const opened = await SseReader.open(`${hop.url}/v1/events`, {
@@ -177,6 +186,11 @@ describe('hop serve with event streams open (ADR 0129)', () => {
         cursor = body.next_cursor;
       } while (cursor !== null);
       assert.equal(visits, CLICKS);
+      // The backlog gauge: the aggregator thread reports the spool's rows (every second).
+      await eventually(async () => {
+        const metrics = await (await fetch(`${hop.url}/metrics`)).text();
+        return /^hop_click_log_spooled_folds 0$/m.test(metrics);
+      }, 'an empty spool on /metrics');
       const clicksDb = new Database(join(dataDir, 'clicks.db'), { readonly: true });
       try {
         assert.equal(clicksDb.prepare('SELECT count(*) FROM fold_log_spool').pluck().get(), 0);

@@ -135,15 +135,22 @@ export class SqliteSpoolWriter {
   readonly #head: Database.Statement<[number], { visits_done: number; events_done: number }>;
   readonly #progress: Database.Statement<[number, number, number]>;
   readonly #delete: Database.Statement<[number]>;
+  readonly #count: Database.Statement<[], number>;
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.#logs = new SqliteFoldLogs(db);
+    this.#count = db.prepare<[], number>('SELECT count(*) FROM fold_log_spool').pluck();
     this.#head = db.prepare('SELECT visits_done, events_done FROM fold_log_spool WHERE id = ?');
     this.#progress = db.prepare(
       'UPDATE fold_log_spool SET visits_done = ?, events_done = ? WHERE id = ?',
     );
     this.#delete = db.prepare('DELETE FROM fold_log_spool WHERE id = ?');
+  }
+
+  /** Rows in the spool (a read: for the aggregator thread's reports). */
+  pending(): number {
+    return this.#count.get() ?? 0;
   }
 
   write(chunk: SpooledChunk): boolean {
