@@ -41,7 +41,12 @@ function post(message: FromIntegrationsThread): void {
 
 // Linux keeps a nice value per thread, and setpriority(2) on "this process" sets the
 // calling thread's: this one only. Elsewhere it would lower the whole server's.
-if (process.platform === 'linux') {
+// Scaled out it keeps the server's priority: other instances take over a delivery whose
+// lease (HOP_WEBHOOK_TIMEOUT + 5 s) runs out, and a thread left waiting for the CPU past
+// it would see its delivery sent twice (ADR 0132).
+if (config.postgres !== undefined) {
+  logger.debug('the integrations thread runs at the server priority (scaled out)');
+} else if (process.platform === 'linux') {
   try {
     setPriority(LOWEST_PRIORITY);
   } catch (error) {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
@@ -8,6 +7,7 @@ import { sendClicks } from '../support/click-load.js';
 import { eventually } from '../support/eventually.js';
 import { SseReader } from '../support/sse-reader.js';
 import { tempDataDir } from '../support/temp-data.js';
+import { threadNiceValues } from '../support/thread-nice.js';
 
 const KEY = 'hop_events_e2e_admin_key_0123456789';
 
@@ -66,11 +66,7 @@ describe('hop serve with event streams open (ADR 0129)', () => {
       // Linux keeps a nice value per thread: exactly one of hop's threads is at 19.
       const pid = hop.child.pid;
       assert.ok(pid !== undefined);
-      const nices = readdirSync(`/proc/${pid}/task`).map((tid) => {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        // Fields after the command's closing parenthesis: the 17th is the nice value.
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      });
+      const nices = threadNiceValues(pid);
       assert.equal(
         nices.filter((nice) => nice === 19).length,
         1,

@@ -1,3 +1,4 @@
+import { threadNiceValues } from '../support/thread-nice.js';
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import { eventually } from '../support/eventually.js';
@@ -282,6 +283,11 @@ await whenPostgres('webhooks on PostgreSQL (needs PostgreSQL)', () => {
       'the sentinel',
       2000,
     );
+    // Scaled out, no thread is lowered (their threads have delivered by now): a delivery's
+    // lease must not run out while its attempt waits for the CPU (ADR 0132).
+    for (const hop of [a, b]) {
+      assert.deepEqual(new Set(threadNiceValues(hop.child.pid ?? 0)), new Set([0]));
+    }
     const ids = idsReceived(receiver);
     assert.equal(new Set(ids).size, ids.length, 'no webhook-id twice');
     assert.deepEqual(
