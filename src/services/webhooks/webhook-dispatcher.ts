@@ -39,6 +39,13 @@ export function webhookLeaseMs(timeoutMs: number): number {
 export class WebhookDispatcher {
   readonly #deps: WebhookDispatcherDeps;
   readonly #inFlight = new Set<Promise<void>>();
+  /**
+   * The deliveries whose attempt is in flight here, with the lease this instance holds on
+   * each now. A claim round may claim one again when its attempt outlived the lease (the
+   * thread left waiting for the CPU: ADR 0132): it takes the new lease for the attempt in
+   * flight instead of sending a second.
+   */
+  readonly #leases = new Map<string, number>();
   /** Attempts waiting to be recorded together. */
   #unrecorded: {
     readonly attempt: RecordedAttempt;
@@ -94,12 +101,21 @@ export class WebhookDispatcher {
       free,
     );
     for (const delivery of claimed) {
+      if (this.#leases.has(delivery.delivery.id)) {
+        this.#leases.set(delivery.delivery.id, delivery.leaseUntil);
+        continue;
+      }
       if (this.#stopped) {
         // Claimed as the instance began to stop: due again at once, for whoever runs next.
         this.#track(this.#release(delivery));
         continue;
       }
-      this.#track(this.#attempt(delivery));
+      this.#leases.set(delivery.delivery.id, delivery.leaseUntil);
+      this.#track(
+        this.#attempt(delivery).finally(() => {
+          this.#leases.delete(delivery.delivery.id);
+        }),
+      );
     }
     return claimed.length;
   }
@@ -168,7 +184,8 @@ export class WebhookDispatcher {
       };
     }
     try {
-      await this.#record({ id: delivery.id, leaseUntil: claimed.leaseUntil, outcome });
+      const leaseUntil = this.#leases.get(delivery.id) ?? claimed.leaseUntil;
+      await this.#record({ id: delivery.id, leaseUntil, outcome });
     } catch (error) {
       deps.onError(error);
     }
