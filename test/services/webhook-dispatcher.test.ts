@@ -3,7 +3,6 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { HttpWebhookSender } from '../../src/adapters/webhook-http/http-webhook-sender.js';
-import type { Webhook } from '../../src/domain/webhook.js';
 import { fanOutWebhookEvents } from '../../src/services/webhooks/fan-out-webhook-events.js';
 import { linkEventSource } from '../../src/services/webhooks/webhook-event-source.js';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../../src/services/webhooks/webhook-dispatcher.js';
 import { BASE_MS, HOUR_MS, makeId, makeLink } from '../contract/store-factories.js';
 import { eventually } from '../support/eventually.js';
+import { makeWebhook } from '../support/make-webhook.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
 
@@ -37,18 +37,7 @@ test('an attempt that outlives its lease is not sent again by its own instance; 
 
   const store = openTempSqliteStore(t);
   const clock = new ManualClock(BASE_MS);
-  const webhook: Webhook = {
-    id: makeId(),
-    owner: 'alice',
-    allLinks: false,
-    url,
-    events: ['link.created'],
-    description: null,
-    secret: 'whsec_c2VjcmV0',
-    paused: false,
-    createdAt: BASE_MS - HOUR_MS,
-    updatedAt: BASE_MS - HOUR_MS,
-  };
+  const webhook = makeWebhook({ url });
   await store.webhooks.insertWebhook(webhook);
   await store.links.insertLink(makeLink({ owner: 'alice' }));
   const source = linkEventSource(store.linkEvents, async (links) =>

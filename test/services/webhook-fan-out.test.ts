@@ -10,24 +10,9 @@ import {
   linkEventSource,
 } from '../../src/services/webhooks/webhook-event-source.js';
 import { BASE_MS, HOUR_MS, makeId, makeLink } from '../contract/store-factories.js';
+import { makeWebhook } from '../support/make-webhook.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { openTempSqliteStore } from '../support/temp-data.js';
-
-function makeWebhook(overrides: Partial<Webhook>): Webhook {
-  return {
-    id: makeId(),
-    owner: 'alice',
-    allLinks: false,
-    url: 'https://hooks.example.com/in',
-    events: ['link.created'],
-    description: null,
-    secret: 'whsec_c2VjcmV0',
-    paused: false,
-    createdAt: BASE_MS - HOUR_MS,
-    updatedAt: BASE_MS - HOUR_MS,
-    ...overrides,
-  };
-}
 
 describe('webhook fan-out (issue 23, ADR 0128)', () => {
   test("one delivery per subscribed, unpaused webhook that may see the link's owner", async (t) => {
