@@ -6,6 +6,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const CODE_STRATEGIES = ['random', 'pool', 'snowflake', 'permutation', 'hash'] as const;
 
 export const CODE_ALPHABETS = ['base62', 'base64url'] as const;
+
+/** The CPU priority of `hop serve`'s integrations thread (ADR 0132). */
+export const INTEGRATIONS_PRIORITIES = ['low', 'server'] as const;
 export type CodeAlphabet = (typeof CODE_ALPHABETS)[number];
 export type CodeStrategy = (typeof CODE_STRATEGIES)[number];
 

@@ -1,4 +1,4 @@
-import { CODE_ALPHABETS, CODE_STRATEGIES, LOG_LEVELS } from './config.js';
+import { CODE_ALPHABETS, CODE_STRATEGIES, INTEGRATIONS_PRIORITIES, LOG_LEVELS } from './config.js';
 import {
   parseBaseUrl,
   parseDuration,
@@ -445,6 +445,13 @@ export const ENV_SPEC = [
     default: 'on',
     doc: 'Count clicks (off: redirects record nothing).',
     parse: parseSwitch,
+  },
+  {
+    name: 'HOP_INTEGRATIONS_PRIORITY',
+    key: 'integrationsPriority',
+    default: 'low',
+    doc: "CPU priority of `hop serve`'s thread for webhooks, event streams and writing the visit log: low (nice 19, on Linux with the embedded store: it waits while redirects take the whole CPU) or server (ADR 0132).",
+    parse: parseOneOf(INTEGRATIONS_PRIORITIES),
   },
   {
     name: 'HOP_WEBHOOK_ALLOW_PRIVATE',

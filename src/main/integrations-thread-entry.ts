@@ -44,7 +44,9 @@ function post(message: FromIntegrationsThread): void {
 // Scaled out it keeps the server's priority: other instances take over a delivery whose
 // lease (HOP_WEBHOOK_TIMEOUT + 5 s) runs out, and a thread left waiting for the CPU past
 // it would see its delivery sent twice (ADR 0132).
-if (config.postgres !== undefined) {
+if (config.integrationsPriority === 'server') {
+  logger.debug('the integrations thread runs at the server priority (HOP_INTEGRATIONS_PRIORITY)');
+} else if (config.postgres !== undefined) {
   logger.debug('the integrations thread runs at the server priority (scaled out)');
 } else if (process.platform === 'linux') {
   try {

@@ -27,6 +27,10 @@ const FAST = {
   HOP_WEBHOOK_RETRY_BASE: '100ms',
   HOP_WEBHOOK_TIMEOUT: '1s',
   HOP_ANALYTICS: 'off',
+  // One-second timeouts are wall-clock: a nice-19 thread on a machine busy with other
+  // tests can wait that long for the CPU, and an attempt then fails unanswered. These tests
+  // are about delivery, not priority (events-serve.test.ts and the bench are).
+  HOP_INTEGRATIONS_PRIORITY: 'server',
 };
 
 async function api(hop: ServeProcess, method: string, path: string, body?: unknown) {
@@ -100,6 +104,8 @@ describe('webhooks delivered by hop serve (issue 23)', () => {
     const webhook = await addWebhook(hop, receiver.url);
     const linkId = await addLink(hop);
     await eventually(async () => receiver.received.length === 1, 'the delivery', 2000);
+    // HOP_INTEGRATIONS_PRIORITY=server (FAST): the thread that delivered is not lowered.
+    assert.deepEqual(new Set(threadNiceValues(hop.child.pid ?? 0)), new Set([0]));
     const [request] = receiver.received;
     assert.ok(request);
     assert.equal(request.headers['content-type'], 'application/json');
@@ -266,6 +272,8 @@ await whenPostgres('webhooks on PostgreSQL (needs PostgreSQL)', () => {
     const receiver = await receiverFor(t);
     const env = {
       ...FAST,
+      // Asked for, and not taken: scaled out, the thread keeps the server's priority.
+      HOP_INTEGRATIONS_PRIORITY: 'low',
       HOP_DATA_DIR: tempDataDir(t),
       HOP_DATABASE_URL: POSTGRES_URL,
       HOP_DATABASE_SCHEMA: schema,
