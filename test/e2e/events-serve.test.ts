@@ -10,6 +10,11 @@ import { tempDataDir } from '../support/temp-data.js';
 import { threadNiceValues } from '../support/thread-nice.js';
 
 const KEY = 'hop_events_e2e_admin_key_0123456789';
+/**
+ * Polls (10 ms apart) for what the nice-19 thread sends: on a machine busy with other tests
+ * it can wait many seconds for the CPU (ADR 0132).
+ */
+const LOW_PRIORITY_POLLS = 6_000;
 
 describe('hop serve with event streams open (ADR 0129)', () => {
   test('SIGTERM ends the streams and the process exits 0', { timeout: 120_000 }, async (t) => {
@@ -42,7 +47,7 @@ describe('hop serve with event streams open (ADR 0129)', () => {
     });
     assert.equal(created.status, 201);
     for (const stream of streams) {
-      await stream.waitFor((r) => r.events.length === 1, 'the create');
+      await stream.waitFor((r) => r.events.length === 1, 'the create', LOW_PRIORITY_POLLS);
     }
     // Within HOP_SHUTDOWN_TIMEOUT, or the process exits 1 (src/main/stop-on-signals.ts).
     await stopHop(hop);
@@ -90,7 +95,11 @@ describe('hop serve with event streams open (ADR 0129)', () => {
       });
       assert.ok('reader' in replay, hop.output());
       t.after(() => replay.reader.close());
-      await replay.reader.waitFor((r) => r.events.length === 30, 'the replayed creates');
+      await replay.reader.waitFor(
+        (r) => r.events.length === 30,
+        'the replayed creates',
+        LOW_PRIORITY_POLLS,
+      );
       assert.deepEqual(
         replay.reader.events.map(
           (event) => (JSON.parse(event.data) as { data: { code: string } }).data.code,
@@ -116,7 +125,11 @@ describe('hop serve with event streams open (ADR 0129)', () => {
       });
       assert.equal(edited.status, 200);
       for (const reader of [replay.reader, live.reader]) {
-        await reader.waitFor((r) => r.events.some((e) => e.event === 'link.updated'), 'the edit');
+        await reader.waitFor(
+          (r) => r.events.some((e) => e.event === 'link.updated'),
+          'the edit',
+          LOW_PRIORITY_POLLS,
+        );
       }
       // A closed stream gives its place back: the key may open another.
       live.reader.close();

@@ -61,9 +61,13 @@ export class SseReader {
     return this.events.map((event) => JSON.parse(event.data) as unknown);
   }
 
-  /** Waits (bounded polling) until `check` holds of what has arrived. */
-  async waitFor(check: (reader: SseReader) => boolean, what: string): Promise<void> {
-    await eventually(async () => check(this) || this.ended, what);
+  /** Waits (bounded polling, `polls` times 10 ms) until `check` holds of what has arrived. */
+  async waitFor(
+    check: (reader: SseReader) => boolean,
+    what: string,
+    polls?: number,
+  ): Promise<void> {
+    await eventually(async () => check(this) || this.ended, what, polls);
     if (!check(this)) {
       throw new Error(`the stream ended before ${what}: ${JSON.stringify(this.events)}`);
     }
