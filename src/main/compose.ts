@@ -26,7 +26,6 @@ import { composeCreateLimiter } from './compose-rate-limits.js';
 import { composeServices } from './compose-services.js';
 import { composeIntegrations, type Integrations } from './compose-integrations.js';
 import { composeWebhookService } from './compose-webhooks.js';
-import { LinkPlaces } from '../services/events/link-places.js';
 import { openStore } from './open-store.js';
 
 export interface Runtime {
@@ -174,15 +173,12 @@ export async function composeRuntime(
     services,
     protection: protection.counters,
   });
-  // Whose link a click event is about: one memo for the webhooks and the event stream.
-  const linkPlaces = new LinkPlaces(store.links);
   const clicksWanted = () => {
     clicks?.clickEvents?.touch();
   };
   const integrations = composeIntegrations(config, store, clock, logger, {
     serving,
     domainRoutes,
-    linkPlaces,
     clicksWanted,
     spoolWrites: () => clicks?.spoolWrites() ?? null,
   });

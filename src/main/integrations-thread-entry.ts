@@ -7,17 +7,14 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import { reloadDomains } from '../jobs/reload-domains.js';
-import { writeOutFoldLogs } from '../jobs/write-out-fold-logs.js';
 import { createLogger } from '../observability/logger.js';
 import { systemClock } from '../ports/clock.js';
 import { HopError } from '../domain/errors.js';
 import type { EventSubscription } from '../services/events/event-hub.js';
 import { ClickEventDemand } from '../services/events/click-event-demand.js';
-import { LinkPlaces } from '../services/events/link-places.js';
 import { DomainRoutes } from '../services/redirect/domain-routes.js';
 import { EVENTS_KEEP_MS } from '../services/webhooks/forget-old-events.js';
-import { composeEventStreams } from './compose-event-streams.js';
-import { composeWebhookJobs } from './compose-webhooks.js';
+import { composeIntegrationWork } from './compose-integration-work.js';
 import { FramesToResponse } from './frames-to-response.js';
 import { writeThrough } from './spool-write-through.js';
 import type {
@@ -27,7 +24,10 @@ import type {
 } from './integrations-thread.js';
 import { openStore } from './open-store.js';
 
-/** The lowest priority (nice 19): CFS gives it ~1.5% of a core its busy neighbours want. */
+/**
+ * The lowest priority (nice 19): the scheduler weighs the thread 15 against a nice-0
+ * thread's 1024, so it runs mostly on CPU that nothing else wants.
+ */
 const LOWEST_PRIORITY = 19;
 
 const port = parentPort;
@@ -62,7 +62,6 @@ const opened = await openStore(config, logger, false);
 const store = opened.store;
 const domainRoutes = new DomainRoutes(store.domains, config.publicUrl);
 await domainRoutes.reload();
-const places = { domainRoutes, linkPlaces: new LinkPlaces(store.links) };
 // Touched here at each poll and fan-out step; `hop serve` hears of it once a minute.
 const demand = new ClickEventDemand({
   clock: systemClock,
@@ -82,8 +81,12 @@ const spool =
     : store.foldLogSpool;
 const jobs = new JobScheduler(logger);
 jobs.start(reloadDomains(domainRoutes));
-const webhooks = composeWebhookJobs(config, store, systemClock, logger, places, clicksWanted);
-const streams = composeEventStreams(config, store, logger, places, clicksWanted);
+const work = composeIntegrationWork(config, store, systemClock, logger, {
+  domainRoutes,
+  clicksWanted,
+  spool,
+});
+const streams = work.streams;
 let jobsStarted = false;
 
 const outgoing = new Map<number, FramesToResponse>();
@@ -114,10 +117,9 @@ async function open(id: number, message: Extract<ToIntegrationsThread, { kind: '
 }
 
 async function stop(): Promise<void> {
-  await streams.close();
   await jobs.stop();
-  // Attempts in flight finish, each within HOP_WEBHOOK_TIMEOUT, and are recorded.
-  await webhooks.stop();
+  // Streams end; attempts in flight finish, each within HOP_WEBHOOK_TIMEOUT, and are recorded.
+  await work.stop();
   await store.close();
   // Ends this thread only (not the process), whatever handles a loader left open.
   process.exit(0);
@@ -143,8 +145,7 @@ port.on('message', (message: ToIntegrationsThread) => {
     case 'start-jobs':
       if (jobsStarted) return;
       jobsStarted = true;
-      webhooks.start(jobs);
-      if (spool !== null) jobs.start(writeOutFoldLogs(spool));
+      work.start(jobs);
       return;
     case 'close-streams':
       void streams.close().then(() => {

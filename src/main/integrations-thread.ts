@@ -6,7 +6,7 @@ import type { Logger } from '../observability/logger.js';
 import type { EventSubscription, StreamEnd } from '../services/events/event-hub.js';
 import type { StreamFrames } from '../services/events/event-streams.js';
 import type { StreamPosition } from '../services/events/stream-position.js';
-import type { Integrations } from './compose-integrations.js';
+import type { Integrations } from './compose-integration-work.js';
 
 /** From `hop serve` to the integrations thread. */
 export type ToIntegrationsThread =

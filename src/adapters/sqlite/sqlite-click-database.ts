@@ -39,8 +39,9 @@ export class SqliteClickDatabase {
     this.visits = new SqliteVisitLog(db);
     this.clickEvents = new SqliteClickEventLog(db);
     this.clickEventDemand = new SqliteClickEventDemand(db);
-    this.foldLogSpool = new SqliteFoldLogSpool(db);
     this.spoolWriter = new SqliteSpoolWriter(db);
+    const writer = this.spoolWriter;
+    this.foldLogSpool = new SqliteFoldLogSpool(db, (chunk) => Promise.resolve(writer.write(chunk)));
   }
 
   /** The spool, planned here and written by `write` (`hop serve`: the aggregator thread). */

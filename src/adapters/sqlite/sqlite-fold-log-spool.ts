@@ -62,22 +62,22 @@ export class SqliteFoldLogSpool implements FoldLogSpool {
   readonly #write: WriteSpooledChunk;
   #planned: { readonly id: number; readonly rows: PlannedLogRows } | null = null;
 
-  /** `write`: where chunks are written; by default here, with `db`. */
-  constructor(db: Database.Database, write?: WriteSpooledChunk) {
+  /** `write`: where chunks are written (a SqliteSpoolWriter, here or in another thread). */
+  constructor(db: Database.Database, write: WriteSpooledChunk) {
     this.#oldest = db.prepare(OLDEST);
     this.#buckets = db
       .prepare<[number], Buffer>('SELECT buckets FROM fold_log_spool WHERE id = ?')
       .pluck();
     this.#count = db.prepare<[], number>('SELECT count(*) FROM fold_log_spool').pluck();
-    const writer = new SqliteSpoolWriter(db);
-    this.#write = write ?? ((chunk) => Promise.resolve(writer.write(chunk)));
+    this.#write = write;
   }
 
   async writeOut(): Promise<boolean> {
     const chunk = guardSqlite('plan spooled visits and click events', () => this.#nextChunk());
     if (chunk === null) return false;
-    if (!(await this.#write(chunk))) this.#planned = null;
-    else if (chunk.last) this.#planned = null;
+    // Written, the row is done with its last chunk; refused, it moved on: plan it afresh.
+    const written = await this.#write(chunk);
+    if (!written || chunk.last) this.#planned = null;
     return true;
   }
 
