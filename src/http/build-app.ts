@@ -27,6 +27,9 @@ import { registerTagRoutes } from './routes/v1/tags-routes.js';
 import { registerWebhookRoutes } from './routes/v1/webhooks-routes.js';
 import { registerEventRoutes } from './routes/v1/events-routes.js';
 import { makeValidatorCompiler } from './validator-compiler.js';
+import { registerShlinkApi } from './peers/shlink/register-shlink-api.js';
+import { registerKuttApi } from './peers/kutt/register-kutt-api.js';
+import { registerYourlsApi } from './peers/yourls/register-yourls-api.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -189,6 +192,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerWebhookRoutes(v1, deps);
     registerEventRoutes(v1, deps);
   });
+
+  // The peers' APIs (issue 24), each in a scope of its own: its own authentication, body
+  // parsing and error shape, over the same services as /v1.
+  await app.register(async (shlink) => registerShlinkApi(shlink, deps));
+  await app.register(async (kutt) => registerKuttApi(kutt, deps));
+  await app.register(async (yourls) => registerYourlsApi(yourls, deps));
 
   return app;
 }

@@ -25,6 +25,17 @@ export async function authenticate(
   if (key === undefined) {
     throw new HopError('unauthorized', 'The Authorization header must be "Bearer <key>".');
   }
+  return authenticateKey(deps, key);
+}
+
+/**
+ * Resolves a key's secret, however it arrived (the peers' APIs take it in `X-Api-Key` or a
+ * `signature` parameter: issue 24), to its principal, or throws `unauthorized`.
+ */
+export async function authenticateKey(
+  deps: Pick<KeyServiceDeps, 'keys' | 'clock' | 'uses'>,
+  key: string,
+): Promise<Principal> {
   const record = await findKeyBySecret(deps.keys, key);
   if (record === null) throw new HopError('unauthorized', 'This API key is unknown or revoked.');
   if (hasKeyExpired(record, deps.clock.now())) {
