@@ -1,4 +1,4 @@
-import { MAX_CODE_LENGTH, MIN_CODE_LENGTH } from '../domain/code-format.js';
+import { MAX_ALIAS_LENGTH, MIN_ALIAS_LENGTH } from '../domain/code-format.js';
 import { LINK_STATES, REDIRECT_STATUSES } from '../domain/link.js';
 import { SCOPES } from '../domain/principal.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../domain/link-fields.js';
@@ -193,7 +193,7 @@ export const createLinkBody = {
     destination: { type: 'string', description: 'Absolute http(s) URL.' },
     alias: nullable({
       type: 'string',
-      description: `Custom code: [A-Za-z0-9_-], ${MIN_CODE_LENGTH}-${MAX_CODE_LENGTH} characters.`,
+      description: `Custom code: [A-Za-z0-9_-], ${MIN_ALIAS_LENGTH}-${MAX_ALIAS_LENGTH} characters.`,
     }),
     status_code: nullable({
       type: 'integer',

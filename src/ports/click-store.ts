@@ -63,6 +63,12 @@ export interface BusiestLinks {
   readonly links: readonly { readonly linkId: string; readonly clicks: number }[];
 }
 
+/** A link's clicks from before it was on hop (issue 24): its peer's total at import. */
+export interface StartingCount {
+  readonly linkId: string;
+  readonly clicks: number;
+}
+
 /** The aggregates of SPEC §4 (`click_hourly`) and what folding into them needs. */
 export interface ClickStore {
   /**
@@ -90,7 +96,16 @@ export interface ClickStore {
   rankBusiest(fromHour: number, toHour: number, top: number, nowMs: number): Promise<void>;
   /** The last ranking; a read of a few rows. */
   busiest(): Promise<BusiestLinks>;
-  /** All-time clicks of each link asked for, people's and bots' apart (0 when none). */
+  /**
+   * Sets each link's starting count (issue 24, ADR 0136), which its all-time people's
+   * clicks (`totals`) include and no hour, breakdown or visit does. Idempotent: a count set
+   * again replaces the one set before, never adds to it.
+   */
+  keepStartingCounts(counts: readonly StartingCount[]): Promise<void>;
+  /**
+   * All-time clicks of each link asked for, people's and bots' apart (0 when none);
+   * people's include a starting count.
+   */
   totals(linkIds: readonly string[]): Promise<ReadonlyMap<string, ClickCounts>>;
   /** Time of the newest event folded in, or null before the first. */
   freshness(): Promise<number | null>;

@@ -14,6 +14,8 @@ import { budgetSpentTest, fuzzTest } from './fuzz-budget.js';
  */
 
 const CODE_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;
+/** Issue 24 (ADR 0136): any code hop may hold, kept peers' codes included. */
+const POSSIBLE_CODE_SHAPE = /^[A-Za-z0-9._~-]{1,64}$/;
 
 /** SPEC §2, word for word. */
 const SPEC_RESERVED: readonly string[] = [
@@ -32,6 +34,9 @@ const SPEC_RESERVED: readonly string[] = [
   'robots.txt',
   'login',
   'logout',
+  // Issue 24: the peers' APIs.
+  'rest',
+  'yourls-api.php',
 ];
 
 const isSpecReserved = (text: string) => SPEC_RESERVED.includes(text.toLowerCase());
@@ -130,10 +135,10 @@ describe('fuzz: alias rules and the code-format precheck (SPEC §2, §3)', () =>
 
   fuzzTest(
     FILE,
-    'isPossibleCode agrees with ^[A-Za-z0-9_-]{3,64}$ on every string',
+    'isPossibleCode agrees with ^[A-Za-z0-9._~-]{1,64}$ on every string',
     fc.oneof(anyString, codeShaped, almostCodeShaped),
     (text) => {
-      assert.equal(isPossibleCode(text), CODE_SHAPE.test(text), JSON.stringify(text));
+      assert.equal(isPossibleCode(text), POSSIBLE_CODE_SHAPE.test(text), JSON.stringify(text));
     },
   );
 

@@ -29,7 +29,7 @@ export const FUZZ_BUDGET = {
     'assertValidAlias on any string: passes exactly the well-formed, unreserved ones': 15_000,
     'assertValidAlias on near-aliases: passes exactly the well-formed, unreserved ones': 15_000,
     'isReservedAlias ignores case': 5_000,
-    'isPossibleCode agrees with ^[A-Za-z0-9_-]{3,64}$ on every string': 20_000,
+    'isPossibleCode agrees with ^[A-Za-z0-9._~-]{1,64}$ on every string': 20_000,
   },
   'link-csv': {
     'a well-formed file: every data row is imported or rejected with its line': 500,

@@ -28,6 +28,9 @@ const SPEC_RESERVED = [
   'logout',
 ] as const;
 
+/** Issue 24: the peers' APIs (Shlink's /rest, YOURLS's /yourls-api.php). */
+const PEER_RESERVED = ['rest', 'yourls-api.php'] as const;
+
 /** The word as written, in upper case, capitalised, and in alternating case. */
 function spellings(word: string): string[] {
   const capitalised = word.charAt(0).toUpperCase() + word.slice(1);
@@ -122,11 +125,11 @@ describe('assertValidAlias: characters', () => {
 });
 
 describe('reserved words', () => {
-  test('the reserved set is exactly the SPEC list, in lower case', () => {
-    assert.deepEqual([...RESERVED_ALIASES].sort(), [...SPEC_RESERVED].sort());
+  test("the reserved set is exactly the SPEC list and the peers' paths, in lower case", () => {
+    assert.deepEqual([...RESERVED_ALIASES].sort(), [...SPEC_RESERVED, ...PEER_RESERVED].sort());
   });
 
-  for (const word of SPEC_RESERVED) {
+  for (const word of [...SPEC_RESERVED, ...PEER_RESERVED]) {
     test(`"${word}" is reserved in every case`, () => {
       for (const spelling of spellings(word)) {
         assert.equal(isReservedAlias(spelling), true, spelling);

@@ -18,6 +18,7 @@ import type {
   DimensionCount,
   FoldOptions,
   FoldResult,
+  StartingCount,
 } from '../../ports/click-store.js';
 import { guardPg } from './pg-errors.js';
 import { inTransaction } from './pg-transaction.js';
@@ -311,6 +312,21 @@ export class PgClickStore implements ClickStore {
         totals.set(row.link_id, { clicks: row.clicks, botClicks: row.bot_clicks });
       }
       return totals;
+    });
+  }
+
+  async keepStartingCounts(counts: readonly StartingCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    return guardPg('keep starting counts', async () => {
+      // A starting count replaces the one kept before (migration 0020, ADR 0136).
+      await this.#pool.query(
+        `INSERT INTO click_totals (link_id, clicks, bot_clicks, starting_clicks)
+         SELECT link_id, clicks, 0, clicks FROM unnest($1::text[], $2::bigint[]) AS c (link_id, clicks)
+         ON CONFLICT (link_id) DO UPDATE
+           SET clicks = click_totals.clicks - click_totals.starting_clicks + excluded.starting_clicks,
+             starting_clicks = excluded.starting_clicks`,
+        [counts.map((count) => count.linkId), counts.map((count) => count.clicks)],
+      );
     });
   }
 

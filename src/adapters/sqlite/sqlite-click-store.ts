@@ -18,6 +18,7 @@ import type {
   DimensionCount,
   FoldOptions,
   FoldResult,
+  StartingCount,
 } from '../../ports/click-store.js';
 import { SqliteFoldLogs } from './sqlite-fold-logs.js';
 import { guardSqlite } from './sqlite-errors.js';
@@ -41,6 +42,7 @@ export class SqliteClickStore implements ClickStore {
   readonly #addFacets: Database.Statement<[string]>;
   readonly #addBuckets: Database.Statement<[string]>;
   readonly #addTotals: Database.Statement<[string]>;
+  readonly #keepStarting: Database.Statement<[string]>;
   readonly #saveSeen: Database.Statement<[string, string, number]>;
   readonly #forgetSeen: Database.Statement<[number]>;
   readonly #advanceFreshness: Database.Statement<[number]>;
@@ -104,6 +106,13 @@ export class SqliteClickStore implements ClickStore {
        SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
        ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks,
          bot_clicks = bot_clicks + excluded.bot_clicks`,
+    );
+    // A starting count replaces the one kept before (click-migrations/0010, ADR 0136).
+    this.#keepStarting = db.prepare(
+      `INSERT INTO click_totals (link_id, clicks, bot_clicks, starting_clicks)
+       SELECT value ->> 0, value ->> 1, 0, value ->> 1 FROM json_each(?) WHERE true
+       ON CONFLICT DO UPDATE SET clicks = clicks - starting_clicks + excluded.starting_clicks,
+         starting_clicks = excluded.starting_clicks`,
     );
     this.#saveSeen = db.prepare(
       `INSERT INTO click_seen (instance, intervals, updated_at) VALUES (?, ?, ?)
@@ -338,6 +347,14 @@ export class SqliteClickStore implements ClickStore {
         totals.set(linkId, { clicks, botClicks });
       }
       return totals;
+    });
+  }
+
+  async keepStartingCounts(counts: readonly StartingCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    const rows = JSON.stringify(counts.map(({ linkId, clicks }) => [linkId, clicks]));
+    guardSqlite('keep starting counts', () => {
+      this.#keepStarting.run(rows);
     });
   }
 

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 
 /**
  * scrypt's cost (ADR 0110): N = 2^13, r = 8, p = 1 uses 8 MiB and took 16–40 ms (median
@@ -55,6 +56,8 @@ export async function hashLinkPassword(password: string): Promise<string> {
  * in that cell is refused, never stored as a hash no password could match.
  */
 export function isEncodedLinkPassword(encoded: string): boolean {
+  // An imported Kutt link's hash (issue 24) goes out in an export and comes back in alike.
+  if (isKeptBcryptHash(encoded)) return true;
   const parts = ENCODED.exec(encoded);
   if (parts === null) return false;
   const [, n = '', r = '', p = ''] = parts;
@@ -65,10 +68,38 @@ export function isEncodedLinkPassword(encoded: string): boolean {
 }
 
 /**
+ * A bcrypt hash as Kutt keeps a link's password (issue 24): `$2a$`, `$2b$` or `$2y$`, two
+ * digits of cost, 53 characters of bcrypt's base64 (salt and hash).
+ */
+const BCRYPT = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
+/**
+ * The costliest bcrypt hash kept (ADR 0136): Kutt hashes at 12, which bcryptjs verifies in
+ * about 340 ms of the event loop's time on the 2-core VM (in slices, so redirects go on);
+ * each more doubles it.
+ */
+export const MAX_BCRYPT_COST = 12;
+
+/**
+ * Whether `encoded` is a bcrypt hash hop keeps and verifies as it is (issue 24: an imported
+ * Kutt link asks for the same password). Never re-hashed: the password is not known.
+ */
+export function isKeptBcryptHash(encoded: string): boolean {
+  const parts = BCRYPT.exec(encoded);
+  if (parts === null) return false;
+  const cost = Number(parts[1]);
+  return cost >= 4 && cost <= MAX_BCRYPT_COST;
+}
+
+/**
  * Whether `password` is the one `encoded` was made from, compared in constant time. An
- * encoded string that cannot be read (or asks for too much memory) is false, never a throw.
+ * encoded string that cannot be read (or asks for too much memory or time) is false, never
+ * a throw. `encoded` is hop's scrypt form, or a kept bcrypt hash (issue 24).
  */
 export async function verifyLinkPassword(password: string, encoded: string): Promise<boolean> {
+  // A bcrypt hash is checked on the password as typed: Kutt hashed it without normalising.
+  if (encoded.charCodeAt(0) === 36 /* $ */) {
+    return isKeptBcryptHash(encoded) && bcrypt.compare(password, encoded).catch(() => false);
+  }
   const parts = ENCODED.exec(encoded);
   if (parts === null) return false;
   const [, n = '', r = '', p = '', salt = '', hash = ''] = parts;
