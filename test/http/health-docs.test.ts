@@ -131,7 +131,7 @@ describe('health, readiness and docs', () => {
     await server.request('GET', `/${code}`, { key: null }); // L1 hit: creates write through
     await server.request('GET', '/NoSuchOne', { key: null }); // store read, not found
     await server.request('GET', '/NoSuchOne', { key: null }); // L1 negative entry
-    await server.request('GET', '/a', { key: null }); // impossible code
+    await server.request('GET', '/a!', { key: null }); // impossible code
     const response = await server.request('GET', '/metrics', { key: null });
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);

@@ -117,7 +117,7 @@ describe('load shedding (SPEC §7)', () => {
       assert.equal(uncached.headers.get('retry-after'), '2');
       assert.equal((await server.request('GET', `/${cached}`, { key: null })).status, 302);
       // Codes that cannot exist need no read: still a plain 404.
-      assert.equal((await server.request('GET', '/x', { key: null })).status, 404);
+      assert.equal((await server.request('GET', '/x!', { key: null })).status, 404);
       const metrics = await server.request('GET', '/metrics', { key: null });
       assert.match(metrics.text, /^hop_requests_shed_total\{kind="redirect"\} 1$/m);
     } finally {

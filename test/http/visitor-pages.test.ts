@@ -63,9 +63,9 @@ describe('what a browser meets', () => {
       `/${deleted.code}`,
       `/${expiring.code}`,
       `/${expiring.code}/`,
-      '/a', // too short to be a code
+      '/a!', // a character no code has
       `/${'x'.repeat(65)}`, // too long
-      '/bad.char',
+      '/bad,char',
       '/Healthz', // reserved words, answered by Fastify's route
       '/favicon.ico',
       '/a/b/', // no route at all

@@ -214,7 +214,7 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
 
   test('impossible codes never reach the cache or the store', (t) => {
     const { reads, resolver, cache } = setup(t);
-    for (const path of ['', 'ab', 'a/b', 'x'.repeat(65), 'caf\u00e9']) {
+    for (const path of ['', 'a b', 'a/b', 'x'.repeat(65), 'caf\u00e9', 'a+b']) {
       assert.equal((resolver.resolve(path, '') as { kind: string }).kind, 'invalid');
     }
     assert.equal(reads.count, 0);
