@@ -22,7 +22,7 @@ export function readCodesFile(file: string): string[] {
     if (!isPossibleCode(code)) {
       throw new BenchError(
         `${file} line ${index + 1}: ${JSON.stringify(code.slice(0, 80))} is not a code ` +
-          '(3 to 64 of A-Z a-z 0-9 _ -)',
+          '(1 to 64 of A-Z a-z 0-9 - . _ ~)',
       );
     }
     codes.push(code);
