@@ -1,0 +1,8 @@
+import { openFreshPgStore, openFreshSqliteStore } from '../support/fresh-stores.js';
+import { whenPostgres } from '../support/require-postgres.js';
+import { startingCountsContract } from './starting-counts-contract.js';
+
+startingCountsContract('SQLite', openFreshSqliteStore);
+await whenPostgres('starting counts: PostgreSQL', () => {
+  startingCountsContract('PostgreSQL', openFreshPgStore);
+});
