@@ -578,6 +578,74 @@ describe('Kutt v2 API through the kutt client (issue 24)', () => {
     }
   });
 
+  test("a short domain: create on it, reuse within it, users lists it; a key kept off it can't use it", async () => {
+    const host = 'kutt-short.example';
+    const made = await server.request('POST', '/v1/domains', {
+      body: { host, root_redirect: 'https://home.example/' },
+    });
+    assert.equal(made.status, 201, made.text);
+    const link = await alice.links().create({
+      target: 'https://example.com/on-domain',
+      customurl: 'kutt-domain',
+      domain: host.toUpperCase(),
+    });
+    assert.equal((link as unknown as { domain: string }).domain, host);
+    assert.equal(link.link, `https://${host}/kutt-domain`);
+    // reuse looks on the domain asked for: the default domain's twin is another link.
+    const onDefault = await alice.links().create({
+      target: 'https://example.com/on-domain',
+      reuse: true,
+    });
+    assert.notEqual(onDefault.id, link.id);
+    const reused = await alice.links().create({
+      target: 'https://example.com/on-domain',
+      reuse: true,
+      domain: host,
+    });
+    assert.equal(reused.id, link.id);
+    const info = (await alice.users().info()) as unknown as { domains: unknown[] };
+    assert.deepEqual(info.domains, [
+      {
+        address: host,
+        banned: false,
+        // The client revives these into Dates.
+        created_at: new Date(server.clock.now()),
+        id: host,
+        homepage: 'https://home.example/',
+        updated_at: new Date(server.clock.now()),
+      },
+    ]);
+    const kept = await server.request('POST', '/v1/keys', {
+      body: { owner: 'kutt-alice', domains: [TEST_PUBLIC_URL.slice('http://'.length)] },
+    });
+    assert.equal(kept.status, 201, kept.text);
+    const keptOff = kuttWith(kept.json.key as string);
+    await assertKuttError(
+      keptOff.links().create({ target: 'https://example.com/x', domain: host }),
+      400,
+      "You can't use this domain.",
+    );
+    assert.deepEqual(
+      ((await keptOff.users().info()) as unknown as { domains: unknown[] }).domains,
+      [],
+    );
+  });
+
+  test('expire_in past HOP_MAX_TTL and a body past the size limit are 400 and 413', async () => {
+    await assertKuttError(
+      alice.links().create({ target: 'https://example.com', expire_in: '11 years' }),
+      400,
+      /^expire_in: lies beyond the maximum lifetime/,
+    );
+    const response = await fetch(`${server.url}/api/v2/links`, {
+      method: 'POST',
+      headers: { 'x-api-key': aliceKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: `https://example.com/${'x'.repeat(2_000_000)}` }),
+    });
+    assert.equal(response.status, 413);
+    assert.equal(typeof ((await response.json()) as { error: unknown }).error, 'string');
+  });
+
   test('a link made through /v1 and edited through Kutt shows the edit through /v1', async () => {
     const made = await server.request('POST', '/v1/links', {
       key: aliceKey,
@@ -589,5 +657,31 @@ describe('Kutt v2 API through the kutt client (issue 24)', () => {
     await alice.links().update(id, { target: 'https://example.com/one/kutt', address: 'kutt-one' });
     const v1 = await server.request('GET', `/v1/links/${id}`, { key: aliceKey });
     assert.equal(v1.json.destination, 'https://example.com/one/kutt');
+  });
+});
+
+describe('Kutt v2 API: the create rate limit (issue 24)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ HOP_CREATE_RATE: '1/m:2' });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('past the limit a create is 429 with Retry-After and Kutt’s error body', async () => {
+    const key = await server.ownerKey('kutt-busy');
+    const kutt = new Kutt().set('api', `${server.url}/api/v2`).set('key', key);
+    await kutt.links().create({ target: 'https://example.com/1' });
+    await kutt.links().create({ target: 'https://example.com/2' });
+    const response = await fetch(`${server.url}/api/v2/links`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'https://example.com/3' }),
+    });
+    assert.equal(response.status, 429);
+    assert.ok(Number(response.headers.get('retry-after')) > 0);
+    assert.equal(typeof ((await response.json()) as { error: unknown }).error, 'string');
+    await assertKuttError(kutt.links().create({ target: 'https://example.com/4' }), 429, /./);
   });
 });

@@ -9,6 +9,7 @@ import { createLink } from '../../../services/links/create-link.js';
 import { getLink } from '../../../services/links/get-link.js';
 import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
+import { outsideOpenApi } from './outside-openapi.js';
 import { principalOf } from '../../principal-of.js';
 import { rateLimitHeaders } from '../../rate-limit-headers.js';
 import { KuttRefusal } from './kutt-errors.js';
@@ -36,7 +37,7 @@ export function registerKuttLinkRoutes(api: FastifyInstance, deps: AppDeps): voi
 
   api.get<{ Querystring: Record<string, unknown> }>(
     '/links',
-    { config: { scope: 'links:read' } },
+    { schema: outsideOpenApi(), config: { scope: 'links:read' } },
     async (request) => {
       const principal = principalOf(request);
       const { limit, skip, search, all } = readListQuery(request.query);
@@ -48,26 +49,33 @@ export function registerKuttLinkRoutes(api: FastifyInstance, deps: AppDeps): voi
     },
   );
 
-  api.post('/links', { config: { scope: 'links:write' } }, async (request, reply) => {
-    const principal = principalOf(request);
-    const asked = readKuttCreate(request.body, services.clock.now());
-    if (asked.reuse) {
-      const existing = await reusableLink(deps, principal, asked);
-      // Kutt answers a reused link with 200, a new one with 201.
-      if (existing !== null) return reply.code(200).send(await json(existing));
-    }
-    const result = await createLink(services, principal, createInputOf(asked), {
-      client: deps.protection.clientOf(request.raw),
-    });
-    return reply
-      .code(201)
-      .headers(rateLimitHeaders(result.quotas))
-      .send(await json(result.link));
-  });
+  api.post(
+    '/links',
+    { schema: outsideOpenApi(), config: { scope: 'links:write' } },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const asked = readKuttCreate(request.body, services.clock.now());
+      if (asked.reuse) {
+        const existing = await reusableLink(deps, principal, asked);
+        // Kutt answers a reused link with 200, a new one with 201.
+        if (existing !== null) return reply.code(200).send(await json(existing));
+      }
+      const result = await createLink(services, principal, createInputOf(asked), {
+        client: deps.protection.clientOf(request.raw),
+      });
+      return reply
+        .code(201)
+        .headers(rateLimitHeaders(result.quotas))
+        .send(await json(result.link));
+    },
+  );
 
   api.patch<{ Params: IdParams }>(
     '/links/:id',
-    { config: { scope: 'links:write', kuttNotFound: 'Link was not found.' } },
+    {
+      schema: outsideOpenApi(),
+      config: { scope: 'links:write', kuttNotFound: 'Link was not found.' },
+    },
     async (request) => {
       const principal = principalOf(request);
       const id = linkIdOf(request.params.id);
@@ -80,7 +88,10 @@ export function registerKuttLinkRoutes(api: FastifyInstance, deps: AppDeps): voi
 
   api.delete<{ Params: IdParams }>(
     '/links/:id',
-    { config: { scope: 'links:write', kuttNotFound: 'Could not find the link.' } },
+    {
+      schema: outsideOpenApi(),
+      config: { scope: 'links:write', kuttNotFound: 'Could not find the link.' },
+    },
     async (request) => {
       await deleteLink(services, principalOf(request), linkIdOf(request.params.id));
       return { message: 'Link has been deleted successfully.' };
@@ -89,7 +100,10 @@ export function registerKuttLinkRoutes(api: FastifyInstance, deps: AppDeps): voi
 
   api.get<{ Params: IdParams }>(
     '/links/:id/stats',
-    { config: { scope: 'analytics:read', kuttNotFound: 'Link could not be found.' } },
+    {
+      schema: outsideOpenApi(),
+      config: { scope: 'analytics:read', kuttNotFound: 'Link could not be found.' },
+    },
     async (request) => {
       const principal = principalOf(request);
       const id = linkIdOf(request.params.id);

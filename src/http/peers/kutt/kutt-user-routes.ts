@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { listDomains } from '../../../services/domains/list-domains.js';
 import type { DomainView } from '../../../services/domains/domain-view.js';
 import type { AppDeps } from '../../app-deps.js';
+import { outsideOpenApi } from './outside-openapi.js';
 import { principalOf } from '../../principal-of.js';
 import { kuttKeyOf } from './kutt-auth.js';
 
@@ -22,16 +23,20 @@ interface KuttDomainJson {
  * echoed, and the key's owner stands for the email (ADR 0134).
  */
 export function registerKuttUserRoutes(api: FastifyInstance, deps: AppDeps): void {
-  api.get('/users', { config: { scope: 'links:read' } }, async (request) => {
-    const principal = principalOf(request);
-    const domains = await listDomains(deps.domainService, principal);
-    return {
-      apikey: kuttKeyOf(request) ?? '',
-      email: principal.owner,
-      // Kutt lists a user's own custom domains; hop's default domain is everyone's.
-      domains: domains.filter((domain) => !domain.isDefault).map(kuttDomainJson),
-    };
-  });
+  api.get(
+    '/users',
+    { schema: outsideOpenApi(), config: { scope: 'links:read' } },
+    async (request) => {
+      const principal = principalOf(request);
+      const domains = await listDomains(deps.domainService, principal);
+      return {
+        apikey: kuttKeyOf(request) ?? '',
+        email: principal.owner,
+        // Kutt lists a user's own custom domains; hop's default domain is everyone's.
+        domains: domains.filter((domain) => !domain.isDefault).map(kuttDomainJson),
+      };
+    },
+  );
 }
 
 function kuttDomainJson(domain: DomainView): KuttDomainJson {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { requireRouteScopes } from '../../route-scope.js';
 import { requireKuttKey } from './kutt-auth.js';
+import { outsideOpenApi } from './outside-openapi.js';
 import { installKuttErrors } from './kutt-errors.js';
 import { registerKuttLinkRoutes } from './kutt-links-routes.js';
 import { registerKuttUserRoutes } from './kutt-user-routes.js';
@@ -19,7 +20,7 @@ export async function registerKuttApi(app: FastifyInstance, deps: AppDeps): Prom
     async (api) => {
       installKuttErrors(api);
       // Kutt's health answer: `res.send("OK")`, which Express sends as text/html.
-      api.get('/health', async (_request, reply) =>
+      api.get('/health', { schema: outsideOpenApi() }, async (_request, reply) =>
         reply.type('text/html; charset=utf-8').send('OK'),
       );
       await api.register(async (keyed) => {
