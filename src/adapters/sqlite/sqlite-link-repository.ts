@@ -19,10 +19,11 @@ import { fromRow, fromRowOrNull, toRow, type LinkRow } from './sqlite-link-rows.
 
 /**
  * The `link.created` events of the links after a rowid, in rowid (insertion) order: the row
- * as JSON, as migration 0018's trigger writes a change's (ADR 0127).
+ * as JSON, as migration 0018's trigger writes a change's (ADR 0127). It occurs when written
+ * (updated_at, a create's created_at): an imported link keeps an older creation time (ADR 0136).
  */
 const CREATED_EVENTS_AFTER_ROWID = `INSERT INTO link_events (type, occurred_at, link)
-  SELECT 'link.created', created_at, json_object('id', id, 'code', code, 'owner', owner,
+  SELECT 'link.created', updated_at, json_object('id', id, 'code', code, 'owner', owner,
     'destination', destination, 'status_code', status_code, 'state', state, 'custom', custom,
     'title', title, 'tags', tags, 'created_at', created_at, 'updated_at', updated_at,
     'expires_at', expires_at, 'deleted_at', deleted_at, 'version', version, 'smart', smart,

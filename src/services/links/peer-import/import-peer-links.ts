@@ -16,7 +16,7 @@ import { checkPeerLink, linkOf, type PeerLinkFields } from './peer-link-fields.j
 export type { PeerImportDeps } from './peer-import-deps.js';
 
 /** Starting counts are written this many at a time (and at the end). */
-const COUNTS_PER_WRITE = 500;
+const COUNTS_PER_WRITE = 200;
 
 /**
  * Imports a peer shortener's links with their codes, counts and states kept (issue 24,
@@ -40,30 +40,42 @@ export async function importPeerLinks(
   const run = new PeerImportRun(deps, principal, options.dryRun);
   const counts = { imported: 0, unchanged: 0, rejected: 0, clicks: 0 };
   let stopped: PeerImportSummary['stopped'] = null;
-  const tell = (outcome: PeerImportOutcome) => {
-    options.onOutcome?.(outcome);
+  // Outcomes wait here until the starting counts of their links are written, so a row is
+  // never told done before its count is kept (or the import says it stopped).
+  let held: PeerImportOutcome[] = [];
+  const tellHeld = () => {
+    for (const outcome of held) options.onOutcome?.(outcome);
+    held = [];
   };
+  const stop = (source: string, error: unknown) => {
+    tellHeld();
+    stopped = { source, error };
+    options.onOutcome?.({ kind: 'failed', source, error });
+  };
+  let lastSource = '';
   for await (const row of rows) {
     const outcome = await run.importRow(row);
     if (outcome.kind === 'failed') {
-      stopped = { source: outcome.source, error: outcome.error };
-      tell(outcome);
+      // What was imported before keeps its count if the store still takes it.
+      await run.writeCounts(0);
+      stop(outcome.source, outcome.error);
       break;
     }
-    // Counts are written before the rows they belong to are told as done.
-    const unwritten = await run.writeCounts(COUNTS_PER_WRITE);
-    if (unwritten !== null) {
-      stopped = { source: outcome.source, error: unwritten };
-      tell({ kind: 'failed', source: outcome.source, error: unwritten });
-      break;
-    }
+    lastSource = outcome.source;
     counts[outcome.kind]++;
     if (outcome.kind === 'imported' && !isPeerRowProblem(row)) counts.clicks += row.clicks;
-    tell(outcome);
+    held.push(outcome);
+    const unwritten = await run.writeCounts(COUNTS_PER_WRITE);
+    if (unwritten !== null) {
+      stop(outcome.source, unwritten);
+      break;
+    }
+    if (!run.hasPendingCounts()) tellHeld();
   }
   if (stopped === null) {
     const unwritten = await run.writeCounts(0);
-    if (unwritten !== null) stopped = { source: 'starting counts', error: unwritten };
+    if (unwritten === null) tellHeld();
+    else stop(lastSource, unwritten);
   }
   return { ...counts, stopped };
 }
@@ -98,6 +110,10 @@ class PeerImportRun {
       }
       return { kind: 'failed', source: row.source, error };
     }
+  }
+
+  hasPendingCounts(): boolean {
+    return this.#pendingCounts.length > 0;
   }
 
   /**
