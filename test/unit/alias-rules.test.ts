@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   assertValidAlias,
+  importedCodeProblem,
   isLinkIdShaped,
   isReservedAlias,
   RESERVED_ALIASES,
@@ -206,6 +207,49 @@ describe('an alias never has the shape of a link id (ADR 0101)', () => {
     ]) {
       assert.equal(isLinkIdShaped(alias), false, alias);
       assertValidAlias(alias);
+    }
+  });
+});
+
+describe('importedCodeProblem (issue 24, ADR 0136)', () => {
+  test("peers' codes within hop's shape are kept: 1-2 characters, '.', '~', any case", () => {
+    for (const code of [
+      'a',
+      'Z',
+      '1',
+      'ab',
+      'Ab',
+      'v1.2',
+      '~x',
+      'a.b~c',
+      'x'.repeat(64),
+      '-',
+      '_',
+    ]) {
+      assert.equal(importedCodeProblem(code), null, code);
+    }
+  });
+
+  test('codes hop cannot serve are named with why', () => {
+    const cases: [string, RegExp][] = [
+      ['', /1 to 64/],
+      ['x'.repeat(65), /1 to 64/],
+      ['a/b', /1 to 64/],
+      ['a b', /1 to 64/],
+      ['a+', /1 to 64/],
+      ['caf\u00e9', /1 to 64/],
+      ['.', /remove it from a path/],
+      ['..', /remove it from a path/],
+      ['Docs', /reserved/],
+      ['REST', /reserved/],
+      ['yourls-api.php', /reserved/],
+      ['favicon.ico', /reserved/],
+      ['01HZX3J5Q8W6V2T9R4N7M0K1PB', /link id/],
+    ];
+    for (const [code, why] of cases) {
+      const problem = importedCodeProblem(code);
+      assert.ok(problem !== null, code);
+      assert.match(problem, why, code);
     }
   });
 });

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import bcrypt from 'bcryptjs';
 import {
   hashLinkPassword,
   isEncodedLinkPassword,
+  isKeptBcryptHash,
+  MAX_BCRYPT_COST,
   verifyLinkPassword,
 } from '../../src/services/links/link-password.js';
 
@@ -73,6 +76,46 @@ describe('link passwords', () => {
       `scrypt$8192$8$1$${salt}$${hash}=`,
     ]) {
       assert.equal(isEncodedLinkPassword(encoded), false, encoded);
+    }
+  });
+
+  test("Kutt's bcrypt hashes ($2a$, $2b$, $2y$) verify as they are, never re-hashed", async () => {
+    const hash = bcrypt.hashSync('kutt secret', 4);
+    for (const prefix of ['$2a$', '$2b$', '$2y$']) {
+      const kept = prefix + hash.slice(4);
+      assert.equal(isKeptBcryptHash(kept), true, prefix);
+      assert.equal(isEncodedLinkPassword(kept), true, prefix);
+      assert.equal(await verifyLinkPassword('kutt secret', kept), true, prefix);
+      assert.equal(await verifyLinkPassword('kutt secret ', kept), false, prefix);
+      assert.equal(await verifyLinkPassword('', kept), false, prefix);
+    }
+  });
+
+  test('a bcrypt hash is checked on the password as typed, as Kutt hashed it', async () => {
+    const decomposed = 'cafe\u0301!';
+    const hash = bcrypt.hashSync(decomposed, 4);
+    assert.equal(await verifyLinkPassword(decomposed, hash), true);
+    assert.equal(await verifyLinkPassword(decomposed.normalize('NFC'), hash), false);
+  });
+
+  test('bcrypt hashes too costly, malformed or of another kind are not kept and verify false', async () => {
+    const hash = bcrypt.hashSync('x', 4);
+    const body = hash.slice(7);
+    assert.equal(MAX_BCRYPT_COST, 12);
+    for (const encoded of [
+      `$2b$13$${body}`,
+      `$2b$31$${body}`,
+      `$2b$03$${body}`,
+      `$2x$04$${body}`,
+      `$2$04$${body}`,
+      `$2b$04$${body}x`,
+      `$2b$04$${body.slice(1)}`,
+      `$2b$04$${body.slice(1)}!`,
+      `$argon2id$v=19$m=65536,t=3,p=4$${body}`,
+    ]) {
+      assert.equal(isKeptBcryptHash(encoded), false, encoded);
+      assert.equal(isEncodedLinkPassword(encoded), false, encoded);
+      assert.equal(await verifyLinkPassword('x', encoded), false, encoded);
     }
   });
 });
