@@ -471,6 +471,46 @@ describe('Kutt v2 API through the kutt client (issue 24)', () => {
     );
   });
 
+  test('expire_in is read as Kutt reads it (the ms package) and kept as an absolute time', async () => {
+    const minute = 60_000;
+    const day = 24 * 60 * minute;
+    const cases: [string, number][] = [
+      ['1m', minute],
+      ['90 s', 1.5 * minute],
+      ['1.5h', 90 * minute],
+      ['8H', 8 * 60 * minute],
+      ['42 days', 42 * day],
+      ['2 weeks', 14 * day],
+      ['1y', 365.25 * day],
+      ['  3 minutes  ', 3 * minute],
+    ];
+    for (const [text, ms] of cases) {
+      const link = await alice
+        .links()
+        .create({ target: 'https://example.com/ttl', expire_in: text });
+      const expected = new Date(server.clock.now() + ms).toISOString();
+      assert.equal((link as unknown as { expire_in: string }).expire_in, expected, text);
+      const v1 = await server.request('GET', `/v1/links/${link.id}`, { key: aliceKey });
+      assert.equal(v1.json.expires_at, expected, text);
+    }
+    const refused: [unknown, string][] = [
+      ['-5m', 'Expire time should be more than 1 minute.'],
+      ['100', 'Expire time should be more than 1 minute.'],
+      ['59 seconds', 'Expire time should be more than 1 minute.'],
+      ['5 fortnights', 'Expire format is invalid. Valid examples: 1m, 8h, 42 days.'],
+      ['0', 'Expire format is invalid. Valid examples: 1m, 8h, 42 days.'],
+      [42, 'Expire format is invalid. Valid examples: 1m, 8h, 42 days.'],
+      ['1'.repeat(101), 'Expire format is invalid. Valid examples: 1m, 8h, 42 days.'],
+    ];
+    for (const [value, message] of refused) {
+      await assertKuttError(
+        alice.links().create({ target: 'https://example.com/ttl', expire_in: value as string }),
+        400,
+        message,
+      );
+    }
+  });
+
   test('bad and unknown ids: 400 "ID is invalid." and 404', async () => {
     await assertKuttError(alice.links().remove('abc123'), 400, 'ID is invalid.');
     await assertKuttError(
