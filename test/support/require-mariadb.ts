@@ -1,0 +1,51 @@
+import { connect } from 'node:net';
+import type { TestContext } from 'node:test';
+import { createConnection, type Connection } from 'mysql2/promise';
+
+/** The MariaDB the tests use: root without a password on loopback. */
+export const MARIADB_URL = process.env['HOP_TEST_MARIADB_URL'] ?? 'mysql://root@127.0.0.1:3306';
+
+/** Whether MariaDB accepts connections on its port. */
+export async function mariadbReachable(url: string = MARIADB_URL): Promise<boolean> {
+  const parsed = new URL(url);
+  return new Promise<boolean>((resolve) => {
+    const socket = connect(Number(parsed.port || 3306), parsed.hostname, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * Whether MariaDB answers, for one test. Under CI=true an unreachable server fails the test
+ * (never a silent skip in CI); elsewhere the test is skipped with a message.
+ */
+export async function requireMariadb(t: TestContext): Promise<boolean> {
+  if (await mariadbReachable()) return true;
+  const why = `MariaDB at ${MARIADB_URL} is unreachable`;
+  if (process.env['CI'] === 'true') throw new Error(why);
+  t.skip(`${why}; start it to run this test`);
+  return false;
+}
+
+/**
+ * A database for this test alone (`<prefix>_<random>`), dropped after it; returns its URL and
+ * a connection to it (closed after), on which the test builds its tables.
+ */
+export async function testMariadbDatabase(
+  t: TestContext,
+  prefix: string,
+): Promise<{ url: string; connection: Connection }> {
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = await createConnection({ uri: MARIADB_URL });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  t.after(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.end();
+  });
+  const url = `${MARIADB_URL}/${name}`;
+  const connection = await createConnection({ uri: url, multipleStatements: true });
+  t.after(() => connection.end());
+  return { url, connection };
+}
