@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Link } from '../../src/domain/link.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -433,6 +434,49 @@ describe('YOURLS API (issue 24)', () => {
       assert.equal(expanded.json.longurl, 'https://edit.example/new');
       assert.equal(expanded.json.title, 'New');
     });
+  });
+
+  test('each short domain answers as its own YOURLS: creates and bare keywords on the Host called', async () => {
+    const domain = await server.request('POST', '/v1/domains', {
+      body: { host: 'go.yourls.test' },
+    });
+    assert.equal(domain.status, 201, domain.text);
+    /** A GET with another Host, as a client configured with that domain sends it. */
+    const onDomain = (params: Record<string, string>) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const query = new URLSearchParams({ ...params, format: 'json', signature: key });
+        const { port } = new URL(server.url);
+        const request = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/yourls-api.php?${query.toString()}`,
+            headers: { host: 'go.yourls.test' },
+          },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => {
+              resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+    const made = await onDomain({
+      action: 'shorturl',
+      url: 'https://domain.example/',
+      keyword: 'on-go',
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.equal(made.body.shorturl, 'https://go.yourls.test/on-go');
+    assert.equal((await onDomain({ action: 'expand', shorturl: 'on-go' })).status, 200);
+    // On the default domain the bare keyword names no link; the full short URL does.
+    assert.equal((await json({ action: 'expand', shorturl: 'on-go' })).status, 404);
+    const byUrl = await json({ action: 'expand', shorturl: 'https://go.yourls.test/on-go' });
+    assert.equal(byUrl.json.longurl, 'https://domain.example/');
   });
 
   describe('formats', () => {
