@@ -67,11 +67,11 @@ export function linkEventLogContract(openStore: OpenStore): void {
     test('forgetBefore deletes old events a batch at a time, oldest first', async (t) => {
       const store = await openFresh(t, openStore);
       const start = await store.linkEvents.latest();
-      const old = [
-        makeLink({ createdAt: BASE_MS - 2 * HOUR_MS }),
-        makeLink({ createdAt: BASE_MS - HOUR_MS }),
-      ];
-      const recent = makeLink({ createdAt: BASE_MS });
+      // A link.created occurs when the link is written (its updated_at; a create's
+      // created_at too): an imported link may keep an older creation time (ADR 0136).
+      const at = (ms: number) => makeLink({ createdAt: ms, updatedAt: ms });
+      const old = [at(BASE_MS - 2 * HOUR_MS), at(BASE_MS - HOUR_MS)];
+      const recent = at(BASE_MS);
       for (const link of [...old, recent]) await store.links.insertLink(link);
       assert.equal(await store.linkEvents.forgetBefore(BASE_MS, 1), 1);
       assert.equal(await store.linkEvents.forgetBefore(BASE_MS, 10), 1);
