@@ -646,3 +646,38 @@ describe('YOURLS API (issue 24)', () => {
     });
   });
 });
+
+describe('YOURLS API past the create rate limit (issue 24)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ HOP_CREATE_RATE: '1/m:2' });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('429 error:flood with Retry-After, in the shorturl shape', async () => {
+    const key = await server.ownerKey('yourls-busy');
+    const shorten = (n: number) =>
+      fetch(
+        `${server.url}/yourls-api.php?${new URLSearchParams({
+          action: 'shorturl',
+          format: 'json',
+          signature: key,
+          url: `https://busy.example/${n}`,
+        }).toString()}`,
+      );
+    assert.equal((await shorten(1)).status, 200);
+    assert.equal((await shorten(2)).status, 200);
+    const refused = await shorten(3);
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.deepEqual(await refused.json(), {
+      status: 'fail',
+      code: 'error:flood',
+      message: 'Too many URLs added too fast. Slow down please.',
+      errorCode: '429',
+      statusCode: '429',
+    });
+  });
+});
