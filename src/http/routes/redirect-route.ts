@@ -125,7 +125,7 @@ export function registerRedirectRoute(app: FastifyInstance, front: RedirectFront
  */
 function registerPreviewPageRoute(app: FastifyInstance, front: RedirectFront): void {
   app.get<{ Params: { code: string } }>(
-    '/:code(^[A-Za-z0-9_-]+)+',
+    '/:code(^[A-Za-z0-9._~-]+)+',
     {
       schema: {
         summary: "A short link's public preview page",
