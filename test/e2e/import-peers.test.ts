@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import bcrypt from 'bcryptjs';
@@ -422,6 +422,8 @@ describe('hop import shlink', () => {
         '2024-01-04T00:00:00+00:00,,api,https://s.example/api,https://example.com/api,,,1',
         '2024-01-05T00:00:00+00:00,,taken,https://s.example/taken,https://example.com/taken,,,1',
         '2024-01-06T00:00:00+00:00,,bad,https://s.example/bad,https://example.com/bad,,,many',
+        '2024-01-06T00:00:00+00:00,,q"q,https://s.example/q,https://example.com/q,,,0',
+        '2024-01-06T00:00:00+00:00,,short,https://s.example/short',
         '2024-01-07T00:00:00+00:00,,x,https://s.example/x,https://example.com/x,,,0',
       ].join('\n') + '\n',
     );
@@ -432,6 +434,8 @@ describe('hop import shlink', () => {
         /^line 4: rejected: .*"api" is reserved/,
         /^line 5: rejected: .*"taken" is already held/,
         /^line 6: rejected: visits many is not a whole number$/,
+        /^line 7: rejected: a quote inside a cell that does not start with one$/,
+        /^line 8: rejected: 4 cells where the header names 8$/,
       ],
     });
     // The importer's dialect: names any case with spaces, no domain column (the shortUrl's
@@ -441,9 +445,14 @@ describe('hop import shlink', () => {
       imported,
       'Long URL,Short URL,Title,Tags\r\nhttps://example.com/imp,https://i.example/imp1,Imported,"a,b"\r\n',
     );
-    const run = await runHop(['import', 'shlink', imported], hopEnv(dataDir));
+    const report = join(files, 'report.csv');
+    const run = await runHop(['import', 'shlink', imported, '--report', report], hopEnv(dataDir));
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^imported 1 links with 0 clicks, unchanged 0, rejected 0/);
+    assert.equal(
+      readFileSync(report, 'utf8'),
+      'source,code,outcome,detail\nline 2,imp1,imported,\n',
+    );
 
     const server = await assertServed(t, dataDir, [
       { code: 'sh1', to: 'https://example.com/sh1', clicks: 12 },

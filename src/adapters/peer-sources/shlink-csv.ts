@@ -50,8 +50,10 @@ export async function readShlinkCsv(path: string): Promise<PeerRows> {
   }
   const skipped: { line: number; problem: string }[] = [];
   let bytesRead = 0;
-  /** The line the last row read ends on. */
+  /** The line the last row handed out ends on. */
   let lastLine = 1;
+  /** The line the last row parsed ends on (the parser reads ahead of the rows handed out). */
+  let parsedLines = 1;
   const parser = parse({
     bom: true,
     info: true,
@@ -60,11 +62,19 @@ export async function readShlinkCsv(path: string): Promise<PeerRows> {
     relax_column_count: true,
     skip_records_with_error: true,
     max_record_size: MAX_ROW_BYTES,
+    on_record: (record: string[], context: { lines: number }) => {
+      parsedLines = context.lines;
+      return record;
+    },
     on_skip: (error: CsvError | undefined) => {
-      if (error !== undefined) {
-        const line = typeof error['lines'] === 'number' ? error['lines'] : lastLine + 1;
-        skipped.push({ line, problem: csvProblem(error) });
-      }
+      if (error === undefined) return undefined;
+      // A quote never closed is found at the file's end: it opened on the row after the
+      // last one parsed.
+      const line =
+        error.code !== 'CSV_QUOTE_NOT_CLOSED' && typeof error['lines'] === 'number'
+          ? error['lines']
+          : parsedLines + 1;
+      skipped.push({ line, problem: csvProblem(error) });
       return undefined;
     },
   });
@@ -238,7 +248,7 @@ function csvProblem(error: CsvError): string {
     case 'CSV_INVALID_CLOSING_QUOTE':
       return 'a quoted cell goes on after its closing quote';
     case 'CSV_QUOTE_NOT_CLOSED':
-      return 'a quoted cell is never closed';
+      return 'a quoted cell is never closed: the rest of the file was read into it';
     case 'CSV_MAX_RECORD_SIZE':
       return `the row is longer than ${MAX_ROW_BYTES} bytes (a quoted cell never closed?)`;
     default:
