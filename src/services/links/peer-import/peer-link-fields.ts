@@ -129,7 +129,11 @@ function titleOf(title: string | null): string | null {
   const cleaned = title.replace(CONTROL_CHARACTERS, ' ').trim();
   if (cleaned === '') return null;
   if (cleaned.length <= MAX_TITLE_LENGTH) return cleaned;
-  return `${cleaned.slice(0, MAX_TITLE_LENGTH - 1).trimEnd()}…`;
+  let cut = MAX_TITLE_LENGTH - 1;
+  // Never half of a surrogate pair: an emoji is cut whole.
+  const last = cleaned.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${cleaned.slice(0, cut).trimEnd()}…`;
 }
 
 function refuse(detail: string): PeerLinkVerdict {
