@@ -673,6 +673,75 @@ describe('the Shlink REST API, through the Shlink SDK', () => {
     );
   });
 
+  test('bad bodies on edits and rules answer Shlink problems, never a 500', async () => {
+    await alice.createShortUrl({
+      longUrl: 'https://example.com/hostile',
+      customSlug: 'sh-hostile',
+    });
+    const send = async (method: string, path: string, body: string) => {
+      const response = await fetch(`${server.url}/rest/v3${path}`, {
+        method,
+        headers: { 'x-api-key': aliceKey, 'content-type': 'application/json' },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const cases: [string, string, string, string, string[] | undefined][] = [
+      ['PATCH', '/short-urls/sh-hostile', '"a string"', 'malformed-request-body', undefined],
+      ['PATCH', '/short-urls/sh-hostile', '{"tags": "one"}', 'invalid-data', ['tags']],
+      ['PATCH', '/short-urls/sh-hostile', '{"tags": ["not a tag!"]}', 'invalid-data', ['tags']],
+      [
+        'POST',
+        '/short-urls/sh-hostile/redirect-rules',
+        '{"redirectRules": 3}',
+        'invalid-data',
+        ['redirectRules'],
+      ],
+      [
+        'POST',
+        '/short-urls/sh-hostile/redirect-rules',
+        '{"redirectRules": [{"longUrl": "https://example.com/", "conditions": [null]}]}',
+        'invalid-data',
+        ['redirectRules'],
+      ],
+      [
+        'POST',
+        '/short-urls/sh-hostile/redirect-rules',
+        '{"redirectRules": [{"longUrl": "javascript:alert(1)", "conditions": [{"type": "language", "matchKey": null, "matchValue": "de"}]}]}',
+        'invalid-data',
+        ['redirectRules'],
+      ],
+      [
+        'POST',
+        '/short-urls/sh-hostile/redirect-rules',
+        '{"redirectRules": [{"longUrl": "https://example.com/", "conditions": [{"type": "ip-address", "matchKey": null, "matchValue": "1.*.3.4"}]}]}',
+        'invalid-data',
+        ['redirectRules'],
+      ],
+      ['PUT', '/tags', '{"oldName": 3}', 'invalid-data', ['oldName', 'newName']],
+    ];
+    for (const [method, path, body, code, invalidElements] of cases) {
+      const answer = await send(method, path, body);
+      assert.equal(answer.status, 400, `${method} ${path} ${body}`);
+      assert.equal(answer.body['type'], `${ERROR}${code}`);
+      if (invalidElements !== undefined)
+        assert.deepEqual(answer.body['invalidElements'], invalidElements);
+    }
+    // A whole-octet wildcard is Shlink's way to say a CIDR.
+    const wildcard = await alice.setShortUrlRedirectRules(
+      { shortCode: 'sh-hostile' },
+      {
+        redirectRules: [
+          {
+            longUrl: 'https://example.com/office',
+            conditions: [{ type: 'ip-address', matchKey: null, matchValue: '10.2.*.*' }],
+          },
+        ],
+      },
+    );
+    assert.equal(wildcard.redirectRules[0]?.conditions[0]?.matchValue, '10.2.0.0/16');
+  });
+
   test('authentication: no key, an unknown key, a key without the scope', async () => {
     const none = await fetch(`${server.url}/rest/v3/short-urls`);
     assert.equal(none.status, 401);

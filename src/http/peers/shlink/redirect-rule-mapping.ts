@@ -109,7 +109,11 @@ export function hopRulesOf(body: unknown): HopRuleInput[] {
           break;
         }
         default:
-          refuse(`hop has no equivalent of the condition "${String(type)}".`);
+          refuse(
+            typeof type === 'string'
+              ? `hop has no equivalent of the condition "${type}".`
+              : `Each condition of rule ${index + 1} needs a type.`,
+          );
       }
     }
     if (Object.keys(query).length > 0) when['query'] = query;
