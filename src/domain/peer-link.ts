@@ -1,3 +1,5 @@
+import type { RedirectStatus } from './link.js';
+
 /**
  * One link as a peer shortener (Shlink, YOURLS, Kutt) holds it, normalised by that peer's
  * reader so that one import service keeps codes, counts and states alike (issue 24).
@@ -21,6 +23,11 @@ export interface PeerLink {
   readonly clicks: number;
   /** The peer's password hash as stored (Kutt: bcrypt `$2a$`/`$2b$`), kept; null: none. */
   readonly passwordHash: string | null;
+  /**
+   * The status the peer redirected with (YOURLS: 301; Shlink and Kutt: 302 by default), so
+   * that browsers and caches see the same answer they saw before the move.
+   */
+  readonly statusCode: RedirectStatus;
 }
 
 /** A row the reader could not turn into a PeerLink: reported at its place, never dropped. */

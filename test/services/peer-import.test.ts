@@ -33,6 +33,7 @@ function peerLink(overrides: Partial<PeerLink> = {}): PeerLink {
     state: 'active',
     clicks: 0,
     passwordHash: null,
+    statusCode: 302,
     ...overrides,
   };
 }

@@ -95,5 +95,7 @@ function kuttRow(row: KuttLinkRow): PeerRow {
     state: flag(row.banned) || flag(row.domain_banned) ? 'disabled' : 'active',
     clicks,
     passwordHash: textOrNull(row.password),
+    // Kutt redirects with Express's default.
+    statusCode: 302,
   };
 }

@@ -209,6 +209,8 @@ function shlinkRow(source: string, record: readonly string[], header: Header): P
     state: 'active',
     clicks,
     passwordHash: null,
+    // Shlink's default REDIRECT_STATUS_CODE; the CSV does not say.
+    statusCode: 302,
   };
   return link;
 }

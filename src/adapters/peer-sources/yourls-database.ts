@@ -118,6 +118,8 @@ function yourlsRow(row: YourlsUrlRow): PeerRow {
     state: 'active',
     clicks,
     passwordHash: null,
+    // yourls_redirect_shorturl answers 301.
+    statusCode: 301,
   };
 }
 

@@ -1,6 +1,6 @@
 import { importedCodeProblem } from '../../../domain/alias-rules.js';
 import { checkDestination } from '../../../domain/destination-policy.js';
-import { DEFAULT_REDIRECT_STATUS, type Link } from '../../../domain/link.js';
+import { isRedirectStatus, type Link, type RedirectStatus } from '../../../domain/link.js';
 import { isTagName, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../domain/link-fields.js';
 import { NO_SMART_OPTIONS } from '../../../domain/smart/smart-options.js';
 import { isKeptBcryptHash, isEncodedLinkPassword } from '../link-password.js';
@@ -26,6 +26,7 @@ export interface PeerLinkFields {
   readonly state: 'active' | 'disabled';
   readonly passwordHash: string | null;
   readonly clicks: number;
+  readonly statusCode: RedirectStatus;
 }
 
 /**
@@ -59,6 +60,9 @@ export function checkPeerLink(deps: PeerImportDeps, row: PeerLink, nowMs: number
   if (!Number.isSafeInteger(row.clicks) || row.clicks < 0) {
     return refuse(`The click total ${String(row.clicks)} is not a count.`);
   }
+  if (!isRedirectStatus(row.statusCode)) {
+    return refuse(`The redirect status ${String(row.statusCode)} is not one hop answers with.`);
+  }
   if (row.passwordHash !== null && !isKeptHash(row.passwordHash)) {
     return refuse(
       'The password hash cannot be kept: hop verifies bcrypt ($2a$, $2b$, $2y$) of cost 4 to 12, and its own.',
@@ -76,6 +80,7 @@ export function checkPeerLink(deps: PeerImportDeps, row: PeerLink, nowMs: number
       state: row.state,
       passwordHash: row.passwordHash,
       clicks: row.clicks,
+      statusCode: row.statusCode,
     },
   };
 }
@@ -94,7 +99,7 @@ export function linkOf(
     code: fields.code,
     owner,
     destination: fields.destination,
-    statusCode: DEFAULT_REDIRECT_STATUS,
+    statusCode: fields.statusCode,
     state: fields.state,
     custom: true,
     title: fields.title,
