@@ -1,3 +1,4 @@
+import type { ClickCounts } from '../domain/click-fold.js';
 import type { Link, LinkState } from '../domain/link.js';
 import type { TagsMode } from '../domain/link-tags.js';
 
@@ -27,8 +28,12 @@ export type InsertLinkResult =
   /** The idempotency key was already claimed by a live record: nothing was inserted. */
   | { readonly kind: 'replayed'; readonly record: IdempotencyRecord };
 
-/** What a list is ordered by (ADR 0097); ties are broken by id, in the same direction. */
-export type LinkSortKey = 'created' | 'clicks' | 'expires_at';
+/**
+ * What a list is ordered by (ADR 0097); ties are broken by id, in the same direction.
+ * `clicks` are people's; `all_clicks` people's and bots' together (Shlink's `visits`),
+ * a store order the peers' lists use and /v1 does not offer.
+ */
+export type LinkSortKey = 'created' | 'clicks' | 'all_clicks' | 'expires_at';
 
 export interface LinkSort {
   readonly key: LinkSortKey;
@@ -48,7 +53,8 @@ export interface LinkSortPosition {
 /** A link that never expires sorts as if it expired last (after any real instant). */
 export const NEVER_EXPIRES_SORT_VALUE = Number.MAX_SAFE_INTEGER;
 
-export interface LinkQuery {
+/** Which links a list or a count matches: the filters, without order or paging. */
+export interface LinkFilterQuery {
   /** Only this owner's links; `undefined` for all owners (admin). */
   readonly owner?: string | undefined;
   /**
@@ -66,15 +72,23 @@ export interface LinkQuery {
   readonly tagsMode?: TagsMode | undefined;
   /** Only links carrying none of these tags. */
   readonly excludeTags?: readonly string[] | undefined;
+  /** The clock reading that decides which links count as expired. */
+  readonly nowMs: number;
+}
+
+export interface LinkQuery extends LinkFilterQuery {
   /** Only links whose id sorts before this one (the previous page's last id). */
   readonly beforeId?: string | undefined;
   /** The order; without it newest first (descending id). */
   readonly sort?: LinkSort | undefined;
   /** Only links after this position in `sort`'s order (the previous page's last row). */
   readonly after?: LinkSortPosition | undefined;
+  /**
+   * Rows of the order to pass over first (a numbered page: the peers' APIs); after any
+   * keyset condition. The store still reads the rows it skips, but never returns them.
+   */
+  readonly offset?: number | undefined;
   readonly limit: number;
-  /** The clock reading that decides which links count as expired. */
-  readonly nowMs: number;
 }
 
 /** Whole links, as the link use cases create, read, list and change them (SPEC §3, §4). */
@@ -99,6 +113,13 @@ export interface LinkRepository {
    * most `limit`.
    */
   listLinks(query: LinkQuery): Promise<readonly Link[]>;
+  /** How many links `listLinks` would give for these filters, with no limit. */
+  countLinks(query: LinkFilterQuery): Promise<number>;
+  /**
+   * The all-time clicks of the links matching `query`, summed: people's (starting counts
+   * included, ADR 0136) and bots' apart, as ClickStore.totals gives them per link.
+   */
+  sumClicks(query: LinkFilterQuery): Promise<ClickCounts>;
   /**
    * Replaces the stored link with `next` if its version is still `expectedVersion`
    * (compare-and-set). Returns false when someone else changed it first.

@@ -1,9 +1,11 @@
 import type pg from 'pg';
+import { NO_CLICKS, type ClickCounts } from '../../domain/click-fold.js';
 import type { Link } from '../../domain/link.js';
 import type {
   IdempotencyClaim,
   IdempotencyRecord,
   InsertLinkResult,
+  LinkFilterQuery,
   LinkQuery,
   LinkRepository,
 } from '../../ports/link-repository.js';
@@ -89,43 +91,54 @@ export class PgLinkRepository implements LinkRepository {
   }
 
   async listLinks(query: LinkQuery): Promise<readonly Link[]> {
-    const filters = [query.owner, query.search];
-    if (filters.some((value) => value?.includes(NUL) === true)) return [];
-    // No stored tag holds a NUL (the tag rules): such a tag matches no link.
-    const wanted = query.tags ?? [];
-    const tags = wanted.filter((tag) => !tag.includes(NUL));
-    if (tags.length < wanted.length && (query.tagsMode === 'all' || tags.length === 0)) return [];
-    const excludeTags = query.excludeTags?.filter((tag) => !tag.includes(NUL)) ?? [];
+    const filter = filterOf(query);
+    if (filter === null) return [];
     return guardPg('list links', async () => {
       const params: unknown[] = [];
-      const param = (value: unknown) => {
-        params.push(value);
-        return `$${params.length}`;
-      };
-      const where: string[] = [];
+      const param = bindInto(params);
       // click_totals is in the same database: the click store keeps it beside the links.
       const order = listOrderSql(query, 'click_totals', param);
+      const where = filterConditions(filter, param);
       if (order.after !== null) where.push(order.after);
-      if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
-      if (query.domains !== undefined) where.push(`domain = ANY(${param(query.domains)}::text[])`);
       if (query.beforeId !== undefined) where.push(`id < ${param(query.beforeId)}`);
-      if (query.search !== undefined && query.search !== '') {
-        const search = param(query.search.toLowerCase());
-        where.push(
-          `(strpos(lower(code), ${search}) > 0 OR strpos(lower(destination), ${search}) > 0
-            OR strpos(lower(coalesce(title, '')), ${search}) > 0)`,
-        );
-      }
-      // jsonb's ?| and ?& test array elements, and the GIN index links_tags serves both.
-      if (tags.length > 0) {
-        where.push(`tags ${query.tagsMode === 'all' ? '?&' : '?|'} ${param(tags)}::text[]`);
-      }
-      if (excludeTags.length > 0) where.push(`NOT (tags ?| ${param(excludeTags)}::text[])`);
-      where.push(stateCondition(query.state, () => param(query.nowMs)));
+      let paging = `LIMIT ${param(query.limit)}`;
+      if (query.offset !== undefined && query.offset > 0)
+        paging += ` OFFSET ${param(query.offset)}`;
       const sql = `SELECT ${LINK_COLUMNS} FROM links ${order.join} WHERE ${where.join(' AND ')}
-        ORDER BY ${order.orderBy} LIMIT ${param(query.limit)}`;
+        ORDER BY ${order.orderBy} ${paging}`;
       const { rows } = await this.#primary.query<LinkRow>(sql, params);
       return rows.map(fromRow);
+    });
+  }
+
+  async countLinks(query: LinkFilterQuery): Promise<number> {
+    const filter = filterOf(query);
+    if (filter === null) return 0;
+    return guardPg('count links', async () => {
+      const params: unknown[] = [];
+      const where = filterConditions(filter, bindInto(params));
+      const { rows } = await this.#primary.query<{ n: string }>(
+        `SELECT count(*) AS n FROM links WHERE ${where.join(' AND ')}`,
+        params,
+      );
+      return Number(rows[0]?.n ?? 0);
+    });
+  }
+
+  async sumClicks(query: LinkFilterQuery): Promise<ClickCounts> {
+    const filter = filterOf(query);
+    if (filter === null) return NO_CLICKS;
+    return guardPg('sum clicks', async () => {
+      const params: unknown[] = [];
+      const where = filterConditions(filter, bindInto(params));
+      const { rows } = await this.#primary.query<{ clicks: string; bot_clicks: string }>(
+        `SELECT coalesce(sum(totals.clicks), 0) AS clicks,
+           coalesce(sum(totals.bot_clicks), 0) AS bot_clicks
+         FROM links JOIN click_totals AS totals ON totals.link_id = links.id
+         WHERE ${where.join(' AND ')}`,
+        params,
+      );
+      return { clicks: Number(rows[0]?.clicks ?? 0), botClicks: Number(rows[0]?.bot_clicks ?? 0) };
     });
   }
 
@@ -181,6 +194,55 @@ export class PgLinkRepository implements LinkRepository {
       return inserted;
     });
   }
+}
+
+/** A query's filters as PostgreSQL can take them: no NUL, which no stored text holds. */
+interface PgFilter {
+  readonly query: LinkFilterQuery;
+  readonly tags: readonly string[];
+  readonly excludeTags: readonly string[];
+}
+
+/** `query`'s filters, or null when a NUL in one means no link can match. */
+function filterOf(query: LinkFilterQuery): PgFilter | null {
+  const filters = [query.owner, query.search];
+  if (filters.some((value) => value?.includes(NUL) === true)) return null;
+  // No stored tag holds a NUL (the tag rules): such a tag matches no link.
+  const wanted = query.tags ?? [];
+  const tags = wanted.filter((tag) => !tag.includes(NUL));
+  if (tags.length < wanted.length && (query.tagsMode === 'all' || tags.length === 0)) return null;
+  const excludeTags = query.excludeTags?.filter((tag) => !tag.includes(NUL)) ?? [];
+  return { query, tags, excludeTags };
+}
+
+/** Binds a value into `params`, returning its placeholder (`$3`). */
+function bindInto(params: unknown[]): (value: unknown) => string {
+  return (value) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+}
+
+/** The WHERE conditions of a filter, shared by the list, the count and the sum. */
+function filterConditions(filter: PgFilter, param: (value: unknown) => string): string[] {
+  const { query, tags, excludeTags } = filter;
+  const where: string[] = [];
+  if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
+  if (query.domains !== undefined) where.push(`domain = ANY(${param(query.domains)}::text[])`);
+  if (query.search !== undefined && query.search !== '') {
+    const search = param(query.search.toLowerCase());
+    where.push(
+      `(strpos(lower(code), ${search}) > 0 OR strpos(lower(destination), ${search}) > 0
+        OR strpos(lower(coalesce(title, '')), ${search}) > 0)`,
+    );
+  }
+  // jsonb's ?| and ?& test array elements, and the GIN index links_tags serves both.
+  if (tags.length > 0) {
+    where.push(`tags ${query.tagsMode === 'all' ? '?&' : '?|'} ${param(tags)}::text[]`);
+  }
+  if (excludeTags.length > 0) where.push(`NOT (tags ?| ${param(excludeTags)}::text[])`);
+  where.push(stateCondition(query.state, () => param(query.nowMs)));
+  return where;
 }
 
 /** A link as jsonb_to_recordset reads it (snake_case columns). */

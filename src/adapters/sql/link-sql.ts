@@ -68,6 +68,7 @@ export interface ListOrderSql {
  * ORDER BY and keyset condition of a sorted list (ADR 0097): the sort value, then the id,
  * both in the sort's direction, so (value, id) is a total order a cursor can resume from.
  * Never-expiring links sort as NEVER_EXPIRES_SORT_VALUE; links without clicks as 0.
+ * (`all_clicks` adds bots' clicks to people's: Shlink's `visits`.)
  * `clickTotals` names the table of all-time clicks as this connection sees it; `param`
  * binds a value and returns its placeholder.
  */
@@ -90,9 +91,11 @@ export function listOrderSql(
   const value =
     sort.key === 'clicks'
       ? 'coalesce(totals.clicks, 0)'
-      : `coalesce(links.expires_at, ${NEVER_EXPIRES_SORT_VALUE})`;
+      : sort.key === 'all_clicks'
+        ? '(coalesce(totals.clicks, 0) + coalesce(totals.bot_clicks, 0))'
+        : `coalesce(links.expires_at, ${NEVER_EXPIRES_SORT_VALUE})`;
   const join =
-    sort.key === 'clicks' ? `LEFT JOIN ${clickTotals} totals ON totals.link_id = links.id` : '';
+    sort.key === 'expires_at' ? '' : `LEFT JOIN ${clickTotals} totals ON totals.link_id = links.id`;
   let condition: string | null = null;
   if (after !== undefined) {
     const at = param(after.value);

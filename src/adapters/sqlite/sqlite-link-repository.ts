@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
+import type { ClickCounts } from '../../domain/click-fold.js';
 import type { Link } from '../../domain/link.js';
 import type {
   IdempotencyClaim,
   IdempotencyRecord,
   InsertLinkResult,
+  LinkFilterQuery,
   LinkQuery,
   LinkRepository,
 } from '../../ports/link-repository.js';
@@ -47,11 +49,8 @@ export class SqliteLinkRepository implements LinkRepository {
   readonly #insertWithClaim: Database.Transaction<
     (link: Link, claim: IdempotencyClaim) => InsertLinkResult
   >;
-  /** List statements by their SQL: the filters combine into a handful of shapes. */
-  readonly #listStatements = new Map<
-    string,
-    Database.Statement<Record<string, unknown>, LinkRow>
-  >();
+  /** List and count statements by connection and SQL (`#prepared`). */
+  readonly #statements = new Map<string, Database.Statement<Record<string, unknown>>>();
   /** clicks.db's path: a list sorted by clicks reads its totals there (ADR 0097). */
   readonly #clicksFile: string | null;
   /** hop.db read-only with clicks.db attached, opened by the first list sorted by clicks. */
@@ -156,48 +155,82 @@ export class SqliteLinkRepository implements LinkRepository {
 
   async listLinks(query: LinkQuery): Promise<readonly Link[]> {
     return guardSqlite('list links', () => {
-      const where: string[] = [];
-      const params: Record<string, unknown> = { limit: query.limit, now: query.nowMs };
+      const params: Record<string, unknown> = { limit: query.limit };
       const order = listOrderSql(query, 'clicks.click_totals', (value) => {
         const name = `sort_${Object.keys(params).length}`;
         params[name] = value;
         return `@${name}`;
       });
+      const where = filterConditions(query, params);
       if (order.after !== null) where.push(order.after);
-      if (query.owner !== undefined) {
-        where.push('owner = @owner');
-        params['owner'] = query.owner;
-      }
-      if (query.domains !== undefined) {
-        const names = query.domains.map((domain, index) => {
-          params[`domain_${index}`] = domain;
-          return `@domain_${index}`;
-        });
-        where.push(names.length === 0 ? '0' : `domain IN (${names.join(', ')})`);
-      }
       if (query.beforeId !== undefined) {
         where.push('id < @before_id');
         params['before_id'] = query.beforeId;
       }
-      if (query.search !== undefined && query.search !== '') {
-        where.push(
-          `(instr(hop_fold(code), @search) > 0 OR instr(hop_fold(destination), @search) > 0
-            OR instr(hop_fold(coalesce(title, '')), @search) > 0)`,
-        );
-        params['search'] = query.search.toLowerCase();
+      let paging = 'LIMIT @limit';
+      if (query.offset !== undefined && query.offset > 0) {
+        paging += ' OFFSET @offset';
+        params['offset'] = query.offset;
       }
-      where.push(...tagConditions(query, params));
-      where.push(stateCondition(query.state, () => '@now'));
-      const sql = `SELECT ${LINK_COLUMNS} FROM links ${order.join} WHERE ${where.join(' AND ')} ORDER BY ${order.orderBy} LIMIT @limit`;
-      let statement = this.#listStatements.get(sql);
-      if (statement === undefined) {
-        const db = order.join === '' ? this.#db : this.connectionWithClicks();
-        statement = db.prepare<Record<string, unknown>, LinkRow>(sql);
-        this.#listStatements.set(sql, statement);
-      }
-      if (!sql.includes('@now')) delete params['now'];
-      return statement.all(params).map(fromRow);
+      const sql = `SELECT ${LINK_COLUMNS} FROM links ${order.join} WHERE ${where.join(' AND ')} ORDER BY ${order.orderBy} ${paging}`;
+      const db = order.join === '' ? this.#db : this.connectionWithClicks();
+      return this.#prepared<LinkRow>(db, sql).all(params).map(fromRow);
     });
+  }
+
+  async countLinks(query: LinkFilterQuery): Promise<number> {
+    return guardSqlite('count links', () => {
+      const params: Record<string, unknown> = {};
+      const where = filterConditions(query, params);
+      const sql = `SELECT count(*) AS n FROM links WHERE ${where.join(' AND ')}`;
+      return this.#prepared<{ n: number }>(this.#db, sql).get(params)?.n ?? 0;
+    });
+  }
+
+  async sumClicks(query: LinkFilterQuery): Promise<ClickCounts> {
+    return guardSqlite('sum clicks', () => {
+      const params: Record<string, unknown> = {};
+      const where = filterConditions(query, params);
+      // The links in hop.db, their totals in clicks.db: joined on the read-only connection
+      // with both attached, as a list sorted by clicks is (ADR 0097).
+      const sql = `SELECT coalesce(sum(totals.clicks), 0) AS clicks,
+          coalesce(sum(totals.bot_clicks), 0) AS bot_clicks
+        FROM links JOIN clicks.click_totals AS totals ON totals.link_id = links.id
+        WHERE ${where.join(' AND ')}`;
+      const row = this.#prepared<{ clicks: number; bot_clicks: number }>(
+        this.connectionWithClicks(),
+        sql,
+      ).get(params);
+      return { clicks: row?.clicks ?? 0, botClicks: row?.bot_clicks ?? 0 };
+    });
+  }
+
+  /**
+   * A statement by its SQL, prepared once on `db`: the filters combine into a handful of
+   * shapes. Parameters the SQL does not name are dropped (better-sqlite3 refuses extras).
+   */
+  #prepared<Row>(
+    db: Database.Database,
+    sql: string,
+  ): {
+    all(params: Record<string, unknown>): Row[];
+    get(params: Record<string, unknown>): Row | undefined;
+  } {
+    const key = `${db === this.#db ? 'main' : 'clicks'}\n${sql}`;
+    let statement = this.#statements.get(key);
+    if (statement === undefined) {
+      statement = db.prepare<Record<string, unknown>>(sql);
+      this.#statements.set(key, statement);
+    }
+    const bound = statement;
+    const used = (params: Record<string, unknown>) => {
+      if (!sql.includes('@now')) delete params['now'];
+      return params;
+    };
+    return {
+      all: (params) => bound.all(used(params)) as Row[],
+      get: (params) => bound.get(used(params)) as Row | undefined,
+    };
   }
 
   /**
@@ -254,10 +287,40 @@ export class SqliteLinkRepository implements LinkRepository {
 }
 
 /**
+ * The WHERE conditions of `query`'s filters, shared by the list, the count and the sum;
+ * binds their values into `params`.
+ */
+function filterConditions(query: LinkFilterQuery, params: Record<string, unknown>): string[] {
+  const where: string[] = [];
+  if (query.owner !== undefined) {
+    where.push('owner = @owner');
+    params['owner'] = query.owner;
+  }
+  if (query.domains !== undefined) {
+    const names = query.domains.map((domain, index) => {
+      params[`domain_${index}`] = domain;
+      return `@domain_${index}`;
+    });
+    where.push(names.length === 0 ? '0' : `domain IN (${names.join(', ')})`);
+  }
+  if (query.search !== undefined && query.search !== '') {
+    where.push(
+      `(instr(hop_fold(code), @search) > 0 OR instr(hop_fold(destination), @search) > 0
+        OR instr(hop_fold(coalesce(title, '')), @search) > 0)`,
+    );
+    params['search'] = query.search.toLowerCase();
+  }
+  where.push(...tagConditions(query, params));
+  params['now'] = query.nowMs;
+  where.push(stateCondition(query.state, () => '@now'));
+  return where;
+}
+
+/**
  * The tag filters of listLinks (ADR 0119): each list is bound as one JSON array, so the
  * statement's text does not depend on how many tags are asked for.
  */
-function tagConditions(query: LinkQuery, params: Record<string, unknown>): string[] {
+function tagConditions(query: LinkFilterQuery, params: Record<string, unknown>): string[] {
   const conditions: string[] = [];
   const has = (list: string) =>
     `EXISTS (SELECT 1 FROM json_each(links.tags) AS tag WHERE tag.value IN (SELECT value FROM json_each(${list})))`;

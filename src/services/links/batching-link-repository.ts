@@ -91,6 +91,14 @@ export class BatchingLinkRepository implements LinkRepository {
     return this.#store.listLinks(...args);
   }
 
+  countLinks(...args: Parameters<LinkRepository['countLinks']>) {
+    return this.#store.countLinks(...args);
+  }
+
+  sumClicks(...args: Parameters<LinkRepository['sumClicks']>) {
+    return this.#store.sumClicks(...args);
+  }
+
   replaceLink(...args: Parameters<LinkRepository['replaceLink']>) {
     return this.#store.replaceLink(...args);
   }

@@ -35,6 +35,30 @@ export interface ListLinksInput {
     ((linkIds: readonly string[]) => Promise<ReadonlyMap<string, ClickCounts>>) | undefined;
 }
 
+/** Whose links, on which domains, a caller's list covers. */
+export interface ListScope {
+  readonly owner: string | undefined;
+  readonly domains: readonly string[] | undefined;
+}
+
+/**
+ * The owner and domains of a caller's list: their own links, or with an admin key every
+ * owner's or the one `owner` names; another owner's is forbidden to any other key.
+ */
+export function listScopeOf(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  input: Pick<ListLinksInput, 'owner' | 'domain'>,
+): ListScope {
+  if (input.owner !== undefined && !principal.admin && input.owner !== principal.owner) {
+    throw new HopError('forbidden', "Only an admin key may list another owner's links.");
+  }
+  return {
+    owner: principal.admin ? input.owner : principal.owner,
+    domains: domainsOf(deps, principal, input.domain),
+  };
+}
+
 /**
  * The domains a list covers (issue 22): the one asked for, within the key's domains (one
  * outside them lists nothing, as if it had no links); else the key's; else every domain.
@@ -77,21 +101,14 @@ export async function listLinks(
   principal: Principal,
   input: ListLinksInput,
 ): Promise<LinkPage> {
-  if (input.owner !== undefined && !principal.admin && input.owner !== principal.owner) {
-    throw new HopError('forbidden', "Only an admin key may list another owner's links.");
-  }
-  const limit = input.limit ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    const detail = `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.`;
-    throw new HopError('invalid-request', detail, { fields: [{ field: 'limit', detail }] });
-  }
+  const scope = listScopeOf(deps, principal, input);
+  const limit = checkedLimit(input.limit ?? DEFAULT_PAGE_SIZE);
   const sortName = input.sort ?? DEFAULT_SORT;
   const sort = sortOf(sortName);
   const position = input.cursor === undefined ? undefined : decodeCursor(input.cursor, sortName);
   // One extra row tells whether another page exists without a count query.
   const rows = await deps.links.listLinks({
-    owner: principal.admin ? input.owner : principal.owner,
-    domains: domainsOf(deps, principal, input.domain),
+    ...scope,
     search: input.search,
     state: input.state,
     tags: input.tags,
@@ -111,7 +128,17 @@ export async function listLinks(
   return { items, nextCursor: encode({ sort: sortName, value, id: last.id }) };
 }
 
-function sortOf(name: LinkSortName): LinkSort {
+/** A page size from 1 to MAX_PAGE_SIZE, else the caller's mistake. */
+export function checkedLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    const detail = `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.`;
+    throw new HopError('invalid-request', detail, { fields: [{ field: 'limit', detail }] });
+  }
+  return limit;
+}
+
+/** The store's order of a sort name: `-` first for descending. */
+export function sortOf(name: `${'' | '-'}${LinkSort['key']}`): LinkSort {
   const descending = name.startsWith('-');
   const key = (descending ? name.slice(1) : name) as LinkSort['key'];
   return { key, descending };
@@ -128,6 +155,9 @@ async function sortValueOf(
       return 0;
     case 'expires_at':
       return last.expiresAt ?? NEVER_EXPIRES_SORT_VALUE;
+    case 'all_clicks':
+      // No /v1 sort name gives this order (LINK_SORT_NAMES), so no cursor is made for it.
+      throw new Error('a cursor list is never sorted by all clicks');
     case 'clicks': {
       if (clickTotals === undefined) throw new Error('listing by clicks needs clickTotals');
       // People's clicks, as the stores sort by (bots are apart: ADR 0094).

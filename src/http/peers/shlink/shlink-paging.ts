@@ -43,15 +43,35 @@ export function paginate<T>(
 ): { data: T[]; pagination: Pagination } {
   const perPage = request.itemsPerPage ?? Math.max(items.length, 1);
   const start = (request.page - 1) * perPage;
-  const data = items.slice(start, start + perPage);
+  return paginated(items.slice(start, start + perPage), items.length, request);
+}
+
+/**
+ * The items a page asks for: `count` from `offset` (from 0), `count` null for all. With
+ * every item on one page, any page past the first is empty.
+ */
+export function rangeOf(request: PageRequest): { offset: number; count: number | null } {
+  if (request.itemsPerPage === null) return { offset: 0, count: request.page === 1 ? null : 0 };
+  // Far past any end, a page is empty: the offset only has to stay a safe integer.
+  const offset = Math.min((request.page - 1) * request.itemsPerPage, Number.MAX_SAFE_INTEGER);
+  return { offset, count: request.itemsPerPage };
+}
+
+/** A page already read (`rangeOf`'s items) and Shlink's pagination of `totalItems` in all. */
+export function paginated<T>(
+  data: T[],
+  totalItems: number,
+  request: PageRequest,
+): { data: T[]; pagination: Pagination } {
+  const perPage = request.itemsPerPage ?? Math.max(totalItems, 1);
   return {
     data,
     pagination: {
       currentPage: request.page,
-      pagesCount: Math.max(1, Math.ceil(items.length / perPage)),
+      pagesCount: Math.max(1, Math.ceil(totalItems / perPage)),
       itemsPerPage: perPage,
       itemsInCurrentPage: data.length,
-      totalItems: items.length,
+      totalItems,
     },
   };
 }

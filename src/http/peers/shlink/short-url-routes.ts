@@ -5,6 +5,7 @@ import { NO_CLICKS, type ClickCounts } from '../../../domain/click-fold.js';
 import type { Principal } from '../../../domain/principal.js';
 import { deleteLink } from '../../../services/links/change-link-state.js';
 import { createLink, type CreateLinkInput } from '../../../services/links/create-link.js';
+import { listLinkRange, type LinkPageSortName } from '../../../services/links/list-link-page.js';
 import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
@@ -16,8 +17,18 @@ import {
   findShortUrl,
   shortUrlsJson,
   walkLinks,
+  type LinkFilter,
 } from './shlink-links.js';
-import { dateParam, listParam, pageRequestOf, paginate, stringParam } from './shlink-paging.js';
+import {
+  dateParam,
+  listParam,
+  pageRequestOf,
+  paginate,
+  paginated,
+  rangeOf,
+  stringParam,
+  type PageRequest,
+} from './shlink-paging.js';
 import { versioned } from './shlink-paths.js';
 import { invalidData, problemOfHopError } from './shlink-problem.js';
 
@@ -180,9 +191,19 @@ async function findExisting(
   );
 }
 
+/** Shlink's orders the store sorts by (ADR 0097), as hop's sort names. */
+const STORE_SORTS: Partial<Record<OrderField, readonly [LinkPageSortName, LinkPageSortName]>> = {
+  dateCreated: ['created', '-created'],
+  // hop's clicks are people's: Shlink's non-bot visits; its visits count bots too.
+  nonBotVisits: ['clicks', '-clicks'],
+  visits: ['all_clicks', '-all_clicks'],
+};
+
 /**
- * `GET /short-urls`: hop's list walked whole, then Shlink's filters hop's list has not,
- * its order and its numbered page (ADR 0133).
+ * `GET /short-urls`: a numbered page of hop's list with its total, read by the store, in
+ * the orders it sorts by; Shlink's filters and orders it has not (dates, expiry, visit
+ * limits, all-tags exclusion; long URL, code, title) walk the caller's whole list and
+ * filter, sort and page it here (ADR 0133).
  */
 async function listShortUrls(deps: AppDeps, principal: Principal, query: Query) {
   const page = pageRequestOf(query, DEFAULT_ITEMS_PER_PAGE);
@@ -195,30 +216,77 @@ async function listShortUrls(deps: AppDeps, principal: Principal, query: Query) 
   const excludeTagsMode = modeParam(query, 'excludeTagsMode');
   const excludeTags = listParam(query, 'excludeTags');
   const order = orderOf(stringParam(query, 'orderBy'));
-  const startDate = dateParam(stringParam(query, 'startDate'), 'startDate');
-  const endDate = dateParam(stringParam(query, 'endDate'), 'endDate');
-  const excludeMaxVisitsReached = stringParam(query, 'excludeMaxVisitsReached') === 'true';
-  const excludePastValidUntil = stringParam(query, 'excludePastValidUntil') === 'true';
-
-  let links = await walkLinks(deps, principal, {
+  const narrowing: Narrowing = {
+    startDate: dateParam(stringParam(query, 'startDate'), 'startDate'),
+    endDate: dateParam(stringParam(query, 'endDate'), 'endDate'),
+    excludeMaxVisitsReached: stringParam(query, 'excludeMaxVisitsReached') === 'true',
+    excludePastValidUntil: stringParam(query, 'excludePastValidUntil') === 'true',
+    // "Exclude any of these" is hop's own; "exclude those carrying all" is filtered here.
+    excludeAllOf: excludeTagsMode === 'all' ? excludeTags : undefined,
+  };
+  const filter: LinkFilter = {
     search: stringParam(query, 'searchTerm') || undefined,
     tags: listParam(query, 'tags'),
     tagsMode,
-    // "Exclude any of these" is hop's own; "exclude those carrying all" is filtered here.
     excludeTags: excludeTagsMode === 'all' ? undefined : excludeTags,
     domain:
       domainParam(query['domain']) ??
       (query['domain'] === 'DEFAULT' ? deps.linkService.defaultHost : undefined),
+  };
+  // No order: hop's newest first, as before Shlink's own default (ADR 0133).
+  const storeSort =
+    order.field === null ? (['-created', '-created'] as const) : STORE_SORTS[order.field];
+  if (storeSort === undefined || narrows(narrowing)) {
+    return walkedPage(deps, principal, filter, narrowing, order, page);
+  }
+  const found = await listLinkRange(deps.linkService, principal, {
+    ...filter,
+    sort: order.descending ? storeSort[1] : storeSort[0],
+    ...rangeOf(page),
   });
+  const { data, pagination } = paginated([...found.items], found.total, page);
+  return { data: await shortUrlsJson(deps, data), pagination };
+}
+
+/** Shlink's list filters that hop's list has not: applied to the walked list. */
+interface Narrowing {
+  readonly startDate: number | undefined;
+  readonly endDate: number | undefined;
+  readonly excludeMaxVisitsReached: boolean;
+  readonly excludePastValidUntil: boolean;
+  /** Leave out links carrying every one of these tags. */
+  readonly excludeAllOf: readonly string[] | undefined;
+}
+
+function narrows(narrowing: Narrowing): boolean {
+  return (
+    narrowing.startDate !== undefined ||
+    narrowing.endDate !== undefined ||
+    narrowing.excludeMaxVisitsReached ||
+    narrowing.excludePastValidUntil ||
+    narrowing.excludeAllOf !== undefined
+  );
+}
+
+/** The caller's whole list walked, narrowed, sorted and paged here. */
+async function walkedPage(
+  deps: AppDeps,
+  principal: Principal,
+  filter: LinkFilter,
+  narrowing: Narrowing,
+  order: { field: OrderField | null; descending: boolean },
+  page: PageRequest,
+) {
+  const { startDate, endDate, excludeMaxVisitsReached, excludePastValidUntil, excludeAllOf } =
+    narrowing;
+  let links = await walkLinks(deps, principal, filter);
   const now = deps.linkService.clock.now();
   links = links.filter(
     (link) =>
       (startDate === undefined || link.createdAt >= startDate) &&
       (endDate === undefined || link.createdAt <= endDate) &&
       (!excludePastValidUntil || effectiveState(link, now) !== 'expired') &&
-      (excludeTagsMode !== 'all' ||
-        excludeTags === undefined ||
-        !excludeTags.every((tag) => link.tags.includes(tag))),
+      (excludeAllOf === undefined || !excludeAllOf.every((tag) => link.tags.includes(tag))),
   );
   const needsTotals =
     excludeMaxVisitsReached || order.field === 'visits' || order.field === 'nonBotVisits';

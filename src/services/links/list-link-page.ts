@@ -1,0 +1,139 @@
+import type { ClickCounts } from '../../domain/click-fold.js';
+import { HopError } from '../../domain/errors.js';
+import type { Link } from '../../domain/link.js';
+import type { Principal } from '../../domain/principal.js';
+import type { LinkFilterQuery, LinkSortKey } from '../../ports/link-repository.js';
+import type { LinkServiceDeps } from './link-service-deps.js';
+import {
+  checkedLimit,
+  listScopeOf,
+  MAX_PAGE_SIZE,
+  sortOf,
+  type ListLinksInput,
+} from './list-links.js';
+
+/** What narrows a numbered list: /v1's list filters, without its cursor and size. */
+export type LinkPageFilter = Pick<
+  ListLinksInput,
+  'owner' | 'search' | 'state' | 'tags' | 'tagsMode' | 'excludeTags' | 'domain'
+>;
+
+/**
+ * The orders of a numbered page: /v1's (ADR 0097) and `all_clicks`, people's and bots'
+ * clicks together, which Shlink's `visits` order asks for.
+ */
+export type LinkPageSortName = `${'' | '-'}${LinkSortKey}`;
+
+export interface ListLinkPageInput extends LinkPageFilter {
+  /** Default `-created`: newest first. */
+  readonly sort?: LinkPageSortName | undefined;
+  /** Links of the order to pass over: a whole number, 0 for the first page. */
+  readonly offset: number;
+  /** From 1 to MAX_PAGE_SIZE, as /v1's `limit`. */
+  readonly limit: number;
+}
+
+/** A page numbered by offset, as the peers' APIs page (Shlink, Kutt, YOURLS). */
+export interface NumberedLinkPage {
+  readonly items: readonly Link[];
+  /** Every link the filter matches, on any page. */
+  readonly total: number;
+}
+
+/**
+ * The caller's links matching `input`, `limit` of them after the first `offset` in `sort`'s
+ * order, and how many match in all: one count and one page read by the store, however many
+ * links the caller has. Owner and domains are scoped as `listLinks` scopes them. /v1 keeps
+ * its cursors (inserts never shift them); this is for APIs that number their pages.
+ */
+export async function listLinkPage(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  input: ListLinkPageInput,
+): Promise<NumberedLinkPage> {
+  const filter = filterQueryOf(deps, principal, input);
+  const limit = checkedLimit(input.limit);
+  const offset = input.offset;
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    const detail = 'offset must be a whole number, 0 or more.';
+    throw new HopError('invalid-request', detail, { fields: [{ field: 'offset', detail }] });
+  }
+  const total = await deps.links.countLinks(filter);
+  // A page past the end is empty: no need to have the store pass over every row to see so.
+  if (offset >= total) return { items: [], total };
+  const items = await deps.links.listLinks({
+    ...filter,
+    sort: sortOf(input.sort ?? '-created'),
+    offset,
+    limit,
+  });
+  return { items, total };
+}
+
+/** How many links match `filter` for the caller, and their all-time clicks summed. */
+export interface LinkTotals {
+  readonly links: number;
+  /** People's (starting counts included, ADR 0136) and bots' apart. */
+  readonly clicks: ClickCounts;
+}
+
+/**
+ * The caller's links matching `filter`, counted, and their clicks summed by the store:
+ * totals without reading a link (YOURLS's `db-stats`, Shlink's visits overview).
+ */
+export async function linkTotals(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  filter: LinkPageFilter,
+): Promise<LinkTotals> {
+  const query = filterQueryOf(deps, principal, filter);
+  const [links, clicks] = await Promise.all([
+    deps.links.countLinks(query),
+    deps.links.sumClicks(query),
+  ]);
+  return { links, clicks };
+}
+
+function filterQueryOf(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  filter: LinkPageFilter,
+): LinkFilterQuery {
+  return {
+    ...listScopeOf(deps, principal, filter),
+    search: filter.search,
+    state: filter.state,
+    tags: filter.tags,
+    tagsMode: filter.tagsMode,
+    excludeTags: filter.excludeTags,
+    nowMs: deps.clock.now(),
+  };
+}
+
+/**
+ * Like `listLinkPage`, for a range longer than a page: `count` links (null: all to the end)
+ * from `offset`, read MAX_PAGE_SIZE at a time. Only a caller asking for every link reads
+ * every link.
+ */
+export async function listLinkRange(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  input: Omit<ListLinkPageInput, 'limit'> & { readonly count: number | null },
+): Promise<NumberedLinkPage> {
+  const items: Link[] = [];
+  let total: number;
+  for (;;) {
+    const wanted = input.count === null ? MAX_PAGE_SIZE : input.count - items.length;
+    const page = await listLinkPage(deps, principal, {
+      ...input,
+      offset: input.offset + items.length,
+      limit: Math.min(MAX_PAGE_SIZE, Math.max(wanted, 1)),
+    });
+    items.push(...page.items);
+    total = page.total;
+    const more = input.count === null || items.length < input.count;
+    if (!more || page.items.length === 0 || input.offset + items.length >= total) break;
+  }
+  // A count of 0 still read a page of 1, for the total.
+  return { items: input.count === null ? items : items.slice(0, input.count), total };
+}
