@@ -94,6 +94,15 @@ export async function linkTotals(
   return { links, clicks };
 }
 
+/** The all-time clicks of the caller's links matching `filter`, summed by the store. */
+export async function linkClicks(
+  deps: LinkServiceDeps,
+  principal: Principal,
+  filter: LinkPageFilter,
+): Promise<ClickCounts> {
+  return deps.links.sumClicks(filterQueryOf(deps, principal, filter));
+}
+
 function filterQueryOf(
   deps: LinkServiceDeps,
   principal: Principal,

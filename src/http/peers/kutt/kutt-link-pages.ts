@@ -6,6 +6,7 @@ import {
   type ListLinksInput,
 } from '../../../services/links/list-links.js';
 import type { LinkServiceDeps } from '../../../services/links/link-service-deps.js';
+import { listLinkRange } from '../../../services/links/list-link-page.js';
 
 /** A page as Kutt pages: by offset, with the total of every match. */
 export interface OffsetPage {
@@ -16,9 +17,8 @@ export interface OffsetPage {
 type ListFilter = Pick<ListLinksInput, 'owner' | 'search'>;
 
 /**
- * Every link `listLinks` gives for `filter`, newest first, page after page of its cursor.
- * hop's list is keyed by cursor and has no count (ADR 0134): Kutt's `skip` and `total` are
- * had by reading the caller's whole list through the same service /v1 uses.
+ * Every link `listLinks` gives for `filter`, newest first, page after page of its cursor:
+ * `reuse` looks for one exact destination among those hop's search narrows to.
  */
 async function* eachListedLink(
   deps: LinkServiceDeps,
@@ -33,7 +33,11 @@ async function* eachListedLink(
   } while (cursor !== undefined);
 }
 
-/** `limit` links after the first `skip` of the caller's list, and how many it has in all. */
+/**
+ * `limit` links after the first `skip` of the caller's list, newest first, and how many it
+ * has in all: one count and one page read by the store (listLinkPage), however long the
+ * list (ADR 0134).
+ */
 export async function pageByOffset(
   deps: LinkServiceDeps,
   principal: Principal,
@@ -41,13 +45,7 @@ export async function pageByOffset(
   skip: number,
   limit: number,
 ): Promise<OffsetPage> {
-  const items: Link[] = [];
-  let total = 0;
-  for await (const link of eachListedLink(deps, principal, filter)) {
-    if (total >= skip && items.length < limit) items.push(link);
-    total++;
-  }
-  return { items, total };
+  return listLinkRange(deps, principal, { ...filter, offset: skip, count: limit });
 }
 
 /**

@@ -4,12 +4,12 @@ import { NO_CLICKS, type ClickCounts } from '../../../domain/click-fold.js';
 import type { Principal } from '../../../domain/principal.js';
 import { deleteTag } from '../../../services/tags/delete-tag.js';
 import { listTags, MAX_TAG_PAGE_SIZE, type TagPage } from '../../../services/tags/list-tags.js';
+import { linkClicks } from '../../../services/links/list-link-page.js';
 import { renameTag } from '../../../services/tags/rename-tag.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
 import { bodyObject } from './short-url-input.js';
 import { visitsSummaryOf } from './shlink-json.js';
-import { clickTotalsOf, walkLinks } from './shlink-links.js';
 import { listParam, pageRequestOf, paginate, stringParam } from './shlink-paging.js';
 import { versioned } from './shlink-paths.js';
 import { invalidData, tagConflict, tagNotFound } from './shlink-problem.js';
@@ -74,27 +74,31 @@ export function registerTagRoutes(app: FastifyInstance, deps: AppDeps): void {
       const order = orderOf(request.query, STATS_ORDER_FIELDS);
       const principal = principalOf(request);
       const tags = await allTags(deps, principal, stringParam(request.query, 'searchTerm'));
-      const perTag = await clicksPerTag(deps, principal);
-      const stats = tags.map((tag) => ({
-        tag: tag.name,
-        shortUrlsCount: tag.links,
-        visitsSummary: visitsSummaryOf(perTag.get(tag.name) ?? NO_CLICKS),
-      }));
-      const keyOf = (stat: (typeof stats)[number]): string | number =>
+      // hop's tag counts hold people's clicks (ADR 0094); bots' are summed per tag by the
+      // store, for every tag only when ordering by all visits, else for the page's tags.
+      const everyTag = order.field === 'visits' ? await clicksPerTag(deps, principal, tags) : null;
+      const keyOf = (tag: TagCount): string | number =>
         order.field === 'shortUrlsCount'
-          ? stat.shortUrlsCount
+          ? tag.links
           : order.field === 'visits'
-            ? stat.visitsSummary.total
+            ? totalVisits(everyTag?.get(tag.name) ?? NO_CLICKS)
             : order.field === 'nonBotVisits'
-              ? stat.visitsSummary.nonBots
-              : stat.tag;
+              ? tag.clicks
+              : tag.name;
       const sign = order.descending ? -1 : 1;
-      stats.sort((a, b) => {
+      tags.sort((a, b) => {
         const x = keyOf(a);
         const y = keyOf(b);
         return x < y ? -sign : x > y ? sign : 0;
       });
-      return { tags: paginate(stats, page) };
+      const { data, pagination } = paginate(tags, page);
+      const perTag = everyTag ?? (await clicksPerTag(deps, principal, data));
+      const stats = data.map((tag) => ({
+        tag: tag.name,
+        shortUrlsCount: tag.links,
+        visitsSummary: visitsSummaryOf(perTag.get(tag.name) ?? NO_CLICKS),
+      }));
+      return { tags: { data: stats, pagination } };
     });
   }
 }
@@ -128,27 +132,24 @@ async function findTag(
 }
 
 /**
- * People's and bots' clicks per tag: hop's tag counts sum people's clicks only (ADR
- * 0094), so the links' own totals are summed here to keep bots apart as Shlink does.
+ * People's and bots' clicks of each of `tags`, summed by the store over the caller's
+ * links carrying it (one sum per tag): hop's tag counts hold people's clicks only (ADR
+ * 0094), and Shlink keeps bots apart.
  */
 async function clicksPerTag(
   deps: AppDeps,
   principal: Principal,
+  tags: readonly TagCount[],
 ): Promise<Map<string, ClickCounts>> {
-  const links = (await walkLinks(deps, principal, {})).filter((link) => link.tags.length > 0);
-  const totals = await clickTotalsOf(deps, links);
   const perTag = new Map<string, ClickCounts>();
-  for (const link of links) {
-    const counts = totals.get(link.id) ?? NO_CLICKS;
-    for (const tag of link.tags) {
-      const sum = perTag.get(tag) ?? NO_CLICKS;
-      perTag.set(tag, {
-        clicks: sum.clicks + counts.clicks,
-        botClicks: sum.botClicks + counts.botClicks,
-      });
-    }
+  for (const tag of tags) {
+    perTag.set(tag.name, await linkClicks(deps.linkService, principal, { tags: [tag.name] }));
   }
   return perTag;
+}
+
+function totalVisits(counts: ClickCounts): number {
+  return counts.clicks + counts.botClicks;
 }
 
 /** `orderBy=field-ASC|DESC` over `fields`; default the tag's name, ascending. */

@@ -5,10 +5,11 @@ import {
   type VisitsPage,
 } from '../../../services/analytics/list-link-visits.js';
 import type { Principal } from '../../../domain/principal.js';
+import { linkClicks } from '../../../services/links/list-link-page.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
 import { visitJson, visitsSummaryOf } from './shlink-json.js';
-import { clickTotalsOf, domainParam, findShortUrl, walkLinks } from './shlink-links.js';
+import { domainParam, findShortUrl } from './shlink-links.js';
 import { dateParam, pageRequestOf, paginate, stringParam } from './shlink-paging.js';
 import { versioned } from './shlink-paths.js';
 
@@ -46,16 +47,11 @@ export function registerVisitRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   for (const path of versioned('/visits')) {
     app.get(path, { config: { scope: 'analytics:read' } }, async (request) => {
-      const links = await walkLinks(deps, principalOf(request), {});
-      let clicks = 0;
-      let botClicks = 0;
-      for (const counts of (await clickTotalsOf(deps, links)).values()) {
-        clicks += counts.clicks;
-        botClicks += counts.botClicks;
-      }
+      // Summed by the store over the caller's links, none of them read.
+      const counts = await linkClicks(deps.linkService, principalOf(request), {});
       return {
         visits: {
-          nonOrphanVisits: visitsSummaryOf({ clicks, botClicks }),
+          nonOrphanVisits: visitsSummaryOf(counts),
           // hop answers a path of no link without counting it: it has no orphan visits.
           orphanVisits: visitsSummaryOf({ clicks: 0, botClicks: 0 }),
         },

@@ -2,8 +2,15 @@ import { NO_CLICKS } from '../../../domain/click-fold.js';
 import type { Link } from '../../../domain/link.js';
 import type { Principal } from '../../../domain/principal.js';
 import { linkClickTotals } from '../../../services/analytics/link-click-totals.js';
-import { listLinks, MAX_PAGE_SIZE } from '../../../services/links/list-links.js';
+import {
+  linkTotals,
+  listLinkRange,
+  type LinkPageSortName,
+} from '../../../services/links/list-link-page.js';
+import { MAX_PAGE_SIZE } from '../../../services/links/list-links.js';
 import type { AppDeps } from '../../app-deps.js';
+
+type Deps = Pick<AppDeps, 'linkService' | 'analytics'>;
 
 /** A link the caller can see, with its people's clicks (/v1's `clicks`). */
 export interface CountedLink {
@@ -11,33 +18,53 @@ export interface CountedLink {
   readonly clicks: number;
 }
 
+/** YOURLS's `stats`/`db-stats` totals: the caller's links on one domain and their clicks. */
+export interface CallerTotals {
+  readonly links: number;
+  /** People's clicks, starting counts included (ADR 0136). */
+  readonly clicks: number;
+}
+
 /**
- * Every link the caller sees on the domain `host` names, newest first, with its clicks:
- * YOURLS's `stats` and `db-stats` are over one install's whole table (ADR 0135). Read
- * through the same list and totals /v1 uses, a page of 100 at a time, so the cost is
- * linear in the caller's links.
+ * How many links the caller sees on the domain `host` names, and their clicks: YOURLS's
+ * totals are over one install's whole table (ADR 0135), counted and summed by the store
+ * without reading a link.
  */
-export async function readCallerLinks(
-  deps: Pick<AppDeps, 'linkService' | 'analytics'>,
+export async function callerTotals(
+  deps: Deps,
   principal: Principal,
   host: string,
+): Promise<CallerTotals> {
+  const totals = await linkTotals(deps.linkService, principal, { domain: host });
+  return { links: totals.links, clicks: totals.clicks.clicks };
+}
+
+/**
+ * `count` of the caller's links on `host` from `offset` in `sort`'s order, with their
+ * clicks: one store page (or a few, past MAX_PAGE_SIZE) and the totals of those links only.
+ */
+export async function readCallerLinks(
+  deps: Deps,
+  principal: Principal,
+  host: string,
+  range: { sort: LinkPageSortName; offset: number; count: number },
 ): Promise<readonly CountedLink[]> {
+  const { items } = await listLinkRange(deps.linkService, principal, {
+    domain: host,
+    sort: range.sort,
+    offset: Math.min(range.offset, Number.MAX_SAFE_INTEGER),
+    count: range.count,
+  });
   const counted: CountedLink[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listLinks(deps.linkService, principal, {
-      domain: host,
-      limit: MAX_PAGE_SIZE,
-      cursor,
-    });
+  for (let start = 0; start < items.length; start += MAX_PAGE_SIZE) {
+    const links = items.slice(start, start + MAX_PAGE_SIZE);
     const totals = await linkClickTotals(
       deps.analytics,
-      page.items.map((link) => link.id),
+      links.map((link) => link.id),
     );
-    for (const link of page.items) {
+    for (const link of links) {
       counted.push({ link, clicks: (totals.get(link.id) ?? NO_CLICKS).clicks });
     }
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  }
   return counted;
 }
