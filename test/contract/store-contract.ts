@@ -12,6 +12,7 @@ import { linkEventLogContract } from './link-event-log-contract.js';
 import { webhookStoreContract } from './webhook-store-contract.js';
 import { linkRepositoryContract } from './link-repository-contract.js';
 import { listLinksContract } from './list-links-contract.js';
+import { listLinksCountContract } from './list-links-count-contract.js';
 import { listLinksSortContract } from './list-links-sort-contract.js';
 import { redirectReadsContract } from './redirect-reads-contract.js';
 import { openFresh, type OpenStore } from './store-factories.js';
@@ -64,6 +65,7 @@ export function runStoreContract(
     idempotencyContract(open);
     listLinksContract(open);
     listLinksSortContract(open);
+    listLinksCountContract(open);
     crawlableLinksContract(open);
     tagQueriesContract(open);
     clickAnalyticsContract(open);

@@ -322,8 +322,11 @@ function filterConditions(query: LinkFilterQuery, params: Record<string, unknown
  */
 function tagConditions(query: LinkFilterQuery, params: Record<string, unknown>): string[] {
   const conditions: string[] = [];
+  // A join, not `tag.value IN (SELECT …)`: with the IN form SQLite (3.51) counts rows the
+  // EXISTS turns away toward an OFFSET, so a numbered page started early.
   const has = (list: string) =>
-    `EXISTS (SELECT 1 FROM json_each(links.tags) AS tag WHERE tag.value IN (SELECT value FROM json_each(${list})))`;
+    `EXISTS (SELECT 1 FROM json_each(links.tags) AS tag
+      JOIN json_each(${list}) AS wanted ON wanted.value = tag.value)`;
   if (query.tags !== undefined && query.tags.length > 0) {
     params['tags'] = JSON.stringify(query.tags);
     conditions.push(
