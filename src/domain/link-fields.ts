@@ -20,6 +20,24 @@ export function normaliseTitle(title: string | null | undefined): string | null 
   return trimmed === '' ? null : trimmed;
 }
 
+const CONTROL_CHARACTER_RUNS = /[\p{Cc}\p{Cf}]+/gu;
+
+/**
+ * A title someone else wrote (a peer's database, a peer API's client: issue 24), made one
+ * hop can hold rather than refused: control characters become spaces, and a title over
+ * MAX_TITLE_LENGTH is cut, with `…`, never inside a surrogate pair. Empty: none.
+ */
+export function fitTitle(title: string | null): string | null {
+  if (title === null) return null;
+  const cleaned = title.replace(CONTROL_CHARACTER_RUNS, ' ').trim();
+  if (cleaned === '') return null;
+  if (cleaned.length <= MAX_TITLE_LENGTH) return cleaned;
+  let cut = MAX_TITLE_LENGTH - 1;
+  const last = cleaned.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${cleaned.slice(0, cut).trimEnd()}…`;
+}
+
 /** Tags are short labels for filtering: de-duplicated, in the order given. */
 export function normaliseTags(tags: readonly string[] | undefined): readonly string[] {
   if (tags === undefined) return [];

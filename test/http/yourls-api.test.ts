@@ -644,6 +644,91 @@ describe('YOURLS API (issue 24)', () => {
       assert.equal(ignored.status, 200);
       assert.deepEqual(ignored.json, { version: '1.10.4' });
     });
+
+    test('a multipart body without its boundary, or cut short: a YOURLS 400, never a 500', async () => {
+      const query = { action: 'version', format: 'json', signature: key };
+      const noBoundary = await answerOf(
+        await fetch(endpoint(query), {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data' },
+          body: 'action=version',
+        }),
+      );
+      assert.equal(noBoundary.status, 400, noBoundary.text);
+      assert.equal(noBoundary.json.errorCode, '400');
+      assert.match(noBoundary.json.message, /^The request could not be read: /);
+      const cutShort = await answerOf(
+        await fetch(endpoint(query), {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+          body: '--XyZ\r\nContent-Disposition: form-data; name="action"\r\n\r\nvers',
+        }),
+      );
+      assert.equal(cutShort.status, 400, cutShort.text);
+      assert.equal(cutShort.json.errorCode, '400');
+    });
+
+    test('other methods reach the script too, which finds no action it knows', async () => {
+      for (const method of ['PUT', 'DELETE', 'PATCH']) {
+        const answer = await answerOf(
+          await fetch(endpoint({ action: 'version', format: 'json', signature: key }), {
+            method,
+          }),
+        );
+        assert.equal(answer.status, 400, `${method}: ${answer.text}`);
+        assert.deepEqual(answer.json, {
+          errorCode: '400',
+          message: 'Unknown or missing "action" parameter',
+        });
+      }
+    });
+
+    test("a link's id is not a keyword: expand and url-stats find only codes", async () => {
+      const made = await json({
+        action: 'shorturl',
+        url: 'https://by-id.example/',
+        keyword: 'byid',
+      });
+      assert.equal(made.status, 200, made.text);
+      const id = (await server.request('GET', '/v1/links/byid', { key })).json.id as string;
+      const expanded = await json({ action: 'expand', shorturl: id });
+      assert.equal(expanded.status, 404);
+      assert.equal(expanded.json.keyword, id);
+      assert.equal((await json({ action: 'url-stats', shorturl: id })).status, 404);
+    });
+
+    test("a title over hop's 200 characters is cut, not refused (YOURLS keeps any title)", async () => {
+      const made = await json({
+        action: 'shorturl',
+        url: 'https://long-title.example/',
+        title: 'T'.repeat(5000),
+      });
+      assert.equal(made.status, 200, made.text);
+      assert.equal(made.json.title.length, 200);
+      assert.ok(made.json.title.endsWith('…'));
+    });
+
+    test("a keyword hop's alias rules refuse keeps shorturl's five keys and an empty simple body", async () => {
+      const params = {
+        action: 'shorturl',
+        url: 'https://expiry.example/',
+        keyword: 'x'.repeat(65),
+        signature: key,
+      };
+      const refused = await get({ ...params, format: 'json' });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(Object.keys(refused.json).slice(0, 5), [
+        'status',
+        'code',
+        'message',
+        'errorCode',
+        'statusCode',
+      ]);
+      assert.equal(refused.json.status, 'fail');
+      const simple = await get({ ...params, format: 'simple' });
+      assert.equal(simple.status, 400);
+      assert.equal(simple.text, '');
+    });
   });
 });
 

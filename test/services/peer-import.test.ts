@@ -186,6 +186,7 @@ describe('importPeerLinks on SQLite', () => {
     assert.deepEqual(kinds(stopped.outcomes), ['imported', 'failed']);
     assert.equal(stopped.summary.stopped?.source, 'line 9');
     assert.equal(await clicksOf('crash1'), 0);
+    assert.equal(stopped.summary.clicks, 0, 'the summary counts only the clicks written');
     const again = await run(rows);
     assert.deepEqual(kinds(again.outcomes), ['unchanged']);
     assert.equal(await clicksOf('crash1'), 99);

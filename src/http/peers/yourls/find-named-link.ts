@@ -23,7 +23,8 @@ export async function findNamedLink(call: YourlsCall): Promise<NamedLink> {
   if (keyword === '') return { keyword, link: null };
   try {
     const link = await getLink(call.deps.linkService, call.principal, keyword, host ?? call.host);
-    return { keyword, link };
+    // /v1's lookup also takes a link id; in YOURLS only a keyword names a link.
+    return { keyword, link: link.code === keyword ? link : null };
   } catch (error) {
     if (isHopError(error) && error.kind === 'not-found') return { keyword, link: null };
     throw error;

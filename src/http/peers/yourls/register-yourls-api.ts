@@ -26,6 +26,13 @@ const ACTIONS: ReadonlyMap<string, (call: YourlsCall) => Promise<YourlsResult>> 
 const UNKNOWN_ACTION = 'Unknown or missing "action" parameter';
 
 /**
+ * Requests whose handler has started. An error thrown before that came from reading the
+ * request (a multipart body cut short or without its boundary: busboy's errors carry no
+ * status), so it is the caller's 400, never a 500.
+ */
+const answering = new WeakSet<FastifyRequest>();
+
+/**
  * YOURLS at `/yourls-api.php` (issue 24, ADR 0135): GET or form POST, the key as
  * `signature`, answers in YOURLS's shapes and formats. A thin translation over the
  * services /v1 uses, in its own Fastify scope: its own bodies and its own error shape.
@@ -33,7 +40,8 @@ const UNKNOWN_ACTION = 'Unknown or missing "action" parameter';
 export async function registerYourlsApi(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await installYourlsBodyParsing(app);
   app.setErrorHandler((error, request, reply) => {
-    const result = yourlsErrorResult(error);
+    const result =
+      yourlsErrorResult(error) ?? (answering.has(request) ? undefined : unreadableRequest(error));
     if (result === undefined) request.log.error({ err: error }, 'unhandled error');
     const params = readYourlsParams(request.query, request.body);
     return sendYourlsResult(
@@ -46,8 +54,28 @@ export async function registerYourlsApi(app: FastifyInstance, deps: AppDeps): Pr
     method: ['GET', 'POST'],
     url: '/yourls-api.php',
     schema: { hide: true },
-    handler: (request, reply) => answer(deps, request, reply),
+    handler: (request, reply) => {
+      answering.add(request);
+      return answer(deps, request, reply);
+    },
   });
+  // PHP runs the script for any method; YOURLS then finds no action it knows in the query.
+  app.route({
+    method: ['PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/yourls-api.php',
+    schema: { hide: true },
+    handler: (request, reply) => {
+      answering.add(request);
+      const params = readYourlsParams(request.query, undefined);
+      return sendYourlsResult(reply, outputOf(params), plainError(400, UNKNOWN_ACTION));
+    },
+  });
+}
+
+/** A request that could not be read, in YOURLS's plain error shape. */
+function unreadableRequest(error: unknown): YourlsResult {
+  const message = error instanceof Error ? error.message : 'malformed';
+  return plainError(400, `The request could not be read: ${message}`);
 }
 
 /** Authentication first, as YOURLS does (`yourls_maybe_require_auth`), then the action. */

@@ -1,3 +1,5 @@
+import { fitTitle } from '../../../domain/link-fields.js';
+import { PROBLEMS } from '../../problems.js';
 import { isReservedAlias } from '../../../domain/alias-rules.js';
 import { isHopError, type HopError } from '../../../domain/errors.js';
 import { normaliseHostname } from '../../../domain/destination-policy.js';
@@ -45,7 +47,8 @@ export async function shortenUrl(call: YourlsCall): Promise<YourlsResult> {
       {
         destination: url,
         alias: isPhpEmpty(keyword) ? null : keyword,
-        title: isPhpEmpty(title) ? null : title,
+        // YOURLS stores any title (a `text` column): one over hop's bound is cut, not refused.
+        title: isPhpEmpty(title) ? null : fitTitle(title),
         domain: call.host,
       },
       { client: call.client },
@@ -143,8 +146,16 @@ function refusedCreate(
     case 'code-pool-exhausted':
     case 'store-unavailable':
       return withRetry(failure('error:concurrency', error.detail, '503'), error);
-    default:
+    case 'unauthorized':
+    case 'forbidden':
+    case 'insufficient-scope':
       throw error;
+    default: {
+      // Any other refusal keeps shorturl's five keys and its empty `simple` body.
+      const status = PROBLEMS[error.kind].status;
+      if (status >= 500) throw error;
+      return failure(`error:${error.kind}`, error.detail);
+    }
   }
 }
 

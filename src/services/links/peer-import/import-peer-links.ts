@@ -43,6 +43,12 @@ export async function importPeerLinks(
   // Outcomes wait here until the starting counts of their links are written, so a row is
   // never told done before its count is kept (or the import says it stopped).
   let held: PeerImportOutcome[] = [];
+  // The clicks of the imported rows held: the summary counts them once they are written.
+  let heldClicks = 0;
+  const countHeldClicks = () => {
+    counts.clicks += heldClicks;
+    heldClicks = 0;
+  };
   const tellHeld = () => {
     for (const outcome of held) options.onOutcome?.(outcome);
     held = [];
@@ -63,19 +69,24 @@ export async function importPeerLinks(
     }
     lastSource = outcome.source;
     counts[outcome.kind]++;
-    if (outcome.kind === 'imported' && !isPeerRowProblem(row)) counts.clicks += row.clicks;
+    if (outcome.kind === 'imported' && !isPeerRowProblem(row)) heldClicks += row.clicks;
     held.push(outcome);
     const unwritten = await run.writeCounts(COUNTS_PER_WRITE);
     if (unwritten !== null) {
       stop(outcome.source, unwritten);
       break;
     }
-    if (!run.hasPendingCounts()) tellHeld();
+    if (!run.hasPendingCounts()) {
+      countHeldClicks();
+      tellHeld();
+    }
   }
   if (stopped === null) {
     const unwritten = await run.writeCounts(0);
-    if (unwritten === null) tellHeld();
-    else stop(lastSource, unwritten);
+    if (unwritten === null) {
+      countHeldClicks();
+      tellHeld();
+    } else stop(lastSource, unwritten);
   }
   return { ...counts, stopped };
 }

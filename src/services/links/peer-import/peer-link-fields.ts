@@ -1,7 +1,7 @@
 import { importedCodeProblem } from '../../../domain/alias-rules.js';
 import { checkDestination } from '../../../domain/destination-policy.js';
 import { isRedirectStatus, type Link, type RedirectStatus } from '../../../domain/link.js';
-import { isTagName, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../domain/link-fields.js';
+import { fitTitle, isTagName, MAX_TAGS } from '../../../domain/link-fields.js';
 import { NO_SMART_OPTIONS } from '../../../domain/smart/smart-options.js';
 import { isKeptBcryptHash, isEncodedLinkPassword } from '../link-password.js';
 import type { PeerLink } from './peer-link.js';
@@ -73,7 +73,7 @@ export function checkPeerLink(deps: PeerImportDeps, row: PeerLink, nowMs: number
     fields: {
       code: row.code,
       destination: destination.destination,
-      title: titleOf(row.title),
+      title: fitTitle(row.title),
       tags,
       createdAt: row.createdAt ?? nowMs,
       expiresAt: row.expiresAt,
@@ -124,21 +124,6 @@ function isKeptHash(hash: string): boolean {
 
 function isEpochMs(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0 && value <= MAX_ULID_TIME;
-}
-
-const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]+/gu;
-
-/** A title as hop holds one: no control characters, at most MAX_TITLE_LENGTH, or none. */
-function titleOf(title: string | null): string | null {
-  if (title === null) return null;
-  const cleaned = title.replace(CONTROL_CHARACTERS, ' ').trim();
-  if (cleaned === '') return null;
-  if (cleaned.length <= MAX_TITLE_LENGTH) return cleaned;
-  let cut = MAX_TITLE_LENGTH - 1;
-  // Never half of a surrogate pair: an emoji is cut whole.
-  const last = cleaned.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut--;
-  return `${cleaned.slice(0, cut).trimEnd()}…`;
 }
 
 function refuse(detail: string): PeerLinkVerdict {
