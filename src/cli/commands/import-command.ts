@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { readKuttDatabase, readShlinkCsv, readYourlsDatabase } from '../../main/peer-sources.js';
 import { BOOTSTRAP_OWNER } from '../../services/keys/manage-keys.js';
 import { parseOwner } from '../owner-parser.js';
 import { runPeerImport, type PeerImportCommandOptions } from './peer-import-run.js';
@@ -48,7 +47,7 @@ Example:
   $ hop import shlink short_urls.csv`,
     )
     .action(async (file: string, options: PeerImportCommandOptions) => {
-      await runPeerImport(() => readShlinkCsv(file), options);
+      await runPeerImport(async () => (await peerSources()).readShlinkCsv(file), options);
     });
 
   withCommonOptions(
@@ -75,7 +74,10 @@ Example:
     )
     .action(async (options: PeerImportCommandOptions & { from: string; tablePrefix: string }) => {
       await runPeerImport(
-        () => readYourlsDatabase(options.from, { tablePrefix: options.tablePrefix }),
+        async () =>
+          (await peerSources()).readYourlsDatabase(options.from, {
+            tablePrefix: options.tablePrefix,
+          }),
         options,
       );
     });
@@ -104,7 +106,10 @@ Example:
   $ hop import kutt --from postgres://kutt:secret@127.0.0.1/kutt`,
     )
     .action(async (options: PeerImportCommandOptions & { from: string }) => {
-      await runPeerImport(() => readKuttDatabase(options.from), options);
+      await runPeerImport(
+        async () => (await peerSources()).readKuttDatabase(options.from),
+        options,
+      );
     });
 }
 
@@ -113,4 +118,12 @@ function withCommonOptions(command: Command): Command {
     .option('--owner <owner>', 'owner of the links', parseOwner, BOOTSTRAP_OWNER)
     .option('--dry-run', 'check every row and report it as a real run would, writing nothing')
     .option('--report <file>', "write every row's outcome to this CSV file");
+}
+
+/**
+ * The readers, loaded when an import runs: they bring mysql2 and pg, which no other command
+ * of the embedded store loads (test/e2e/cli-loads.test.ts).
+ */
+function peerSources(): Promise<typeof import('../../main/peer-sources.js')> {
+  return import('../../main/peer-sources.js');
 }

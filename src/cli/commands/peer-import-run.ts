@@ -3,7 +3,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import type { PeerRow } from '../../domain/peer-link.js';
 import { isHopError } from '../../domain/errors.js';
 import { peerImportDepsOf } from '../../main/peer-import-deps.js';
-import { PeerSourceError, type PeerRows } from '../../main/peer-sources.js';
+import { PeerSourceError, type PeerRows } from '../../main/peer-source-error.js';
 import { importPeerLinks } from '../../services/links/peer-import/import-peer-links.js';
 import type {
   PeerImportOutcome,

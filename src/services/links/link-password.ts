@@ -1,5 +1,4 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 
 /**
  * scrypt's cost (ADR 0110): N = 2^13, r = 8, p = 1 uses 8 MiB and took 16–40 ms (median
@@ -98,7 +97,10 @@ export function isKeptBcryptHash(encoded: string): boolean {
 export async function verifyLinkPassword(password: string, encoded: string): Promise<boolean> {
   // A bcrypt hash is checked on the password as typed: Kutt hashed it without normalising.
   if (encoded.charCodeAt(0) === 36 /* $ */) {
-    return isKeptBcryptHash(encoded) && bcrypt.compare(password, encoded).catch(() => false);
+    if (!isKeptBcryptHash(encoded)) return false;
+    // Loaded on the first kept hash met: links made on hop never need it.
+    const bcrypt = (await import('bcryptjs')).default;
+    return bcrypt.compare(password, encoded).catch(() => false);
   }
   const parts = ENCODED.exec(encoded);
   if (parts === null) return false;
