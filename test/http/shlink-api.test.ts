@@ -470,6 +470,18 @@ describe('the Shlink REST API, through the Shlink SDK', () => {
       { startDate: '2030-01-01T00:00:00+00:00' },
     );
     assert.equal(future.pagination.totalItems, 0);
+    // The last instant a Date can hold is refused by name, not a 500.
+    for (const [name, value] of [
+      ['endDate', '+275760-09-13T00:00:00.000Z'],
+      ['startDate', '-271821-04-20T00:00:00.000Z'],
+    ] as const) {
+      await rejectsWith(
+        owner.getShortUrlVisits({ shortCode: made.shortCode }, { [name]: value }),
+        'invalid-data',
+        400,
+        { invalidElements: [name] },
+      );
+    }
 
     const summary = (await owner.getShortUrl({ shortCode: 'sh-visits' })).visitsSummary;
     assert.deepEqual(summary, { total: 7, nonBots: 5, bots: 2 });

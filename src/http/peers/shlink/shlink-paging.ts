@@ -103,6 +103,11 @@ export function stringParam(
 export function dateParam(value: unknown, name: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw invalidData([name]);
+  // The last instant a Date holds is refused too: an end date is read up to the
+  // millisecond after it, which no Date can hold.
+  if (Number.isNaN(ms) || Math.abs(ms) >= LAST_DATE_MS) throw invalidData([name]);
   return ms;
 }
+
+/** ECMAScript's bound on a time value (±8.64e15 ms, ECMA-262 §21.4.1.1). */
+const LAST_DATE_MS = 8.64e15;
