@@ -14,7 +14,6 @@ const SOURCES = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
-  'tsconfig.build.json',
   'console/tsconfig.json',
   'scripts/build.ts',
   'scripts/build-console.ts',

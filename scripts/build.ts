@@ -8,15 +8,28 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { build } from 'esbuild';
 import { BUILD_STAMP, ROOT } from './build-stamp.js';
 
 const MIGRATION_FOLDERS = ['sqlite/migrations', 'sqlite/click-migrations', 'postgres/migrations'];
-const require = createRequire(import.meta.url);
 
 const began = new Date();
 rmSync(`${ROOT}/dist`, { recursive: true, force: true });
-step([require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+// Each file transpiled on its own, types stripped, as it is laid out in src/: what tsc
+// would emit, in a second instead of a quarter of a minute of CPU (the build runs at every
+// `npm test` and in a test of `npm start`). Types are checked by `npm run typecheck`
+// (tsconfig.json: verbatimModuleSyntax keeps every file transpilable on its own).
+await build({
+  entryPoints: ['src/**/*.ts'],
+  absWorkingDir: ROOT,
+  outdir: 'dist',
+  outbase: 'src',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+});
 for (const folder of MIGRATION_FOLDERS) {
   cpSync(`${ROOT}/src/adapters/${folder}`, `${ROOT}/dist/adapters/${folder}`, { recursive: true });
 }

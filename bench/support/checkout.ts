@@ -11,13 +11,7 @@ export interface Checkout {
 }
 
 /** What a hop is built from: a change elsewhere (BENCHMARKS.md, say) does not make it another hop. */
-const HOP_SOURCES = [
-  'src',
-  'package.json',
-  'package-lock.json',
-  'tsconfig.json',
-  'tsconfig.build.json',
-];
+const HOP_SOURCES = ['src', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** This checkout: its commit, and whether hop's sources differ from it. */
 export function thisCheckout(root: string): Checkout {
