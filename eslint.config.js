@@ -90,7 +90,16 @@ const boundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'console/dist/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'console/dist/**',
+      // Transpiled beside their sources while npm test runs (scripts/run-tests.ts).
+      '{src,test,scripts,bench,console/src}/**/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
