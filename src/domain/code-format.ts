@@ -37,19 +37,15 @@ export function isPossibleCode(candidate: string): boolean {
   return true;
 }
 
-/** True when `candidate` has the shape of a new custom alias (ALIAS_PATTERN). */
+/**
+ * True when `candidate` has the shape of a new custom alias (ALIAS_PATTERN): a possible
+ * code of 3 or more characters without the `.` and `~` only kept codes may hold.
+ */
 export function isAliasShaped(candidate: string): boolean {
-  const length = candidate.length;
-  if (length < MIN_ALIAS_LENGTH || length > MAX_ALIAS_LENGTH) return false;
-  for (let i = 0; i < length; i++) {
-    const c = candidate.charCodeAt(i);
-    const ok =
-      (c >= 48 && c <= 57) || // 0-9
-      (c >= 65 && c <= 90) || // A-Z
-      (c >= 97 && c <= 122) || // a-z
-      c === 45 || // -
-      c === 95; // _
-    if (!ok) return false;
-  }
-  return true;
+  return (
+    candidate.length >= MIN_ALIAS_LENGTH &&
+    isPossibleCode(candidate) &&
+    !candidate.includes('.') &&
+    !candidate.includes('~')
+  );
 }

@@ -12,19 +12,8 @@ export const INVALID_JSON = 'HOP_INVALID_JSON';
 export function installJsonBodyParsing(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString();
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
     try {
-      done(
-        null,
-        secureJsonParse.parse(text, undefined, {
-          protoAction: 'error',
-          constructorAction: 'error',
-        }),
-      );
+      done(null, parseJsonText(typeof body === 'string' ? body : body.toString()));
     } catch {
       done(
         Object.assign(new Error('The request body is not valid JSON.'), {
@@ -34,5 +23,18 @@ export function installJsonBodyParsing(app: FastifyInstance): void {
         undefined,
       );
     }
+  });
+}
+
+/**
+ * A body's JSON: undefined when it is empty, the value otherwise; throws on bad JSON and on
+ * `__proto__` or `constructor.prototype` keys (prototype poisoning). Shared with the peers'
+ * APIs, which read bodies whatever their media type says (issue 24).
+ */
+export function parseJsonText(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  return secureJsonParse.parse(text, undefined, {
+    protoAction: 'error',
+    constructorAction: 'error',
   });
 }

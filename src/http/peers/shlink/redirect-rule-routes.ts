@@ -4,7 +4,7 @@ import { updateLink } from '../../../services/links/update-link.js';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../principal-of.js';
 import { hopRulesOf, shlinkRulesOf } from './redirect-rule-mapping.js';
-import { domainParam, findShortUrl } from './shlink-links.js';
+import { shortUrlOfRequest } from './shlink-links.js';
 import { versioned } from './shlink-paths.js';
 
 type Query = Record<string, unknown>;
@@ -22,15 +22,7 @@ export function registerRedirectRuleRoutes(app: FastifyInstance, deps: AppDeps):
     app.get<{ Params: { shortCode: string }; Querystring: Query }>(
       path,
       { config: { scope: 'links:read' } },
-      async (request) =>
-        rulesJson(
-          await findShortUrl(
-            deps,
-            principalOf(request),
-            request.params.shortCode,
-            domainParam(request.query['domain']),
-          ),
-        ),
+      async (request) => rulesJson(await shortUrlOfRequest(deps, request)),
     );
 
     app.post<{ Params: { shortCode: string }; Querystring: Query }>(
@@ -39,12 +31,7 @@ export function registerRedirectRuleRoutes(app: FastifyInstance, deps: AppDeps):
       async (request) => {
         const rules = hopRulesOf(request.body);
         const principal = principalOf(request);
-        const link = await findShortUrl(
-          deps,
-          principal,
-          request.params.shortCode,
-          domainParam(request.query['domain']),
-        );
+        const link = await shortUrlOfRequest(deps, request);
         // Only the rules are replaced: variants, a password or a fallback stay as they are.
         return rulesJson(
           await updateLink(deps.linkService, principal, link.id, { smart: { rules } }),

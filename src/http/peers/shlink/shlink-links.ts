@@ -6,7 +6,9 @@ import type { Principal } from '../../../domain/principal.js';
 import { linkClickTotals } from '../../../services/analytics/link-click-totals.js';
 import { getLink } from '../../../services/links/get-link.js';
 import { listLinks, MAX_PAGE_SIZE } from '../../../services/links/list-links.js';
+import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
+import { principalOf } from '../../principal-of.js';
 import { shortUrlJson } from './shlink-json.js';
 import { shortUrlNotFound } from './shlink-problem.js';
 
@@ -42,6 +44,19 @@ export async function findShortUrl(
     if (!isHopError(error) || error.kind !== 'not-found') throw error;
   }
   throw shortUrlNotFound(shortCode, domain);
+}
+
+/** The short URL a `/short-urls/:shortCode?domain=` request names, as `findShortUrl` finds it. */
+export function shortUrlOfRequest(
+  deps: AppDeps,
+  request: FastifyRequest<{ Params: { shortCode: string }; Querystring: Record<string, unknown> }>,
+): Promise<Link> {
+  return findShortUrl(
+    deps,
+    principalOf(request),
+    request.params.shortCode,
+    domainParam(request.query['domain']),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import secureJsonParse from 'secure-json-parse';
+import { parseJsonText } from '../../json-body.js';
 import { isHopError } from '../../../domain/errors.js';
 import { assertScope, type Scope } from '../../../domain/principal.js';
 import { authenticateKey } from '../../../services/keys/authenticate.js';
@@ -35,19 +35,8 @@ export function installShlinkPlumbing(app: FastifyInstance, deps: AppDeps): void
   app.decorateRequest('principal', null);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString();
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
     try {
-      done(
-        null,
-        secureJsonParse.parse(text, undefined, {
-          protoAction: 'error',
-          constructorAction: 'error',
-        }),
-      );
+      done(null, parseJsonText(typeof body === 'string' ? body : body.toString()));
     } catch {
       done(malformedBody(), undefined);
     }

@@ -14,7 +14,7 @@ import { shortUrlJson } from './shlink-json.js';
 import {
   clickTotalsOf,
   domainParam,
-  findShortUrl,
+  shortUrlOfRequest,
   shortUrlsJson,
   walkLinks,
   type LinkFilter,
@@ -104,15 +104,7 @@ export function registerShortUrlRoutes(app: FastifyInstance, deps: AppDeps): voi
     app.get<{ Params: CodeParams; Querystring: Query }>(
       path,
       { config: { scope: 'links:read' } },
-      async (request) =>
-        json(
-          await findShortUrl(
-            deps,
-            principalOf(request),
-            request.params.shortCode,
-            domainParam(request.query['domain']),
-          ),
-        ),
+      async (request) => json(await shortUrlOfRequest(deps, request)),
     );
 
     app.patch<{ Params: CodeParams; Querystring: Query }>(
@@ -121,12 +113,7 @@ export function registerShortUrlRoutes(app: FastifyInstance, deps: AppDeps): voi
       async (request) => {
         const edit = editOf(request.body);
         const principal = principalOf(request);
-        const link = await findShortUrl(
-          deps,
-          principal,
-          request.params.shortCode,
-          domainParam(request.query['domain']),
-        );
+        const link = await shortUrlOfRequest(deps, request);
         return json(await updateLink(deps.linkService, principal, link.id, edit));
       },
     );
@@ -136,12 +123,7 @@ export function registerShortUrlRoutes(app: FastifyInstance, deps: AppDeps): voi
       { config: { scope: 'links:write' } },
       async (request, reply) => {
         const principal = principalOf(request);
-        const link = await findShortUrl(
-          deps,
-          principal,
-          request.params.shortCode,
-          domainParam(request.query['domain']),
-        );
+        const link = await shortUrlOfRequest(deps, request);
         await deleteLink(deps.linkService, principal, link.id);
         return reply.code(204).send();
       },
