@@ -54,10 +54,7 @@ export async function listLinkPage(
   const filter = filterQueryOf(deps, principal, input);
   const limit = checkedLimit(input.limit);
   const offset = input.offset;
-  if (!Number.isSafeInteger(offset) || offset < 0) {
-    const detail = 'offset must be a whole number, 0 or more.';
-    throw new HopError('invalid-request', detail, { fields: [{ field: 'offset', detail }] });
-  }
+  assertOffset(offset);
   const total = await deps.links.countLinks(filter);
   // A page past the end is empty: no need to have the store pass over every row to see so.
   if (offset >= total) return { items: [], total };
@@ -121,28 +118,33 @@ function filterQueryOf(
 
 /**
  * Like `listLinkPage`, for a range longer than a page: `count` links (null: all to the end)
- * from `offset`, read MAX_PAGE_SIZE at a time. Only a caller asking for every link reads
- * every link.
+ * from `offset`, one count, then MAX_PAGE_SIZE at a time. Only a caller asking for every
+ * link reads every link.
  */
 export async function listLinkRange(
   deps: LinkServiceDeps,
   principal: Principal,
   input: Omit<ListLinkPageInput, 'limit'> & { readonly count: number | null },
 ): Promise<NumberedLinkPage> {
+  const filter = filterQueryOf(deps, principal, input);
+  assertOffset(input.offset);
+  const total = await deps.links.countLinks(filter);
+  const sort = sortOf(input.sort ?? '-created');
+  const end = input.count === null ? total : Math.min(total, input.offset + input.count);
   const items: Link[] = [];
-  let total: number;
-  for (;;) {
-    const wanted = input.count === null ? MAX_PAGE_SIZE : input.count - items.length;
-    const page = await listLinkPage(deps, principal, {
-      ...input,
-      offset: input.offset + items.length,
-      limit: Math.min(MAX_PAGE_SIZE, Math.max(wanted, 1)),
-    });
-    items.push(...page.items);
-    total = page.total;
-    const more = input.count === null || items.length < input.count;
-    if (!more || page.items.length === 0 || input.offset + items.length >= total) break;
+  for (let offset = input.offset; offset < end;) {
+    const limit = Math.min(MAX_PAGE_SIZE, end - offset);
+    const page = await deps.links.listLinks({ ...filter, sort, offset, limit });
+    if (page.length === 0) break;
+    items.push(...page);
+    offset += page.length;
   }
-  // A count of 0 still read a page of 1, for the total.
-  return { items: input.count === null ? items : items.slice(0, input.count), total };
+  return { items, total };
+}
+
+function assertOffset(offset: number): void {
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    const detail = 'offset must be a whole number, 0 or more.';
+    throw new HopError('invalid-request', detail, { fields: [{ field: 'offset', detail }] });
+  }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isLinkIdShaped } from '../../../domain/alias-rules.js';
 import type { Link } from '../../../domain/link.js';
-import { DEFAULT_DOMAIN, storedDomainOf } from '../../../domain/link-domain.js';
 import type { Principal } from '../../../domain/principal.js';
 import { deleteLink } from '../../../services/links/change-link-state.js';
 import { checkDestinationOrThrow } from '../../../services/links/check-destination-or-throw.js';
@@ -15,7 +14,8 @@ import { rateLimitHeaders } from '../../rate-limit-headers.js';
 import { KuttRefusal } from './kutt-errors.js';
 import { readKuttCreate, readKuttEdit, type KuttCreate, type KuttEdit } from './kutt-link-input.js';
 import { kuttLinksJson, type KuttLinkJson } from './kutt-link-json.js';
-import { findReusableLink, pageByOffset } from './kutt-link-pages.js';
+import { findOwnLinkTo } from '../../../services/links/find-own-link-to.js';
+import { listLinkRange } from '../../../services/links/list-link-page.js';
 import { kuttLinkStats } from './kutt-stats.js';
 
 interface IdParams {
@@ -43,7 +43,12 @@ export function registerKuttLinkRoutes(api: FastifyInstance, deps: AppDeps): voi
       const { limit, skip, search, all } = readListQuery(request.query);
       // Kutt v2's `all`: an admin sees every owner's links; otherwise one's own, admins too.
       const owner = all && principal.admin ? undefined : principal.owner;
-      const page = await pageByOffset(services, principal, { owner, search }, skip, limit);
+      const page = await listLinkRange(services, principal, {
+        owner,
+        search,
+        offset: skip,
+        count: limit,
+      });
       const data = await kuttLinksJson(deps, page.items, services.clock.now());
       return { total: page.total, limit, skip, data };
     },
@@ -180,11 +185,7 @@ async function reusableLink(
   const services = deps.linkService;
   // The target as hop would store it; a target hop refuses is refused here, as by the create.
   const destination = checkDestinationOrThrow(asked.target, services.destinationPolicy);
-  const domain =
-    asked.domain === undefined
-      ? DEFAULT_DOMAIN
-      : storedDomainOf(asked.domain, services.defaultHost);
-  return findReusableLink(services, principal, destination, domain);
+  return findOwnLinkTo(services, principal, destination, asked.domain ?? services.defaultHost);
 }
 
 /**

@@ -8,7 +8,7 @@ import { assertScope } from '../../../domain/principal.js';
 import { checkDestinationOrThrow } from '../../../services/links/check-destination-or-throw.js';
 import { createLink } from '../../../services/links/create-link.js';
 import { rateLimitHeaders } from '../../rate-limit-headers.js';
-import { findCallerLinkTo } from './find-caller-link-to.js';
+import { findOwnLinkTo } from '../../../services/links/find-own-link-to.js';
 import type { YourlsCall } from './yourls-call.js';
 import { clicksOf } from './link-clicks.js';
 import { UNKNOWN_CREATOR_IP, yourlsTimestamp, yourlsTitle } from './yourls-link-fields.js';
@@ -35,7 +35,12 @@ export async function shortenUrl(call: YourlsCall): Promise<YourlsResult> {
   }
   // YOURLS_UNIQUE_URLS, on by default: a long URL the caller has a link to is answered
   // with that link (ADR 0135).
-  const existing = await findCallerLinkTo(call, destination);
+  const existing = await findOwnLinkTo(
+    call.deps.linkService,
+    call.principal,
+    destination,
+    call.host,
+  );
   if (existing !== null) return alreadyStored(call, existing, destination);
 
   const keyword = params.get('keyword');
