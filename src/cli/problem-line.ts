@@ -1,4 +1,4 @@
-import type { HopError } from '../domain/errors.js';
+import { isHopError, type HopError } from '../domain/errors.js';
 
 /**
  * A refusal on one line (an import's report has one line a row): its detail, and each
@@ -11,4 +11,10 @@ export function problemLine(error: HopError): string {
   if (only === undefined) return error.detail;
   if (unsaid.length === 1 && only.detail === error.detail) return `${only.field}: ${only.detail}`;
   return [error.detail, ...unsaid.map(({ field, detail }) => `${field}: ${detail}`)].join(' ');
+}
+
+/** What a command says of a failure that stopped it: a HopError's detail, else the message. */
+export function errorDetail(error: unknown): string {
+  if (isHopError(error)) return error.detail;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { PeerSourceError } from './peer-rows.js';
 import { KUTT_LINK_COLUMNS, type KuttLinkRow, type KuttTables } from './kutt-link-rows.js';
-import { redactedUrl } from './peer-values.js';
+import { driverMessage, redactedUrl } from './peer-values.js';
 
 /** 42P01: undefined_table. */
 const UNDEFINED_TABLE = '42P01';
@@ -18,7 +18,7 @@ export async function openKuttPostgres(url: string): Promise<KuttTables> {
     await client.connect();
   } catch (error) {
     throw new PeerSourceError(
-      `cannot reach the Kutt database at ${redactedUrl(url)}: ${messageOf(error)}`,
+      `cannot reach the Kutt database at ${redactedUrl(url)}: ${driverMessage(error)}`,
     );
   }
   const query = async <R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
@@ -27,7 +27,7 @@ export async function openKuttPostgres(url: string): Promise<KuttTables> {
     } catch (error) {
       if ((error as { code?: string }).code === UNDEFINED_TABLE) {
         throw new PeerSourceError(
-          `the Kutt database at ${redactedUrl(url)} has no links or domains table (${messageOf(error)})`,
+          `the Kutt database at ${redactedUrl(url)} has no links or domains table (${driverMessage(error)})`,
         );
       }
       throw error;
@@ -50,10 +50,4 @@ export async function openKuttPostgres(url: string): Promise<KuttTables> {
       ),
     close: () => client.end().catch(() => undefined),
   };
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
-  const message = error instanceof Error ? error.message : String(error);
-  return message !== '' ? message : ((error as { code?: string }).code ?? 'unknown error');
 }

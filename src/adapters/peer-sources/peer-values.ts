@@ -52,3 +52,15 @@ export function redactedUrl(url: string): string {
     return url.replace(/:[^:@/]*@/, ':***@');
   }
 }
+
+/**
+ * What a driver's failure says, for one error line: the first of an AggregateError's (a
+ * refused connection to each address tried), its message, else its code.
+ */
+export function driverMessage(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return driverMessage(error.errors[0]);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return message !== '' ? message : ((error as { code?: string }).code ?? 'unknown error');
+}

@@ -1,7 +1,7 @@
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 import type { PeerRow } from '../../domain/peer-link.js';
 import { PeerSourceError, type PeerRows } from './peer-rows.js';
-import { clickCount, epochMs, redactedUrl, textOrNull } from './peer-values.js';
+import { clickCount, driverMessage, epochMs, redactedUrl, textOrNull } from './peer-values.js';
 
 export interface YourlsOptions {
   /** YOURLS_DB_PREFIX of the install's config.php; `yourls_` unless it was changed. */
@@ -152,7 +152,7 @@ async function connect(url: string): Promise<Connection> {
     });
   } catch (error) {
     throw new PeerSourceError(
-      `cannot reach the YOURLS database at ${redactedUrl(url)}: ${errorMessage(error)}`,
+      `cannot reach the YOURLS database at ${redactedUrl(url)}: ${driverMessage(error)}`,
     );
   }
 }
@@ -161,14 +161,5 @@ function describeQueryError(error: unknown, table: string, url: string): string 
   if ((error as { code?: string }).code === 'ER_NO_SUCH_TABLE') {
     return `the YOURLS database at ${redactedUrl(url)} has no table ${table} (is --table-prefix right?)`;
   }
-  return `cannot read ${table} at ${redactedUrl(url)}: ${errorMessage(error)}`;
-}
-
-function errorMessage(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) {
-    return errorMessage(error.errors[0]);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: string }).code;
-  return message !== '' ? message : (code ?? 'unknown error');
+  return `cannot read ${table} at ${redactedUrl(url)}: ${driverMessage(error)}`;
 }

@@ -15,7 +15,7 @@ import {
 } from '../../services/links/link-file-layout.js';
 import { LinkCsvError, openLinkCsv, type LinkCsv } from '../csv/read-link-csv.js';
 import { operator } from '../operator.js';
-import { problemLine } from '../problem-line.js';
+import { errorDetail, problemLine } from '../problem-line.js';
 import { startProgressBar } from '../progress-bar.js';
 import { wholeNumberParser } from '../whole-number-parser.js';
 import { withRuntime } from '../with-runtime.js';
@@ -196,9 +196,4 @@ function reportStop(summary: ImportSummary): void {
   process.exitCode = 1;
   // Not a refusal nor a store that is down: a bug, whose stack is worth more than a line.
   if (!isHopError(stopped.error)) throw stopped.error;
-}
-
-function errorDetail(error: unknown): string {
-  if (isHopError(error)) return error.detail;
-  return error instanceof Error ? error.message : String(error);
 }

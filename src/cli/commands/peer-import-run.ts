@@ -1,7 +1,6 @@
 import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { PeerRow } from '../../domain/peer-link.js';
-import { isHopError } from '../../domain/errors.js';
 import { peerImportDepsOf } from '../../main/peer-import-deps.js';
 import { PeerSourceError, type PeerRows } from '../../main/peer-source-error.js';
 import { importPeerLinks } from '../../services/links/peer-import/import-peer-links.js';
@@ -10,6 +9,7 @@ import type {
   PeerImportSummary,
 } from '../../services/links/peer-import/peer-import-outcome.js';
 import { operator } from '../operator.js';
+import { errorDetail } from '../problem-line.js';
 import { startProgressBar } from '../progress-bar.js';
 import { withRuntime } from '../with-runtime.js';
 
@@ -142,11 +142,6 @@ function reportStop(summary: PeerImportSummary, readError: unknown): void {
     );
     process.exitCode = 1;
   }
-}
-
-function errorDetail(error: unknown): string {
-  if (isHopError(error)) return error.detail;
-  return error instanceof Error ? error.message : String(error);
 }
 
 interface Report {

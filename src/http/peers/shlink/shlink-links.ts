@@ -3,7 +3,7 @@ import { isHopError } from '../../../domain/errors.js';
 import type { Link } from '../../../domain/link.js';
 import type { TagsMode } from '../../../domain/link-tags.js';
 import type { Principal } from '../../../domain/principal.js';
-import { linkClickTotals } from '../../../services/analytics/link-click-totals.js';
+import { manyLinkClickTotals } from '../../../services/analytics/link-click-totals.js';
 import { getLink } from '../../../services/links/get-link.js';
 import { listLinks, MAX_PAGE_SIZE } from '../../../services/links/list-links.js';
 import type { FastifyRequest } from 'fastify';
@@ -82,17 +82,15 @@ export async function walkLinks(
   return links;
 }
 
-/** The all-time clicks of many links, read a page of ids at a time. */
-export async function clickTotalsOf(
+/** The all-time clicks of many links. */
+export function clickTotalsOf(
   deps: AppDeps,
   links: readonly Link[],
 ): Promise<ReadonlyMap<string, ClickCounts>> {
-  const totals = new Map<string, ClickCounts>();
-  for (let start = 0; start < links.length; start += MAX_PAGE_SIZE) {
-    const ids = links.slice(start, start + MAX_PAGE_SIZE).map((link) => link.id);
-    for (const [id, counts] of await linkClickTotals(deps.analytics, ids)) totals.set(id, counts);
-  }
-  return totals;
+  return manyLinkClickTotals(
+    deps.analytics,
+    links.map((link) => link.id),
+  );
 }
 
 /** Links as Shlink ShortUrls, with their click totals. */

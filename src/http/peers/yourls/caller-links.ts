@@ -1,13 +1,12 @@
 import { NO_CLICKS } from '../../../domain/click-fold.js';
 import type { Link } from '../../../domain/link.js';
 import type { Principal } from '../../../domain/principal.js';
-import { linkClickTotals } from '../../../services/analytics/link-click-totals.js';
+import { manyLinkClickTotals } from '../../../services/analytics/link-click-totals.js';
 import {
   linkTotals,
   listLinkRange,
   type LinkPageSortName,
 } from '../../../services/links/list-link-page.js';
-import { MAX_PAGE_SIZE } from '../../../services/links/list-links.js';
 import type { AppDeps } from '../../app-deps.js';
 
 type Deps = Pick<AppDeps, 'linkService' | 'analytics'>;
@@ -55,16 +54,9 @@ export async function readCallerLinks(
     offset: Math.min(range.offset, Number.MAX_SAFE_INTEGER),
     count: range.count,
   });
-  const counted: CountedLink[] = [];
-  for (let start = 0; start < items.length; start += MAX_PAGE_SIZE) {
-    const links = items.slice(start, start + MAX_PAGE_SIZE);
-    const totals = await linkClickTotals(
-      deps.analytics,
-      links.map((link) => link.id),
-    );
-    for (const link of links) {
-      counted.push({ link, clicks: (totals.get(link.id) ?? NO_CLICKS).clicks });
-    }
-  }
-  return counted;
+  const totals = await manyLinkClickTotals(
+    deps.analytics,
+    items.map((link) => link.id),
+  );
+  return items.map((link) => ({ link, clicks: (totals.get(link.id) ?? NO_CLICKS).clicks }));
 }

@@ -8,6 +8,7 @@ import { assertScope } from '../../../domain/principal.js';
 import { checkDestinationOrThrow } from '../../../services/links/check-destination-or-throw.js';
 import { createLink } from '../../../services/links/create-link.js';
 import { rateLimitHeaders } from '../../rate-limit-headers.js';
+import { retryHeadersOf } from './yourls-error-result.js';
 import { findOwnLinkTo } from '../../../services/links/find-own-link-to.js';
 import type { YourlsCall } from './yourls-call.js';
 import { clicksOf } from './link-clicks.js';
@@ -169,11 +170,7 @@ function keywordTaken(keyword: string): YourlsResult {
 }
 
 function withRetry(result: YourlsResult, error: HopError): YourlsResult {
-  const headers: Record<string, string> = { ...rateLimitHeaders(error.quotas) };
-  if (error.retryAfterSeconds !== undefined) {
-    headers['retry-after'] = String(error.retryAfterSeconds);
-  }
-  return { ...result, headers };
+  return { ...result, headers: retryHeadersOf(error) };
 }
 
 /** YOURLS's five keys, always first: `status`, `code`, `message`, `errorCode`, `statusCode`. */

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { isHopError } from '../../../domain/errors.js';
+import { isHopError, type HopError } from '../../../domain/errors.js';
 import { PROBLEMS } from '../../problems.js';
 import { rateLimitHeaders } from '../../rate-limit-headers.js';
 import { plainError, type YourlsResult } from './yourls-result.js';
@@ -16,11 +16,7 @@ export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side.';
 export function yourlsErrorResult(error: unknown): YourlsResult | undefined {
   if (isHopError(error)) {
     const yourlsStatus = yourlsStatusOf(PROBLEMS[error.kind].status);
-    const headers: Record<string, string> = { ...rateLimitHeaders(error.quotas) };
-    if (error.retryAfterSeconds !== undefined) {
-      headers['retry-after'] = String(error.retryAfterSeconds);
-    }
-    return { ...plainError(yourlsStatus, error.detail), headers };
+    return { ...plainError(yourlsStatus, error.detail), headers: retryHeadersOf(error) };
   }
   // Fastify's and the multipart parser's request errors carry a 4xx statusCode.
   const { statusCode, code, message } = (error ?? {}) as Partial<FastifyError>;
@@ -40,4 +36,13 @@ function yourlsStatusOf(status: number): number {
   if (status === 401) return 403;
   if (status === 403 || status === 404 || status === 429 || status >= 500) return status;
   return 400;
+}
+
+/** The rate-limit fields and Retry-After a refusal carries, for any YOURLS answer to it. */
+export function retryHeadersOf(error: HopError): Record<string, string> {
+  const headers: Record<string, string> = { ...rateLimitHeaders(error.quotas) };
+  if (error.retryAfterSeconds !== undefined) {
+    headers['retry-after'] = String(error.retryAfterSeconds);
+  }
+  return headers;
 }
