@@ -11,7 +11,12 @@ import { cpSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { BUILD_STAMP, ROOT } from './build-stamp.js';
 
-const MIGRATION_FOLDERS = ['sqlite/migrations', 'sqlite/click-migrations', 'postgres/migrations'];
+const MIGRATION_FOLDERS = [
+  'sqlite/migrations',
+  'sqlite/click-migrations',
+  'postgres/migrations',
+  'mariadb/migrations',
+];
 
 const began = new Date();
 rmSync(`${ROOT}/dist`, { recursive: true, force: true });

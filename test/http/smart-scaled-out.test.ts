@@ -35,7 +35,7 @@ async function startScaledOut(t: TestContext) {
     HOP_CONSOLE_SECRET: 'smart-links-scaled-out-secret-0123456789',
     // How changes travel is tested, not the timeouts: generous ones for a busy machine.
     HOP_STORE_TIMEOUT: '2s',
-    HOP_CACHE_TIMEOUT: '250ms',
+    HOP_CACHE_TIMEOUT: '5s',
   });
   return { ...pair, prefix, admin };
 }

@@ -1,9 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  MariaDbStore,
+  type MariaDbStoreOptions,
+} from '../../src/adapters/mariadb/mariadb-store.js';
 import { PgStore, type PgStoreOptions } from '../../src/adapters/postgres/pg-store.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { Store } from '../../src/ports/store.js';
+import { dropDatabase, mariadbUrlOf, uniqueDatabase } from './require-mariadb.js';
 import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
 
 /** A fresh, migrated store; `cleanup` closes it and removes what it made. */
@@ -51,6 +56,35 @@ export async function openFreshPgStore(): Promise<FreshStore<PgStore>> {
     cleanup: async () => {
       await store.close();
       await dropSchema(schema);
+    },
+  };
+}
+
+/** A MariaDbStore on the shared test MariaDB in `database`, with short timeouts. */
+export function mariadbStoreOptions(
+  database: string,
+  overrides: Partial<MariaDbStoreOptions> = {},
+): MariaDbStoreOptions {
+  return {
+    url: mariadbUrlOf(database),
+    poolSize: 4,
+    redirectReadTimeoutMs: 1000,
+    statementTimeoutMs: 5000,
+    connectTimeoutMs: 2000,
+    onIdleError: () => undefined,
+    ...overrides,
+  };
+}
+
+/** A MariaDbStore on a database of its own, dropped by `cleanup`. */
+export async function openFreshMariaDbStore(): Promise<FreshStore<MariaDbStore>> {
+  const database = uniqueDatabase();
+  const store = await MariaDbStore.open(mariadbStoreOptions(database));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await dropDatabase(database);
     },
   };
 }

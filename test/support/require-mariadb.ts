@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import type { TestContext } from 'node:test';
-import { createConnection, type Connection } from 'mysql2/promise';
+import { test, type TestContext } from 'node:test';
+import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 
 /** The MariaDB the tests use: root without a password on loopback. */
 export const MARIADB_URL = process.env['HOP_TEST_MARIADB_URL'] ?? 'mysql://root@127.0.0.1:3306';
@@ -48,4 +48,50 @@ export async function testMariadbDatabase(
   const connection = await createConnection({ uri: url, multipleStatements: true });
   t.after(() => connection.end());
   return { url, connection };
+}
+
+/**
+ * Registers the suites of `register` when MariaDB answers. Under CI=true an unreachable
+ * server is a failing test (never a silent skip in CI); elsewhere one skipped test says why.
+ */
+export async function whenMariadb(name: string, register: () => void): Promise<void> {
+  if (await mariadbReachable()) {
+    register();
+    return;
+  }
+  const why = `MariaDB at ${MARIADB_URL} is unreachable`;
+  test(name, (t) => {
+    if (process.env['CI'] === 'true') throw new Error(why);
+    t.skip(`${why}; start it to run these tests`);
+  });
+}
+
+/** A database name no other run uses. */
+export function uniqueDatabase(): string {
+  return `hop_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** The URL of `database` on the test server. */
+export function mariadbUrlOf(database: string): string {
+  return `${MARIADB_URL}/${database}`;
+}
+
+/**
+ * Drops a test's database. Sessions a failed test left holding locks in it would make the
+ * DROP wait: they are ended first.
+ */
+export async function dropDatabase(database: string): Promise<void> {
+  const admin = await createConnection({ uri: MARIADB_URL });
+  try {
+    const [sessions] = await admin.query<RowDataPacket[]>(
+      'SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()',
+      [database],
+    );
+    for (const session of sessions) {
+      await admin.query(`KILL ${Number(session['id'])}`).catch(() => undefined);
+    }
+    await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  } finally {
+    await admin.end();
+  }
 }
