@@ -1,4 +1,4 @@
-import type { EnvValues, PostgresEnvValues } from './env-spec.js';
+import type { DatabaseEnvValues, EnvValues } from './env-spec.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -27,17 +27,25 @@ interface DerivedConfig {
   readonly databaseFile: string;
   /** The embedded click queue and aggregates, beside hop.db. */
   readonly clicksDatabaseFile: string;
-  /** PostgreSQL instead of the embedded files, when HOP_DATABASE_URL is set (scaled out). */
-  readonly postgres: PostgresConfig | undefined;
+  /** A shared database instead of the embedded files, when HOP_DATABASE_URL is set (scaled out). */
+  readonly database: DatabaseConfig | undefined;
   /** Characters in a generated code before the guess bound adds any (hash: 6 unless set). */
   readonly codeLength: number;
   /** Default <data dir>/pool.codes. */
   readonly poolFile: string;
   /** Proxies whose X-Forwarded-For names the client; empty: the socket address is the client. */
   readonly trustProxy: readonly string[];
+  /**
+   * HOP_NATS_STREAM, or with HOP_REGION `<HOP_NATS_STREAM>-<region>`: each region's clicks
+   * go to a stream of their own, placed in that region's NATS (issue 25).
+   */
+  readonly natsStream: string;
   /** HOP_VISIT_LOG, or by default whether the store is the embedded SQLite file. */
   readonly visitLog: boolean;
 }
 
-/** The `postgres` group of ENV_SPEC; its URL is what turns it on. */
-export type PostgresConfig = Omit<PostgresEnvValues, 'url'> & { readonly url: string };
+/** The `database` group of ENV_SPEC; its URL is what turns it on, and names the engine. */
+export type DatabaseConfig = Omit<DatabaseEnvValues, 'url'> & {
+  readonly url: string;
+  readonly engine: 'postgres' | 'mariadb';
+};

@@ -11,12 +11,15 @@ import {
   parseSecret,
   parseHost,
   parseRedisUrl,
+  parseRegionName,
   parseHostPortList,
   parseNatsServers,
   parseHeaderName,
   parseHttpUrl,
   parseStreamName,
+  parseSubject,
   parseSwitch,
+  parseDatabaseUrl,
   parsePostgresUrl,
   parseSqlIdentifier,
   parseTrustedProxies,
@@ -24,7 +27,7 @@ import {
 
 export interface EnvEntry {
   readonly name: string;
-  /** The Config field it fills (PostgresConfig's, for the `postgres` group). */
+  /** The Config field it fills (DatabaseConfig's, for the `database` group). */
   readonly key: string;
   /** The raw default, as a person would write it; undefined = unset. */
   readonly default: string | undefined;
@@ -33,8 +36,8 @@ export interface EnvEntry {
   readonly parse: (raw: string) => unknown;
   /** Never echo the value: it is, or may carry, a credential. */
   readonly secret?: boolean;
-  /** Fills `config.postgres`, which is undefined unless HOP_DATABASE_URL is set. */
-  readonly group?: 'postgres';
+  /** Fills `config.database`, which is undefined unless HOP_DATABASE_URL is set. */
+  readonly group?: 'database';
 }
 
 /** HOP_L1_MAX_MB is written in MiB and kept in bytes. */
@@ -85,16 +88,16 @@ export const ENV_SPEC = [
   {
     name: 'HOP_DATABASE_URL',
     key: 'url',
-    group: 'postgres',
+    group: 'database',
     default: undefined,
-    doc: 'PostgreSQL for many instances, e.g. postgres://hop@db:5432/hop (unset: embedded SQLite in HOP_DATA_DIR).',
-    parse: parsePostgresUrl,
+    doc: 'The shared store for many instances: PostgreSQL (postgres://hop@db:5432/hop) or MariaDB/MySQL, also a Galera node (mysql://hop@db:3306/hop); unset: embedded SQLite in HOP_DATA_DIR.',
+    parse: parseDatabaseUrl,
     secret: true,
   },
   {
     name: 'HOP_DATABASE_REPLICA_URL',
     key: 'replicaUrl',
-    group: 'postgres',
+    group: 'database',
     default: undefined,
     doc: 'A PostgreSQL streaming replica for redirect reads; a code it lacks is read again from the primary.',
     parse: parsePostgresUrl,
@@ -103,7 +106,7 @@ export const ENV_SPEC = [
   {
     name: 'HOP_DATABASE_SCHEMA',
     key: 'schema',
-    group: 'postgres',
+    group: 'database',
     default: 'public',
     doc: "PostgreSQL schema of hop's tables; created by the migrations if missing.",
     parse: parseSqlIdentifier,
@@ -111,7 +114,7 @@ export const ENV_SPEC = [
   {
     name: 'HOP_DATABASE_POOL_SIZE',
     key: 'poolSize',
-    group: 'postgres',
+    group: 'database',
     default: '10',
     doc: 'PostgreSQL connections per pool; an instance has two (writes and other reads; redirect reads), three with a replica (redirect reads it sends on to the primary).',
     parse: parseInteger(1, 1000),
@@ -119,7 +122,7 @@ export const ENV_SPEC = [
   {
     name: 'HOP_STORE_TIMEOUT',
     key: 'redirectReadTimeoutMs',
-    group: 'postgres',
+    group: 'database',
     default: '30ms',
     doc: "Longest a redirect's PostgreSQL read may run (statement_timeout); past it the redirect is a 503, never a guess.",
     parse: parseDuration,
@@ -127,7 +130,7 @@ export const ENV_SPEC = [
   {
     name: 'HOP_STATEMENT_TIMEOUT',
     key: 'statementTimeoutMs',
-    group: 'postgres',
+    group: 'database',
     default: '5s',
     doc: 'Longest any other PostgreSQL statement may run (creates, edits, sweeps, click folds).',
     parse: parseDuration,
@@ -573,6 +576,20 @@ export const ENV_SPEC = [
     parse: parseStreamName,
   },
   {
+    name: 'HOP_REGION',
+    key: 'region',
+    default: undefined,
+    doc: "This instance's region when hop runs active-active in several (issue 25): its MariaDB Galera node is HOP_DATABASE_URL, its Redis HOP_REDIS_URL, and changes reach the other regions over HOP_NATS_URL's supercluster; click events go to the stream <HOP_NATS_STREAM>-<region>.",
+    parse: parseRegionName,
+  },
+  {
+    name: 'HOP_NATS_CHANGES_SUBJECT',
+    key: 'natsChangesSubject',
+    default: 'hop.link-changes',
+    doc: 'NATS subject on which regions tell each other of link changes (with HOP_REGION): the same in every region of one deployment.',
+    parse: parseSubject,
+  },
+  {
     name: 'HOP_WORKER_PORT',
     key: 'workerPort',
     default: '8081',
@@ -596,6 +613,6 @@ type ValueOf<Row extends EnvRow> = Row['default'] extends string
 type ValuesOf<Rows extends EnvRow> = { readonly [Row in Rows as Row['key']]: ValueOf<Row> };
 
 /** The values of the rows outside any group, by Config field. */
-export type EnvValues = ValuesOf<Exclude<EnvRow, { readonly group: 'postgres' }>>;
-/** The values of the `postgres` group's rows, by PostgresConfig field. */
-export type PostgresEnvValues = ValuesOf<Extract<EnvRow, { readonly group: 'postgres' }>>;
+export type EnvValues = ValuesOf<Exclude<EnvRow, { readonly group: 'database' }>>;
+/** The values of the `database` group's rows, by DatabaseConfig field. */
+export type DatabaseEnvValues = ValuesOf<Extract<EnvRow, { readonly group: 'database' }>>;

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Config } from './config.js';
-import { ENV_SPEC, type EnvEntry, type EnvValues, type PostgresEnvValues } from './env-spec.js';
-import { ParseError } from './parsers.js';
+import { ENV_SPEC, type DatabaseEnvValues, type EnvEntry, type EnvValues } from './env-spec.js';
+import { databaseEngineOf, ParseError } from './parsers.js';
 
 /** SPEC §2: the hash strategy keeps the first 6 characters of the digest. */
 export const HASH_CODE_LENGTH = 6;
@@ -21,12 +21,12 @@ export class ConfigError extends Error {
 /** Reads HOP_* from `env`, validates every entry of ENV_SPEC, and returns a frozen Config. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
   const values: Record<string, unknown> = {};
-  const postgresValues: Record<string, unknown> = {};
+  const databaseValues: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const entry of ENV_SPEC as readonly EnvEntry[]) {
     const given = env[entry.name];
     const raw = given === undefined || given === '' ? entry.default : given;
-    const into = entry.group === 'postgres' ? postgresValues : values;
+    const into = entry.group === 'database' ? databaseValues : values;
     // Every key is present, unset ones as undefined, so the values keep one shape.
     into[entry.key] = undefined;
     if (raw === undefined) continue;
@@ -42,7 +42,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
 
   // The one place the rows' values meet their derived types (ENV_SPEC's parsers made them).
   const read = values as unknown as EnvValues;
-  const postgres = postgresValues as unknown as PostgresEnvValues;
+  const database = databaseValues as unknown as DatabaseEnvValues;
   const dataDir = resolve(read.dataDir);
   const config: Config = {
     ...read,
@@ -50,16 +50,20 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     dataDir,
     databaseFile: join(dataDir, 'hop.db'),
     clicksDatabaseFile: join(dataDir, 'clicks.db'),
-    postgres: postgres.url === undefined ? undefined : { ...postgres, url: postgres.url },
+    database:
+      database.url === undefined
+        ? undefined
+        : { ...database, url: database.url, engine: databaseEngineOf(database.url) },
     // The hash strategy is the seed's "first 6 characters of the digest" unless told otherwise.
     codeLength:
       read.codeStrategy === 'hash' && (env['HOP_CODE_LENGTH'] ?? '') === ''
         ? HASH_CODE_LENGTH
         : read.codeLength,
     poolFile: read.poolFile ?? join(dataDir, 'pool.codes'),
+    natsStream: read.region === undefined ? read.natsStream : `${read.natsStream}-${read.region}`,
     trustProxy: read.trustProxy ?? [],
-    // ADR 0125: on by default where the store is the embedded file, off on PostgreSQL.
-    visitLog: read.visitLog ?? postgres.url === undefined,
+    // ADR 0125: on by default where the store is the embedded file, off on a shared one.
+    visitLog: read.visitLog ?? database.url === undefined,
   };
   if (
     config.defaultTtlMs !== null &&
@@ -72,11 +76,18 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   problems.push(...codeStrategyProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
-  if (config.postgres === undefined && postgres.replicaUrl !== undefined) {
+  if (config.database === undefined && database.replicaUrl !== undefined) {
     throw new ConfigError([
       'HOP_DATABASE_REPLICA_URL is invalid: expected HOP_DATABASE_URL too (a replica serves redirect reads of a primary).',
     ]);
   }
+  if (config.database?.engine === 'mariadb' && database.replicaUrl !== undefined) {
+    throw new ConfigError([
+      'HOP_DATABASE_REPLICA_URL is invalid: expected a PostgreSQL primary; on MariaDB each region reads its own Galera node (HOP_DATABASE_URL).',
+    ]);
+  }
+  if (config.region !== undefined) problems.push(...regionProblems(config));
+  if (problems.length > 0) throw new ConfigError(problems);
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError([
       'HOP_HEADERS_TIMEOUT is invalid: expected no longer than HOP_REQUEST_TIMEOUT (the headers are part of the request).',
@@ -93,6 +104,23 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ]);
   }
   return Object.freeze(config);
+}
+
+/**
+ * What an instance in one of several regions needs (issue 25, ADR 0141): the shared
+ * database every region writes to, its region's Redis (L2, and the invalidations within the
+ * region), and NATS, over which the regions tell each other of changes.
+ */
+function regionProblems(config: Config): string[] {
+  const needs: string[] = [];
+  if (config.database === undefined)
+    needs.push('HOP_DATABASE_URL (the regions share one database)');
+  if (config.redisUrl === undefined && config.redisClusterNodes === undefined) {
+    needs.push("HOP_REDIS_URL (the region's own cache)");
+  }
+  if (config.natsServers === undefined)
+    needs.push('HOP_NATS_URL (changes reach other regions over NATS)');
+  return needs.map((need) => `HOP_REGION is invalid: expected ${need} too.`);
 }
 
 /** What a strategy needs that the rest of the config does not give it. */

@@ -141,6 +141,29 @@ export function parseRedisUrl(raw: string): string {
   throw new ParseError('a Redis URL such as redis://127.0.0.1:6379');
 }
 
+/**
+ * The shared store's URL: PostgreSQL, or MariaDB/MySQL (issue 25: `mysql://` or
+ * `mariadb://`, which names the database hop's tables live in).
+ */
+export function parseDatabaseUrl(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    if (url.hostname !== '' && DATABASE_SCHEMES.has(url.protocol)) return raw.trim();
+  } catch {
+    // fall through
+  }
+  throw new ParseError(
+    'a PostgreSQL URL such as postgres://hop@127.0.0.1:5432/hop, or a MariaDB/MySQL one such as mysql://hop@127.0.0.1:3306/hop',
+  );
+}
+
+const DATABASE_SCHEMES = new Set(['postgres:', 'postgresql:', 'mysql:', 'mariadb:']);
+
+/** Which engine a URL accepted by parseDatabaseUrl is for. */
+export function databaseEngineOf(url: string): 'postgres' | 'mariadb' {
+  return url.trim().startsWith('postgres') ? 'postgres' : 'mariadb';
+}
+
 export function parsePostgresUrl(raw: string): string {
   try {
     const url = new URL(raw.trim());
@@ -212,6 +235,26 @@ export function parseHeaderName(raw: string): string {
 }
 
 /** A JetStream stream name: letters, digits, `_` and `-`. */
+/** A region's name (issue 25): it goes into stream names, subjects and instance ids. */
+export function parseRegionName(raw: string): string {
+  const name = raw.trim();
+  if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(name)) {
+    throw new ParseError(
+      'a region name of lower-case letters, digits and - (at most 32), e.g. eu-west',
+    );
+  }
+  return name;
+}
+
+/** A NATS subject without wildcards: tokens of letters, digits, _ and -, joined by dots. */
+export function parseSubject(raw: string): string {
+  const subject = raw.trim();
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(subject) || subject.length > 128) {
+    throw new ParseError('a NATS subject of dot-separated tokens (letters, digits, _ and -)');
+  }
+  return subject;
+}
+
 export function parseStreamName(raw: string): string {
   const name = raw.trim();
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {

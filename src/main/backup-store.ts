@@ -13,14 +13,16 @@ export function clicksBackupFile(file: string): string {
 /**
  * `hop backup FILE` (ADR 0106): the link database (links, keys, codes) to FILE and the
  * click database to FILE-clicks, each an online, consistent copy taken beside a running
- * hop. Refuses PostgreSQL (pg_dump backs that up), a missing database, and targets that
+ * hop. Refuses a shared database (pg_dump or mariadb-backup back those up), a missing database, and targets that
  * exist (a backup never overwrites one).
  */
 export async function backupStore(config: Config, file: string): Promise<SqliteFileBackup[]> {
-  if (config.postgres !== undefined) {
+  if (config.database !== undefined) {
     throw new ConfigError([
       'hop backup copies the embedded SQLite files; HOP_DATABASE_URL is set, so back up ' +
-        'PostgreSQL with its own tools (pg_dump)',
+        (config.database.engine === 'postgres'
+          ? 'PostgreSQL with its own tools (pg_dump)'
+          : 'MariaDB with its own tools (mariadb-backup or mariadb-dump)'),
     ]);
   }
   requireExistingDatabase(config);

@@ -7,7 +7,10 @@ import type { Config } from '../config/config.js';
 import type { DomainBlocklist } from '../domain/domain-blocklist.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
+import type { RegionChannel } from '../ports/region-channel.js';
+import type { SharedLinkCache } from '../ports/shared-link-cache.js';
 import type { Store } from '../ports/store.js';
+import { CrossRegionSharedLinkCache } from '../services/redirect/cross-region-shared-cache.js';
 import { KnownCodes } from '../services/redirect/known-codes.js';
 import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 
@@ -28,6 +31,8 @@ export interface CacheParts {
   readonly redisTarget: RedisTarget | null;
   /** L2, when Redis is configured. */
   readonly shared: RedisSharedLinkCache | null;
+  /** How changes reach the other regions, with HOP_REGION (issue 25). */
+  readonly regionChannel: RegionChannel | null;
   readonly knownCodes: KnownCodes;
   /** The redirect path: L1, the known codes, L2, the store (SPEC §5). */
   readonly resolver: RedirectResolver;
@@ -59,6 +64,21 @@ export async function composeCaches(
           timeoutMs: config.cacheTimeoutMs,
           logger,
         });
+  const regionChannel =
+    config.region === undefined || config.natsServers === undefined || shared === null
+      ? null
+      : new (await import('../adapters/nats/nats-region-channel.js')).NatsRegionChannel({
+          servers: config.natsServers,
+          subject: config.natsChangesSubject,
+          region: config.region,
+          onStatus: (status) => {
+            logger.info({ region: config.region }, status);
+          },
+        });
+  const regional: SharedLinkCache | null =
+    regionChannel === null || shared === null || config.region === undefined
+      ? shared
+      : new CrossRegionSharedLinkCache(shared, regionChannel, config.region);
   const knownCodes = new KnownCodes({
     codeScan: store.codeScan,
     batchSize: KNOWN_CODES_BATCH,
@@ -73,7 +93,7 @@ export async function composeCaches(
     blocklist,
     redirects: store.redirects,
     clock,
-    shared,
+    shared: regional,
     knownCodes,
     cache: new LruNearLinkCache({
       maxEntries: config.l1MaxEntries,
@@ -83,7 +103,7 @@ export async function composeCaches(
       jitter: L1_TTL_JITTER,
     }),
   });
-  return { redisTarget, shared, knownCodes, resolver };
+  return { redisTarget, shared, regionChannel, knownCodes, resolver };
 }
 
 function redisTargetOf(config: Config): RedisTarget | null {

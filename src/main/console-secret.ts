@@ -14,7 +14,7 @@ const SECRET_FILE = 'console-secret';
  */
 export function resolveConsoleSecret(config: Config, logger: Logger): Buffer | null {
   if (config.consoleSecret !== undefined) return Buffer.from(config.consoleSecret, 'utf8');
-  if (config.postgres !== undefined) {
+  if (config.database !== undefined) {
     logger.warn(
       'HOP_CONSOLE_SECRET is not set: console sessions are signed with key hashes alone, so a copy of the key table could make one; set the same secret on every instance',
     );

@@ -11,7 +11,7 @@ import { ConfigError } from '../config/load-config.js';
  * failed deep inside SQLite). Nothing to do when the store is PostgreSQL.
  */
 export function prepareDataDir(config: Config): void {
-  if (config.postgres !== undefined) return;
+  if (config.database !== undefined) return;
   const dir = config.dataDir;
   const refuse = (reason: string): never => {
     throw new ConfigError([`HOP_DATA_DIR=${JSON.stringify(dir)} cannot be used: ${reason}`]);
@@ -47,7 +47,7 @@ export function requireExistingDatabase(config: Config): void {
 
 /** True when the store is PostgreSQL, or hop.db is where HOP_DATA_DIR says. */
 export function hasDatabase(config: Config): boolean {
-  return config.postgres !== undefined || existsSync(config.databaseFile);
+  return config.database !== undefined || existsSync(config.databaseFile);
 }
 
 /**

@@ -46,7 +46,7 @@ function post(message: FromIntegrationsThread): void {
 // it would see its delivery sent twice (ADR 0132).
 if (config.integrationsPriority === 'server') {
   logger.debug('the integrations thread runs at the server priority (HOP_INTEGRATIONS_PRIORITY)');
-} else if (config.postgres !== undefined) {
+} else if (config.database !== undefined) {
   logger.debug('the integrations thread runs at the server priority (scaled out)');
 } else if (process.platform === 'linux') {
   try {

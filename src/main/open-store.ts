@@ -1,3 +1,4 @@
+import type { MariaDbStore } from '../adapters/mariadb/mariadb-store.js';
 import type { PgStore } from '../adapters/postgres/pg-store.js';
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import type { Config } from '../config/config.js';
@@ -7,13 +8,17 @@ import { prepareDataDir } from './data-dir.js';
 
 /** How often the WAL is copied back into the database file while serving. */
 const CHECKPOINT_INTERVAL_MS = 1000;
-/** How long a query waits for a PostgreSQL connection before the request fails (503). */
-const PG_CONNECT_TIMEOUT_MS = 2000;
+/** How long a query waits for a database connection before the request fails (503). */
+const CONNECT_TIMEOUT_MS = 2000;
 
-/** The store chosen by config: PostgreSQL when HOP_DATABASE_URL is set, else SQLite files. */
+/**
+ * The store chosen by config: PostgreSQL or MariaDB when HOP_DATABASE_URL is set (by its
+ * scheme), else SQLite files.
+ */
 export type OpenedStore =
   | { readonly kind: 'sqlite'; readonly store: SqliteStore }
-  | { readonly kind: 'postgres'; readonly store: PgStore };
+  | { readonly kind: 'postgres'; readonly store: PgStore }
+  | { readonly kind: 'mariadb'; readonly store: MariaDbStore };
 
 /**
  * Opens the configured store and applies pending migrations. A store that cannot be opened
@@ -25,23 +30,31 @@ export async function openStore(
   logger: Logger,
   serving: boolean,
 ): Promise<OpenedStore> {
-  const postgres = config.postgres;
-  if (postgres === undefined) return { kind: 'sqlite', store: openSqlite(config, logger, serving) };
+  const database = config.database;
+  if (database === undefined) return { kind: 'sqlite', store: openSqlite(config, logger, serving) };
+  const engineName = database.engine === 'postgres' ? 'PostgreSQL' : 'MariaDB';
+  const shared = {
+    url: database.url,
+    poolSize: database.poolSize,
+    redirectReadTimeoutMs: database.redirectReadTimeoutMs,
+    statementTimeoutMs: database.statementTimeoutMs,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    // An idle connection dropped by a restarting server: the pool opens a new one.
+    onIdleError: (error: Error) => {
+      logger.warn({ err: error }, `a ${engineName} connection was lost; reconnecting on next use`);
+    },
+  };
   try {
-    // Loaded only when configured: the embedded default never loads pg.
+    // Loaded only when configured: the embedded default never loads pg or mysql2.
+    if (database.engine === 'mariadb') {
+      const { MariaDbStore } = await import('../adapters/mariadb/mariadb-store.js');
+      return { kind: 'mariadb', store: await MariaDbStore.open(shared) };
+    }
     const { PgStore } = await import('../adapters/postgres/pg-store.js');
     const store = await PgStore.open({
-      url: postgres.url,
-      replicaUrl: postgres.replicaUrl,
-      schema: postgres.schema,
-      poolSize: postgres.poolSize,
-      redirectReadTimeoutMs: postgres.redirectReadTimeoutMs,
-      statementTimeoutMs: postgres.statementTimeoutMs,
-      connectTimeoutMs: PG_CONNECT_TIMEOUT_MS,
-      // An idle connection dropped by a restarting server: the pool opens a new one.
-      onIdleError: (error) => {
-        logger.warn({ err: error }, 'a PostgreSQL connection was lost; reconnecting on next use');
-      },
+      ...shared,
+      replicaUrl: database.replicaUrl,
+      schema: database.schema,
     });
     return { kind: 'postgres', store };
   } catch (error) {
@@ -83,7 +96,8 @@ function openSqlite(config: Config, logger: Logger, serving: boolean): SqliteSto
 
 /** Where the configured store keeps its data, for logs and CLI output (no credentials). */
 export function describeStore(config: Config): string {
-  if (config.postgres === undefined) return config.databaseFile;
-  const url = new URL(config.postgres.url);
-  return `postgres://${url.host}${url.pathname} (schema ${config.postgres.schema})`;
+  if (config.database === undefined) return config.databaseFile;
+  const url = new URL(config.database.url);
+  if (config.database.engine === 'mariadb') return `${url.protocol}//${url.host}${url.pathname}`;
+  return `postgres://${url.host}${url.pathname} (schema ${config.database.schema})`;
 }

@@ -68,7 +68,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   logger.info(
     {
       stream: config.natsStream,
-      data: config.postgres === undefined ? config.clicksDatabaseFile : describeStore(config),
+      data: config.database === undefined ? config.clicksDatabaseFile : describeStore(config),
       address,
     },
     'hop worker folding clicks',
@@ -105,7 +105,7 @@ async function openClickStore(
   config: Config,
   logger: Logger,
 ): Promise<{ readonly clicks: ClickStore; close(): Promise<void> | void }> {
-  if (config.postgres === undefined) return SqliteClickDatabase.open(config.clicksDatabaseFile);
+  if (config.database === undefined) return SqliteClickDatabase.open(config.clicksDatabaseFile);
   const opened = await openStore(config, logger, false);
   return {
     clicks: opened.store.clicks,

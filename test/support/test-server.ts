@@ -8,6 +8,7 @@ import { composeRuntime, type Runtime } from '../../src/main/compose.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { ensureBootstrapKey } from '../../src/services/keys/manage-keys.js';
 import { ManualClock } from './manual-clock.js';
+import { dropDatabase, mariadbUrlOf, uniqueDatabase } from './require-mariadb.js';
 import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
 
 export const TEST_ADMIN_KEY = 'hop_test_admin_key_0123456789abcdef';
@@ -46,17 +47,28 @@ export interface TestResponse {
 }
 
 /**
- * Which store the HTTP tests run on: SQLite (the default), or the shared PostgreSQL when
+ * Which store the HTTP tests run on: SQLite (the default), the shared PostgreSQL when
  * HOP_TEST_STORE=postgres (test/http/on-postgres.test.ts runs API suites that way), each
- * server on a schema of its own, dropped by `close`.
+ * server on a schema of its own, or the shared MariaDB when HOP_TEST_STORE=mariadb
+ * (test/http/on-mariadb.test.ts), each server on a database of its own; `drop` removes it.
  */
-function storeEnv(): { env: Record<string, string>; schema: string | null } {
-  if (process.env['HOP_TEST_STORE'] !== 'postgres') return { env: {}, schema: null };
-  const schema = uniqueSchema();
-  return {
-    env: { HOP_DATABASE_URL: POSTGRES_URL, HOP_DATABASE_SCHEMA: schema, HOP_STORE_TIMEOUT: '2s' },
-    schema,
-  };
+function storeEnv(): { env: Record<string, string>; drop: (() => Promise<void>) | null } {
+  const kind = process.env['HOP_TEST_STORE'];
+  if (kind === 'postgres') {
+    const schema = uniqueSchema();
+    return {
+      env: { HOP_DATABASE_URL: POSTGRES_URL, HOP_DATABASE_SCHEMA: schema, HOP_STORE_TIMEOUT: '2s' },
+      drop: () => dropSchema(schema),
+    };
+  }
+  if (kind === 'mariadb') {
+    const database = uniqueDatabase();
+    return {
+      env: { HOP_DATABASE_URL: mariadbUrlOf(database), HOP_STORE_TIMEOUT: '2s' },
+      drop: () => dropDatabase(database),
+    };
+  }
+  return { env: {}, drop: null };
 }
 
 /**
@@ -137,7 +149,7 @@ export async function startTestServer(
       await app.close();
       await runtime.close();
       rmSync(dataDir, { recursive: true, force: true });
-      if (store.schema !== null) await dropSchema(store.schema);
+      await store.drop?.();
     },
   };
 }

@@ -228,20 +228,38 @@ describe('loadConfig: bad variables', () => {
       HOP_DATABASE_POOL_SIZE: '25',
       HOP_STORE_TIMEOUT: '50ms',
     });
-    assert.deepEqual(config.postgres, {
+    assert.deepEqual(config.database, {
       url: 'postgres://hop:secret@db.example:5432/hop',
       replicaUrl: 'postgresql://hop@replica.example/hop',
       schema: 'links_v1',
       poolSize: 25,
       redirectReadTimeoutMs: 50,
       statementTimeoutMs: 5000,
+      engine: 'postgres',
     });
-    assert.equal(loadConfig({}).postgres, undefined, 'unset: embedded SQLite');
+    assert.equal(loadConfig({}).database, undefined, 'unset: embedded SQLite');
+  });
+
+  test('HOP_DATABASE_URL: a mysql:// or mariadb:// URL selects MariaDB (issue 25)', () => {
+    for (const url of ['mysql://hop:secret@db.example:3306/hop', 'mariadb://hop@db.example/hop']) {
+      const config = loadConfig({ HOP_DATABASE_URL: url });
+      assert.equal(config.database?.engine, 'mariadb');
+      assert.equal(config.database?.url, url);
+    }
+    const problems = configProblems({
+      HOP_DATABASE_URL: 'mysql://hop@db.example/hop',
+      HOP_DATABASE_REPLICA_URL: 'postgres://replica/hop',
+    });
+    assert.equal(problems.length, 1);
+    assert.match(
+      problems[0]!,
+      /^HOP_DATABASE_REPLICA_URL is invalid: expected a PostgreSQL primary/,
+    );
   });
 
   test('bad PostgreSQL settings are refused, naming them, without echoing credentials', () => {
     const line = assertOneProblemFor(
-      { HOP_DATABASE_URL: 'mysql://hop:secret@db.example/hop' },
+      { HOP_DATABASE_URL: 'sqlserver://hop:secret@db.example/hop' },
       'HOP_DATABASE_URL',
     );
     assert.ok(!line.includes('secret'), line);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CodeStrategy, Config, LogLevel, PostgresConfig } from '../../src/config/config.js';
+import type { CodeStrategy, Config, LogLevel, DatabaseConfig } from '../../src/config/config.js';
 import { ENV_SPEC } from '../../src/config/env-spec.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { RateRule } from '../../src/config/parsers.js';
@@ -24,9 +24,9 @@ test("Config's field types are its rows' parsers' (a variable is one row)", () =
     Same<Config['publicUrl'], string>,
     Same<Config['poolFile'], string>,
     Same<Config['trustProxy'], readonly string[]>,
-    Same<PostgresConfig['url'], string>,
-    Same<PostgresConfig['replicaUrl'], string | undefined>,
-    Same<PostgresConfig['poolSize'], number>,
+    Same<DatabaseConfig['url'], string>,
+    Same<DatabaseConfig['replicaUrl'], string | undefined>,
+    Same<DatabaseConfig['poolSize'], number>,
   ] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
   assert.ok(same.every(Boolean));
 });
@@ -39,7 +39,7 @@ test('every row has a name and a field of its own, and fills that field', () => 
 
   const config = loadConfig({ HOP_DATABASE_URL: 'postgres://hop@db:5432/hop' });
   for (const row of ENV_SPEC) {
-    const holder: object | undefined = 'group' in row ? config.postgres : config;
+    const holder: object | undefined = 'group' in row ? config.database : config;
     assert.ok(holder !== undefined && row.key in holder, `${row.name} fills ${row.key}`);
   }
 });
