@@ -1,12 +1,123 @@
-/* eslint-disable -- TEMPORARY stub (issue 25), replaced by the real repository */
 import type { Pool } from 'mysql2/promise';
-import type { LinkEventLog } from '../../ports/event-log.js';
-import { notBuilt } from './not-built.js';
+import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
+import type { LinkEventLog, LinkEventRecord, LinkEventType } from '../../ports/event-log.js';
+import { previewFromColumn, smartFromColumn } from '../sql/smart-column.js';
+import { guardMariaDb } from './mariadb-errors.js';
+import {
+  AFTER_SEQ,
+  afterParams,
+  boundsOf,
+  DEFAULT_SETTLE_MS,
+  forgetEvents,
+  latestPosition,
+  positionColumns,
+  positionOf,
+  readableRows,
+  seqOf,
+  type PositionedRow,
+} from './mariadb-event-positions.js';
 
-// TEMPORARY stub (issue 25): replaced by the real MariaDbLinkEventLog.
-export interface MariaDbLinkEventLog extends LinkEventLog {}
-export class MariaDbLinkEventLog {
-  constructor(_pool: Pool) {
-    return notBuilt<MariaDbLinkEventLog>('LinkEventLog');
+interface EventRow extends PositionedRow {
+  type: string;
+  occurred_at: number;
+  /** The JSON the trigger made (text; parsed already when the driver reads it as JSON). */
+  link: string | LinkJson;
+}
+
+/** The links row as the triggers of migration 0005 write it: every column by name. */
+interface LinkJson {
+  id: string;
+  code: string;
+  owner: string;
+  destination: string;
+  status_code: number;
+  state: string;
+  custom: boolean;
+  title: string | null;
+  tags: string[];
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  deleted_at: number | null;
+  version: number;
+  smart: string | null;
+  domain: string;
+  preview: string | null;
+  crawlable: boolean;
+}
+
+/**
+ * `link_events`, written by triggers on `links` in the writing transaction (migration
+ * 0005, ADR 0127), read in commit order by seq with the gap rule of
+ * mariadb-event-positions.ts (ADR 0140).
+ */
+export class MariaDbLinkEventLog implements LinkEventLog {
+  readonly #pool: Pool;
+  readonly #settleMs: number;
+
+  /** `settleMs`: how long after the row behind a gap the gap counts as rolled back. */
+  constructor(pool: Pool, settleMs: number = DEFAULT_SETTLE_MS) {
+    this.#pool = pool;
+    this.#settleMs = settleMs;
   }
+
+  async latest(): Promise<string> {
+    return guardMariaDb('read the link events', () =>
+      latestPosition(this.#pool, 'link_events', this.#settleMs),
+    );
+  }
+
+  async after(position: string, limit: number): Promise<readonly LinkEventRecord[]> {
+    return guardMariaDb('read the link events', async () => {
+      const [rows] = await this.#pool.query<EventRow[]>(
+        `SELECT ${positionColumns()}, type, occurred_at, link
+         FROM link_events WHERE ${AFTER_SEQ}`,
+        afterParams('link_events', position, limit),
+      );
+      return readableRows(rows, seqOf(position), boundsOf(rows, this.#settleMs)).map(recordOf);
+    });
+  }
+
+  async forgetBefore(olderThanMs: number, limit: number): Promise<number> {
+    return guardMariaDb('forget old link events', () =>
+      forgetEvents(
+        this.#pool,
+        'link_events',
+        { condition: 'occurred_at < ?', params: [olderThanMs], order: 'occurred_at' },
+        limit,
+      ),
+    );
+  }
+}
+
+function recordOf(row: EventRow): LinkEventRecord {
+  return {
+    position: positionOf(row.seq),
+    type: row.type as LinkEventType,
+    occurredAt: row.occurred_at,
+    link: linkOf(typeof row.link === 'string' ? (JSON.parse(row.link) as LinkJson) : row.link),
+  };
+}
+
+function linkOf(json: LinkJson): Link {
+  return {
+    id: json.id,
+    code: json.code,
+    owner: json.owner,
+    destination: json.destination,
+    statusCode: json.status_code as RedirectStatus,
+    state: json.state as StoredLinkState,
+    custom: json.custom,
+    title: json.title,
+    tags: json.tags,
+    createdAt: json.created_at,
+    updatedAt: json.updated_at,
+    expiresAt: json.expires_at,
+    deletedAt: json.deleted_at,
+    version: json.version,
+    smart: smartFromColumn(json.smart),
+    domain: json.domain,
+    preview: previewFromColumn(json.preview),
+    crawlable: json.crawlable,
+  };
 }
