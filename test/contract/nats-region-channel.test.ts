@@ -37,7 +37,7 @@ describe('NatsRegionChannel (issue 25, ADR 0141)', () => {
     const cHeard = heard(channelOf(t, subject, 'c'));
     // Subscriptions are made once connected: a first message that no one heard is sent again.
     let sent = 0;
-    await eventually(() => {
+    await eventually(async () => {
       sent++;
       a.publish({ kind: 'changed', key: `code${sent}`, version: 2, region: 'a' });
       return cHeard.length > 0 && bFirst.length + bSecond.length > 0;
@@ -45,7 +45,7 @@ describe('NatsRegionChannel (issue 25, ADR 0141)', () => {
     const last = `code${sent}`;
     a.publish({ kind: 'created', key: 'go.example/new.code~1', version: 1, region: 'a' });
     await eventually(
-      () => cHeard.some((change) => change.kind === 'created'),
+      async () => cHeard.some((change) => change.kind === 'created'),
       'the create reaching c',
     );
     assert.deepEqual(cHeard.at(-1), {
@@ -55,7 +55,7 @@ describe('NatsRegionChannel (issue 25, ADR 0141)', () => {
       region: 'a',
     });
     await eventually(
-      () => [...bFirst, ...bSecond].some((change) => change.kind === 'created'),
+      async () => [...bFirst, ...bSecond].some((change) => change.kind === 'created'),
       'the create reaching b',
     );
     // One instance of b heard each message, never both.
@@ -76,7 +76,7 @@ describe('NatsRegionChannel (issue 25, ADR 0141)', () => {
     const { connect } = await import('@nats-io/transport-node');
     const raw = await connect({ servers: NATS_URL });
     t.after(() => raw.close());
-    await eventually(() => {
+    await eventually(async () => {
       raw.publish(subject, 'a changed not-a-number code');
       raw.publish(subject, 'a renamed 3 code');
       raw.publish(subject, 'garbage');

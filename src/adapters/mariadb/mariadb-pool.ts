@@ -60,18 +60,22 @@ export function databaseOf(url: string): string {
 /**
  * Settings of every session: UTC (no time is stored as DATETIME, but NOW() and friends
  * should agree everywhere), strict mode (a value that does not fit is an error, never
- * truncated), READ COMMITTED as on PostgreSQL (each statement sees what committed before
- * it, so a conditional insert's loser reads the winner), and the statement limit.
+ * truncated), and the statement limit. MariaDB 10.11 has no `transaction_isolation`
+ * variable (11.1 added it), so the isolation level is a statement of its own.
  */
-function sessionSettings(options: MariaDbPoolOptions): string {
+function sessionSettings(options: MariaDbPoolOptions): readonly string[] {
   const settings = [
     "time_zone = '+00:00'",
     "sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ENGINE_SUBSTITUTION,ERROR_FOR_DIVISION_BY_ZERO'",
-    "transaction_isolation = 'READ-COMMITTED'",
     `max_statement_time = ${(options.statementTimeoutMs / 1000).toFixed(3)}`,
   ];
   if (options.dirtyReads === true) settings.push('wsrep_dirty_reads = ON');
-  return `SET SESSION ${settings.join(', ')}`;
+  return [
+    `SET SESSION ${settings.join(', ')}`,
+    // As on PostgreSQL: each statement sees what committed before it, so a conditional
+    // insert's loser reads the winner.
+    'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
+  ];
 }
 
 /**
@@ -89,6 +93,9 @@ export function openMariaDbPool(options: MariaDbPoolOptions): Pool {
     maxIdle: options.maxConnections,
     charset: 'utf8mb4_bin',
     typeCast,
+    // JSON columns come back as their text (MariaDB marks them JSON in its extended
+    // metadata, which mysql2 would otherwise parse): rows are decoded in one place each.
+    jsonStrings: true,
     // Statements are sent as text with their values escaped by the driver: no prepare
     // round trip, and no server-side statement cache to outgrow.
     namedPlaceholders: false,
@@ -97,9 +104,11 @@ export function openMariaDbPool(options: MariaDbPoolOptions): Pool {
   const settings = sessionSettings(options);
   // Run on the connection's own command queue, ahead of the query that made it.
   pool.pool.on('connection', (connection) => {
-    connection.query(settings, (error: Error | null) => {
-      if (error !== null) options.onIdleError(error);
-    });
+    for (const statement of settings) {
+      connection.query(statement, (error: Error | null) => {
+        if (error !== null) options.onIdleError(error);
+      });
+    }
     connection.on('error', options.onIdleError);
   });
   return pool;
@@ -131,6 +140,7 @@ export async function connectForMigrations(url: string): Promise<Connection> {
     charset: 'utf8mb4_bin',
     multipleStatements: true,
     typeCast,
+    jsonStrings: true,
   });
   await connection.query("SET SESSION time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES'");
   return connection;
