@@ -15,6 +15,16 @@ export const IDEMPOTENCY_COLUMNS = 'owner, `key`, request_hash, response, create
 /** Thrown inside the claim's transaction to roll the claim back when the code is taken. */
 class CodeTaken extends Error {}
 
+/** The record of the claim's key, if any, and whether the link's code is held: one view. */
+interface LookRow extends RowDataPacket {
+  owner: string | null;
+  key: string | null;
+  request_hash: string | null;
+  response: string | null;
+  created_at: number | null;
+  code_held: number;
+}
+
 /**
  * Inserts `link` and claims its idempotency key in one transaction: both are written or
  * neither. A concurrent request with the same key waits for the first to end and then
@@ -27,6 +37,8 @@ export async function insertWithClaim(
   link: Link,
   claim: IdempotencyClaim,
 ): Promise<InsertLinkResult> {
+  const seen = await lookBefore(pool, link, claim);
+  if (seen !== null) return seen;
   try {
     return await inTransaction(pool, (connection) => claimThenInsert(connection, link, claim));
   } catch (error) {
@@ -36,11 +48,41 @@ export async function insertWithClaim(
 }
 
 /**
+ * A retry's answer without a lock or a transaction: the live record's replay, or, with no
+ * live record, a code already held. One statement reads both tables in one view, and a
+ * record commits with its link, so the link this key's first request made is never taken
+ * for another's. It also keeps the claim's rollback rare: when a claim rolls back (its code
+ * taken since this read), the requests waiting on its record meet on the gap it leaves, and
+ * InnoDB makes some of them deadlock victims, which inTransaction runs again (ADR 0140).
+ */
+async function lookBefore(
+  pool: Pool,
+  link: Link,
+  claim: IdempotencyClaim,
+): Promise<InsertLinkResult | null> {
+  const [rows] = await pool.query<LookRow[]>(
+    `SELECT record.owner, record.\`key\`, record.request_hash, record.response, record.created_at,
+       (SELECT COUNT(*) FROM links WHERE domain = ? AND code = ?) AS code_held
+     FROM (SELECT 1) AS probe
+     LEFT JOIN idempotency_records AS record ON record.owner = ? AND record.\`key\` = ?`,
+    [link.domain, link.code, claim.owner, claim.key],
+  );
+  const row = rows[0];
+  if (row === undefined) return null;
+  // The record's columns are NOT NULL: created_at is null only when there is no record.
+  if (row.created_at !== null && row.created_at >= claim.notBefore) {
+    return { kind: 'replayed', record: recordFromRow(row as IdempotencyRow) };
+  }
+  return row.code_held > 0 ? { kind: 'code-taken' } : null;
+}
+
+/**
  * The claim is written before the link. INSERT … ON DUPLICATE KEY UPDATE with a no-op
  * update either inserts the claim or waits for and locks (exclusively) the record already
  * there: a plain INSERT would take a shared lock on it instead, and its waiters deadlock
  * each other when the first claimer rolls back (its code taken). Whose link the record
- * then holds says whether this request claimed the key: link ids are unique. A void record
+ * then holds says whether this request claimed the key: link ids are unique. It is read
+ * FOR UPDATE, the latest committed version whatever the session's isolation. A void record
  * (older than `notBefore`) is taken over under the same lock.
  */
 async function claimThenInsert(
@@ -56,7 +98,7 @@ async function claimThenInsert(
   );
   const [rows] = await connection.query<ClaimedRow[]>(
     `SELECT ${IDEMPOTENCY_COLUMNS}, link_id FROM idempotency_records
-     WHERE owner = ? AND \`key\` = ?`,
+     WHERE owner = ? AND \`key\` = ? FOR UPDATE`,
     [claim.owner, claim.key],
   );
   const held = rows[0];
