@@ -8,6 +8,7 @@ import { MariaDbStore } from '../../src/adapters/mariadb/mariadb-store.js';
 import { previewColumnOf, smartColumnOf } from '../../src/adapters/sql/smart-column.js';
 import { LINK_COLUMNS } from '../../src/adapters/sql/link-sql.js';
 import type { Link } from '../../src/domain/link.js';
+import type { NewDelivery } from '../../src/ports/webhook-store.js';
 import { mariadbStoreOptions } from '../support/fresh-stores.js';
 import {
   dropDatabase,
@@ -16,7 +17,8 @@ import {
   whenMariadb,
 } from '../support/require-mariadb.js';
 import { readSettled } from '../support/settled-events.js';
-import { BASE_MS, HOUR_MS, makeLink } from './store-factories.js';
+import { makeWebhook } from '../support/make-webhook.js';
+import { BASE_MS, HOUR_MS, makeId, makeLink } from './store-factories.js';
 
 /**
  * The ordering rule of MariaDB's event logs (mariadb-event-positions.ts, ADR 0140), with
@@ -81,6 +83,19 @@ async function insertLinkRow(connection: Connection, link: Link): Promise<void> 
       link.crawlable,
     ],
   ]);
+}
+
+function makeDelivery(webhookId: string, createdAt: number): NewDelivery {
+  const id = makeId();
+  return {
+    id,
+    webhookId,
+    messageId: `msg_${id}`,
+    eventType: 'link.created',
+    body: '{}',
+    createdAt,
+    giveUpAt: createdAt + HOUR_MS,
+  };
 }
 
 async function insertClickEvent(connection: Connection, linkId: string): Promise<void> {
@@ -266,6 +281,65 @@ await whenMariadb('MariaDB event logs (needs MariaDB)', () => {
         (await log.after('', 10)).map((event) => event.linkId),
         ['link-early'],
       );
+    });
+  });
+
+  describe('MariaDB webhooks: instances taking turns', () => {
+    test("a claim skips a delivery another instance holds, not its webhook's others", async (t) => {
+      const { store, url } = await openDatabase(t);
+      const webhook = makeWebhook({ owner: 'alice' });
+      const paused = makeWebhook({ owner: 'alice', paused: true });
+      await store.webhooks.insertWebhook(webhook);
+      await store.webhooks.insertWebhook(paused);
+      const deliveries = [1, 2, 3].map((n) => makeDelivery(webhook.id, BASE_MS + n));
+      // Due first, but its webhook is paused: never claimed.
+      const held = makeDelivery(paused.id, BASE_MS);
+      await store.webhooks.fanOut('link', async () => ({
+        deliveries: [held, ...deliveries],
+        position: '1',
+      }));
+      const other = await writer(t, url);
+      await other.query('START TRANSACTION');
+      await other.query('SELECT id FROM webhook_deliveries WHERE id = ? FOR UPDATE', [
+        deliveries[0]?.id,
+      ]);
+      const claimed = await store.webhooks.claimDueDeliveries(
+        BASE_MS + HOUR_MS,
+        BASE_MS + 2 * HOUR_MS,
+        1,
+      );
+      assert.deepEqual(
+        claimed.map((claim) => claim.delivery.id),
+        [deliveries[1]?.id],
+      );
+      await other.query('COMMIT');
+      const rest = await store.webhooks.claimDueDeliveries(
+        BASE_MS + HOUR_MS,
+        BASE_MS + 2 * HOUR_MS,
+        10,
+      );
+      assert.deepEqual(
+        rest.map((claim) => claim.delivery.id),
+        [deliveries[0]?.id, deliveries[2]?.id],
+      );
+    });
+
+    test("two first fan-out steps of a source take turns: the second plans from the first's position", async (t) => {
+      const { store } = await openDatabase(t);
+      const webhook = makeWebhook({ owner: 'alice' });
+      await store.webhooks.insertWebhook(webhook);
+      const seen: string[] = [];
+      const step = () =>
+        store.webhooks.fanOut('link', async (position) => {
+          seen.push(position);
+          // Long enough for the other step to reach the position's row meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const next = String(Number(position === '' ? '0' : position) + 1);
+          return { deliveries: [makeDelivery(webhook.id, BASE_MS)], position: next };
+        });
+      assert.deepEqual(await Promise.all([step(), step()]), [1, 1]);
+      assert.deepEqual(seen, ['', '1']);
+      assert.equal(await store.webhooks.fanOutPosition('link'), '2');
     });
   });
 });

@@ -151,14 +151,16 @@ export class MariaDbWebhookStore implements WebhookStore {
   ): Promise<readonly ClaimedDelivery[]> {
     return guardMariaDb('claim webhook deliveries', () =>
       inTransaction(this.#pool, async (connection) => {
-        // Only the deliveries' rows are locked (MariaDB has no FOR UPDATE OF): the paused
-        // test reads webhooks in a subquery, which a locking read leaves unlocked, so two
-        // instances claiming deliveries of one webhook do not skip each other's whole webhook.
+        // Only the deliveries' rows are locked (MariaDB has no FOR UPDATE OF), and the paused
+        // test is a NOT EXISTS, run as a materialized subquery that the locking read leaves
+        // unlocked. With IN (SELECT …) instead, MariaDB may plan a semi-join through a
+        // temporary table, and such a plan was seen to claim nothing under SKIP LOCKED while
+        // another claim held one delivery of the webhook.
         const [due] = await connection.query<(RowDataPacket & { id: string })[]>(
           `SELECT d.id FROM webhook_deliveries d
            WHERE d.status = 'pending' AND d.next_attempt_at <= ?
              AND (d.lease_until IS NULL OR d.lease_until <= ?)
-             AND d.webhook_id IN (SELECT w.id FROM webhooks w WHERE NOT w.paused)
+             AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.paused)
            ORDER BY d.next_attempt_at LIMIT ?
            FOR UPDATE SKIP LOCKED`,
           [nowMs, nowMs, limit],
