@@ -11,9 +11,8 @@ import { isDuplicateEntry } from './mariadb-errors.js';
 
 /**
  * A row of `links` as mysql2 reads it through the pool's type casts: BOOLEAN as a boolean,
- * BIGINT as a number. MariaDB's JSON is LONGTEXT, but it marks the column as JSON in its
- * extended metadata, and mysql2 (3.x) then parses it: `tags` arrives as an array, or as its
- * text where the driver is told to keep JSON as strings (`jsonStrings`).
+ * BIGINT as a number, the JSON column `tags` as its text (the pool's jsonStrings). Without
+ * that option mysql2 parses columns MariaDB's extended metadata marks as JSON: an array.
  */
 export interface LinkRow extends RowDataPacket {
   id: string;
