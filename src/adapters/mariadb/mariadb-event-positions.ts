@@ -18,7 +18,9 @@ import { inTransaction } from './mariadb-transaction.js';
  * An event is thus read once nothing can commit behind it, at the latest a settle bound
  * after it was written. A transaction that outlives the bound after taking its number
  * (a client frozen between its INSERT and its COMMIT) has its event skipped: the bound must
- * exceed the longest time from a link write to its COMMIT.
+ * exceed the longest time from a link write to its COMMIT. (Click events are exact on one
+ * server: folds take turns on one row, held to COMMIT, so no fold writes after a gap while
+ * the fold that left it runs.)
  *
  * On Galera (wsrep_auto_increment_control) each node draws numbers of its own residue
  * (auto_increment_offset, modulo auto_increment_increment = the cluster's size) above the
@@ -34,7 +36,9 @@ export type EventLogTable = 'link_events' | 'click_events';
 
 /**
  * The settle bound by default: HOP_STATEMENT_TIMEOUT's default (5 s, max_statement_time),
- * which bounds what is left of a writing statement, and a second for its COMMIT.
+ * which bounds what is left of a writing statement, and a second for its COMMIT. Every
+ * write to `links` is the last statement of its transaction. A longer statement timeout
+ * needs a bound as much longer.
  */
 export const DEFAULT_SETTLE_MS = 6000;
 
