@@ -11,6 +11,7 @@ import type {
 } from '../../ports/link-repository.js';
 import { LINK_COLUMNS, listOrderSql, recordFromRow, type IdempotencyRow } from '../sql/link-sql.js';
 import { previewColumnOf, smartColumnOf } from '../sql/smart-column.js';
+import { rerunOnConflict } from './mariadb-transaction.js';
 import { guardMariaDb } from './mariadb-errors.js';
 import { IDEMPOTENCY_COLUMNS, insertWithClaim } from './mariadb-insert-with-claim.js';
 import { filterConditions, namedValues } from './mariadb-link-filter.js';
@@ -37,9 +38,8 @@ interface SumRow extends RowDataPacket {
 
 /**
  * Links on MariaDB (issue 25, ADR 0140), every read and write on the primary pool: on a
- * Galera cluster, the region's own node. A single statement that loses a certification
- * conflict is retried by the node itself (wsrep_retry_autocommit); a transaction by
- * inTransaction.
+ * Galera cluster, the region's own node. A create that loses a certification conflict is
+ * run again (rerunOnConflict; a transaction by inTransaction), and then finds the code taken.
  */
 export class MariaDbLinkRepository implements LinkRepository {
   readonly #pool: Pool;
@@ -52,7 +52,7 @@ export class MariaDbLinkRepository implements LinkRepository {
     return guardMariaDb('store the link', async () => {
       if (idempotency !== undefined) return insertWithClaim(this.#pool, link, idempotency);
       try {
-        await this.#pool.query(INSERT_LINK, linkValues(link));
+        await rerunOnConflict(() => this.#pool.query(INSERT_LINK, linkValues(link)));
         return { kind: 'inserted', link };
       } catch (error) {
         if (isCodeTaken(error)) return { kind: 'code-taken' };

@@ -22,6 +22,9 @@ import { MariaDbTagQueries } from './mariadb-tag-queries.js';
 import { MariaDbVisitLog } from './mariadb-visit-log.js';
 import { MariaDbWebhookStore } from './mariadb-webhook-store.js';
 
+/** How much longer than the statement timeout an event log waits out a gap. */
+const EVENT_SETTLE_MARGIN_MS = 1000;
+
 export interface MariaDbStoreOptions {
   /** mysql:// or mariadb:// with the database hop's tables live in (created if missing). */
   readonly url: string;
@@ -70,7 +73,13 @@ export class MariaDbStore implements Store {
   readonly #url: string;
   #closed: Promise<void> | null = null;
 
-  private constructor(primary: Pool, redirectReads: Pool, url: string, applied: readonly number[]) {
+  private constructor(
+    primary: Pool,
+    redirectReads: Pool,
+    url: string,
+    applied: readonly number[],
+    statementTimeoutMs: number,
+  ) {
     this.#primary = primary;
     this.#pools = [primary, redirectReads];
     this.#url = url;
@@ -87,11 +96,14 @@ export class MariaDbStore implements Store {
     this.clicks = new MariaDbClickStore(primary);
     this.clickAnalytics = new MariaDbClickAnalyticsQueries(primary);
     this.visits = new MariaDbVisitLog(primary);
-    this.clickEvents = new MariaDbClickEventLog(primary);
+    // A gap in an event log is waited for as long as the transaction that left it may still
+    // run: its statements are bounded by the statement timeout (ADR 0140).
+    const settleMs = statementTimeoutMs + EVENT_SETTLE_MARGIN_MS;
+    this.clickEvents = new MariaDbClickEventLog(primary, settleMs);
     this.sequences = new MariaDbSequenceStore(primary);
     this.census = new MariaDbLinkCensus(primary);
     this.crawlableLinks = new MariaDbCrawlableLinks(primary);
-    this.linkEvents = new MariaDbLinkEventLog(primary);
+    this.linkEvents = new MariaDbLinkEventLog(primary, settleMs);
     this.webhooks = new MariaDbWebhookStore(primary);
   }
 
@@ -114,7 +126,13 @@ export class MariaDbStore implements Store {
       statementTimeoutMs: options.redirectReadTimeoutMs,
       dirtyReads: true,
     });
-    return new MariaDbStore(primary, redirectReads, options.url, applied);
+    return new MariaDbStore(
+      primary,
+      redirectReads,
+      options.url,
+      applied,
+      options.statementTimeoutMs,
+    );
   }
 
   async ping(): Promise<void> {

@@ -27,6 +27,23 @@ export async function inTransaction<T>(
   }
 }
 
+/**
+ * Runs one statement outside a transaction again when it lost a certification conflict or a
+ * deadlock (1213). Galera reruns an autocommit statement once by itself
+ * (wsrep_retry_autocommit); twenty claims of one alias from two regions can lose twice, and
+ * a loss must end as the statement's own answer (a taken code: 409), never a 503.
+ */
+export async function rerunOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (errnoOf(error) !== MARIADB_ERRORS.deadlock || attempt === ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
 async function once<T>(pool: Pool, work: (connection: PoolConnection) => Promise<T>): Promise<T> {
   const connection = await pool.getConnection();
   let broken = false;
