@@ -10,6 +10,7 @@ import { MariaDbCrawlableLinks } from './mariadb-crawlable-links.js';
 import { MariaDbDomainStore } from './mariadb-domain-store.js';
 import { guardMariaDb } from './mariadb-errors.js';
 import { MariaDbLinkCensus } from './mariadb-link-census.js';
+import { MariaDbLinkChangeFeed } from './mariadb-link-change-feed.js';
 import { MariaDbLinkEventLog } from './mariadb-link-event-log.js';
 import { MariaDbLinkRepository } from './mariadb-link-repository.js';
 import { applyMariaDbMigrations } from './mariadb-migrations.js';
@@ -63,8 +64,11 @@ export class MariaDbStore implements Store {
   readonly sequences: MariaDbSequenceStore;
   readonly census: MariaDbLinkCensus;
   readonly crawlableLinks: MariaDbCrawlableLinks;
-  /** Instances tell each other of changes through Redis or NATS, as on PostgreSQL. */
-  readonly linkChanges = null;
+  /**
+   * Changes made anywhere, followed by every instance (ADR 0141): Redis and NATS tell of a
+   * change at once; this catches up what a region cut off from them missed.
+   */
+  readonly linkChanges: MariaDbLinkChangeFeed;
   readonly linkEvents: MariaDbLinkEventLog;
   readonly webhooks: MariaDbWebhookStore;
   readonly migrationsAppliedAtOpen: readonly number[];
@@ -104,6 +108,7 @@ export class MariaDbStore implements Store {
     this.census = new MariaDbLinkCensus(primary);
     this.crawlableLinks = new MariaDbCrawlableLinks(primary);
     this.linkEvents = new MariaDbLinkEventLog(primary, settleMs);
+    this.linkChanges = new MariaDbLinkChangeFeed(this.linkEvents);
     this.webhooks = new MariaDbWebhookStore(primary);
   }
 
