@@ -59,6 +59,9 @@
  *   codes, in rotated rounds (its rows compare a hop with and without a scanner).
  * - codes, sweep, scale, bulk (each alone): bench/codes-bench.ts, bench/sweep-bench.ts,
  *   bench/scale-bench.ts, bench/bulk-bench.ts.
+ * - regions (alone): bench/regions-bench.ts, issue 25's three regions at 1 ms and at 50 ms
+ *   apart in the same windows (two sets of the test harness's network namespaces): each
+ *   region's redirect p50/p99 near against far, and creates/s into one region.
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS
  * (bench/support/settings.ts), BENCH_PAIRS (default 3; 6 for analytics), BENCH_UNIFORM_LINKS,
@@ -147,6 +150,7 @@ const ALONE = {
   sweep: './sweep-bench.js',
   scale: './scale-bench.js',
   bulk: './bulk-bench.js',
+  regions: './regions-bench.js',
 };
 const PAIRED = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
 const ALL = [...PAIRED, 'analytics', 'smart', 'domains', 'integrations', 'scanner'] as const;

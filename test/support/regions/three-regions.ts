@@ -32,7 +32,6 @@ import {
 } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
-import type { TestContext } from 'node:test';
 import {
   GALERA_PROVIDER,
   copyGaleraData,
@@ -63,6 +62,17 @@ export const NATS_MONITOR_PORT = 8222;
 export const NATS_GATEWAY_PORT = 7222;
 /** How long any wait of the harness may take: a bound for a loaded machine, not a claim. */
 const WAIT_BOUND_MS = 120_000;
+
+/**
+ * What startRegions needs of its caller: `after`, to stop everything once the caller is done,
+ * and `skip`, to skip when the regions cannot be built here. A node:test TestContext is one;
+ * a bench (bench/regions-bench.ts) passes its own collector of cleanups and no `skip`, so a
+ * missing program is an error there, never a silent skip.
+ */
+export interface RegionsOwner {
+  after(cleanup: () => Promise<void>): void;
+  skip?(message: string): void;
+}
 
 export interface StartRegionsOptions {
   /** Region names (lowercase letters and digits, at most 8, not "hub"); ['a', 'b', 'c'] by default. */
@@ -163,14 +173,15 @@ export interface Regions {
 /**
  * Whether the three regions can be built here: root, ip, setpriv, python3, /dev/net/tun,
  * mariadbd with Galera, rsync, redis-server, nats-server. Under CI=true a missing one fails
- * the test (never a silent skip in CI); elsewhere the test is skipped with a message.
+ * the test (never a silent skip in CI); elsewhere the test is skipped with a message (an owner
+ * that cannot skip, a bench, fails instead).
  */
-export function requireRegions(t: TestContext): boolean {
+export function requireRegions(owner: RegionsOwner): boolean {
   const missing = missingCapabilities();
   if (missing.length === 0) return true;
   const why = `three regions cannot be built here: ${missing.join('; ')}`;
-  if (process.env['CI'] === 'true') throw new Error(why);
-  t.skip(why);
+  if (process.env['CI'] === 'true' || owner.skip === undefined) throw new Error(why);
+  owner.skip(why);
   return false;
 }
 
@@ -221,14 +232,14 @@ function missingCapabilities(): string[] {
 /**
  * Builds the regions (see the top of this file), waits until every Galera node is Synced in
  * one cluster of all, every Redis answers and every NATS server has its gateways to all the
- * others; `t.after` stops everything, whatever the test did. Returns null when the test was
- * skipped (requireRegions).
+ * others; `owner.after` (a test's `t.after`) stops everything, whatever the test did.
+ * Returns null when the test was skipped (requireRegions).
  */
 export async function startRegions(
-  t: TestContext,
+  owner: RegionsOwner,
   options: StartRegionsOptions = {},
 ): Promise<Regions | null> {
-  if (!requireRegions(t)) return null;
+  if (!requireRegions(owner)) return null;
   const started = Date.now();
   const steps: Record<string, number> = {};
   const step = (name: string) => (steps[name] = Date.now() - started);
@@ -254,7 +265,7 @@ export async function startRegions(
     network?.close();
     rmSync(base, { recursive: true, force: true });
   };
-  t.after(stop);
+  owner.after(stop);
 
   try {
     const [built, galeraDirs] = await Promise.all([
