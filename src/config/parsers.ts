@@ -148,12 +148,15 @@ export function parseRedisUrl(raw: string): string {
 export function parseDatabaseUrl(raw: string): string {
   try {
     const url = new URL(raw.trim());
-    if (url.hostname !== '' && DATABASE_SCHEMES.has(url.protocol)) return raw.trim();
+    const postgres = url.protocol === 'postgres:' || url.protocol === 'postgresql:';
+    // MariaDB's database is hop's namespace (PostgreSQL's is HOP_DATABASE_SCHEMA): required.
+    const named = postgres || /^\/[A-Za-z0-9_$]{1,64}$/.test(url.pathname);
+    if (url.hostname !== '' && DATABASE_SCHEMES.has(url.protocol) && named) return raw.trim();
   } catch {
     // fall through
   }
   throw new ParseError(
-    'a PostgreSQL URL such as postgres://hop@127.0.0.1:5432/hop, or a MariaDB/MySQL one such as mysql://hop@127.0.0.1:3306/hop',
+    'a PostgreSQL URL such as postgres://hop@127.0.0.1:5432/hop, or a MariaDB/MySQL one naming its database, such as mysql://hop@127.0.0.1:3306/hop',
   );
 }
 

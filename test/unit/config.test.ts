@@ -257,6 +257,25 @@ describe('loadConfig: bad variables', () => {
     );
   });
 
+  test('HOP_REGION needs the shared database, a Redis and NATS (issue 25)', () => {
+    const problems = configProblems({ HOP_REGION: 'eu-west' });
+    assert.deepEqual(problems, [
+      'HOP_REGION is invalid: expected HOP_DATABASE_URL (the regions share one database) too.',
+      "HOP_REGION is invalid: expected HOP_REDIS_URL (the region's own cache) too.",
+      'HOP_REGION is invalid: expected HOP_NATS_URL (changes reach other regions over NATS) too.',
+    ]);
+    const config = loadConfig({
+      HOP_REGION: 'eu-west',
+      HOP_DATABASE_URL: 'mysql://hop@galera-eu:3306/hop',
+      HOP_REDIS_URL: 'redis://redis-eu:6379',
+      HOP_NATS_URL: 'nats://nats-eu:4222',
+    });
+    assert.equal(config.region, 'eu-west');
+    // Each region's clicks in a stream of their own.
+    assert.equal(config.natsStream, 'HOP_CLICKS-eu-west');
+    assertOneProblemFor({ HOP_REGION: 'EU West' }, 'HOP_REGION');
+  });
+
   test('bad PostgreSQL settings are refused, naming them, without echoing credentials', () => {
     const line = assertOneProblemFor(
       { HOP_DATABASE_URL: 'sqlserver://hop:secret@db.example/hop' },
