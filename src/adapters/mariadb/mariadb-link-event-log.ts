@@ -1,8 +1,7 @@
 import type { Pool } from 'mysql2/promise';
-import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
 import type { LinkEventLog, LinkEventRecord, LinkEventType } from '../../ports/event-log.js';
-import { previewFromColumn, smartFromColumn } from '../sql/smart-column.js';
 import { guardMariaDb } from './mariadb-errors.js';
+import { fromRow, type LinkColumns } from './mariadb-link-rows.js';
 import {
   AFTER_SEQ,
   afterParams,
@@ -21,29 +20,7 @@ interface EventRow extends PositionedRow {
   type: string;
   occurred_at: number;
   /** The JSON the trigger made (text; parsed already when the driver reads it as JSON). */
-  link: string | LinkJson;
-}
-
-/** The links row as the triggers of migration 0005 write it: every column by name. */
-interface LinkJson {
-  id: string;
-  code: string;
-  owner: string;
-  destination: string;
-  status_code: number;
-  state: string;
-  custom: boolean;
-  title: string | null;
-  tags: string[];
-  created_at: number;
-  updated_at: number;
-  expires_at: number | null;
-  deleted_at: number | null;
-  version: number;
-  smart: string | null;
-  domain: string;
-  preview: string | null;
-  crawlable: boolean;
+  link: string | LinkColumns;
 }
 
 /**
@@ -95,29 +72,6 @@ function recordOf(row: EventRow): LinkEventRecord {
     position: positionOf(row.seq),
     type: row.type as LinkEventType,
     occurredAt: row.occurred_at,
-    link: linkOf(typeof row.link === 'string' ? (JSON.parse(row.link) as LinkJson) : row.link),
-  };
-}
-
-function linkOf(json: LinkJson): Link {
-  return {
-    id: json.id,
-    code: json.code,
-    owner: json.owner,
-    destination: json.destination,
-    statusCode: json.status_code as RedirectStatus,
-    state: json.state as StoredLinkState,
-    custom: json.custom,
-    title: json.title,
-    tags: json.tags,
-    createdAt: json.created_at,
-    updatedAt: json.updated_at,
-    expiresAt: json.expires_at,
-    deletedAt: json.deleted_at,
-    version: json.version,
-    smart: smartFromColumn(json.smart),
-    domain: json.domain,
-    preview: previewFromColumn(json.preview),
-    crawlable: json.crawlable,
+    link: fromRow(typeof row.link === 'string' ? (JSON.parse(row.link) as LinkColumns) : row.link),
   };
 }

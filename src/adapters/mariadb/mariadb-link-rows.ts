@@ -14,7 +14,7 @@ import { isDuplicateEntry } from './mariadb-errors.js';
  * BIGINT as a number, the JSON column `tags` as its text (the pool's jsonStrings). Without
  * that option mysql2 parses columns MariaDB's extended metadata marks as JSON: an array.
  */
-export interface LinkRow extends RowDataPacket {
+export interface LinkColumns {
   id: string;
   code: string;
   owner: string;
@@ -37,7 +37,11 @@ export interface LinkRow extends RowDataPacket {
   crawlable: boolean;
 }
 
-export function fromRow(row: LinkRow): Link {
+/** A `links` row as a query returns it. */
+export interface LinkRow extends RowDataPacket, LinkColumns {}
+
+/** A link from its columns: a row of `links`, or the JSON a link event holds (0005). */
+export function fromRow(row: LinkColumns): Link {
   return {
     id: row.id,
     code: row.code,
