@@ -57,10 +57,10 @@ import {
   type Regions,
   type RegionsOwner,
 } from '../test/support/regions/three-regions.js';
-import { pidsIn } from '../test/support/regions/network.js';
+import { deleteNamespace, pidsIn } from '../test/support/regions/network.js';
 import { CpuShareGroups } from './support/cpu-share-groups.js';
 import { CpuWindow, type CpuUse } from './support/cpu-window.js';
-import { redirectOutcomes } from './support/hop-metrics.js';
+import { metricValue, redirectOutcomes } from './support/hop-metrics.js';
 import type { LoadPlan, LoadTarget, TargetReport } from './support/multi-target-load.js';
 import { moveIntoCpuGroup } from './support/namespace-cpu-groups.js';
 import { LOAD_CORE, pin } from './support/pin-to-core.js';
@@ -90,9 +90,9 @@ const ALIAS_CLAIMS = 20;
 /** Bare autocommit INSERTs on A's node per distance: Galera's own commit time, without hop. */
 const PROBE_COMMITS = 20;
 /**
- * The load generator's priority (nice): it spins on the load core for the open loop, and
- * the servers (not pinned) also run there at times; without priority it got 0.7 of the core
- * in a trial and sent most requests more than 1 ms late, latency that was not the servers'.
+ * The load generator's priority (nice): the servers (not pinned) also run on its core, and
+ * without priority it got 0.7 of the core in a trial and sent most requests more than 1 ms
+ * late, latency that was not the servers'. With it, a timer of its wakes it on time.
  */
 const LOAD_NICE = -10;
 /** A bound for waits on a loaded 2-vCPU machine (a hop's start, a link reaching a region). */
@@ -123,6 +123,11 @@ interface RedirectWindow {
   readonly reports: Readonly<Record<string, TargetReport>>;
   /** Per target, hop's redirects by outcome over the window (after minus before). */
   readonly outcomes: Readonly<Record<string, Record<string, number>>>;
+  /**
+   * Per target, hop's event-loop delay over the window, ms (prom-client's p99 and max,
+   * which it resets at each scrape): a stalled event loop is a redirect's tail.
+   */
+  readonly loopDelayMs: Readonly<Record<string, { readonly p99: number; readonly max: number }>>;
   readonly cpu: CpuUse<CpuGroup>;
 }
 
@@ -157,18 +162,14 @@ process.exit(0);
 
 async function run(): Promise<void> {
   buildHop(ROOT);
-  // 1. Two sets of three regions, one near and one far to begin with, built together.
-  const worlds = await Promise.all(
-    [NEAR_MS, FAR_MS].map(async (delayMs) => {
-      const world = await startRegions(owner, {
-        names: [...REGION_NAMES],
-        delayMs,
-        jetStream: true,
-      });
-      if (world === null) throw new Error('the regions could not be built');
-      return world;
-    }),
-  );
+  // 1. Two sets of three regions, one near and one far to begin with, built one after the
+  // other: two mariadb-install-db at once collided on their temporary tables in /tmp.
+  const worlds: Regions[] = [];
+  for (const delayMs of [NEAR_MS, FAR_MS]) {
+    const world = await startRegions(owner, { names: [...REGION_NAMES], delayMs, jetStream: true });
+    if (world === null) throw new Error('the regions could not be built');
+    worlds.push(world);
+  }
   const startupMs = Math.round(performance.now() - started);
   progress(`regions up in ${startupMs} ms`);
   const sets: RegionSet[] = await Promise.all(
@@ -221,20 +222,29 @@ async function run(): Promise<void> {
   for (let window = 0; window < 2 * ROUNDS; window++) {
     const farSet = (window + 1) % 2;
     await delays(farSet);
-    const before = await readOutcomes(sets);
+    const before = await readMetrics(sets);
     const cpu = watchCpu(sets);
     const reports = await runLoad(
       { seconds: SECONDS, warmupSeconds: 1, targets: redirectTargets },
       cpu,
     );
-    const after = await readOutcomes(sets);
+    const after = await readMetrics(sets);
     const outcomes = Object.fromEntries(
-      Object.entries(after).map(([target, counts]) => [
+      Object.entries(after).map(([target, text]) => [
         target,
-        subtract(counts, before[target] ?? {}),
+        subtract(redirectOutcomes(text), redirectOutcomes(before[target] ?? '')),
       ]),
     );
-    redirectWindows.push({ farSet, reports, outcomes, cpu: cpu.stop() });
+    const loopDelayMs = Object.fromEntries(
+      Object.entries(after).map(([target, text]) => [
+        target,
+        {
+          p99: 1000 * metricValue(text, 'hop_nodejs_eventloop_lag_p99_seconds'),
+          max: 1000 * metricValue(text, 'hop_nodejs_eventloop_lag_max_seconds'),
+        },
+      ]),
+    );
+    redirectWindows.push({ farSet, reports, outcomes, loopDelayMs, cpu: cpu.stop() });
     progress(
       `redirects window ${window + 1} of ${2 * ROUNDS} (set ${farSet + 1} far): p99 ${REGION_NAMES.map(
         (region) =>
@@ -325,7 +335,7 @@ async function run(): Promise<void> {
       `## regions: ${new Date().toISOString()}`,
       '',
       `Command: \`npm run bench -- regions\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}, BENCH_REGIONS_NEAR_MS=${NEAR_MS}, BENCH_REGIONS_FAR_MS=${FAR_MS}, BENCH_REGIONS_LINKS=${LINKS}, BENCH_REGIONS_RATE=${RATE}, BENCH_REGIONS_CLIENTS=${CLIENTS.join(',')}; ${minutes} min in all, the regions up in ${(startupMs / 1000).toFixed(1)} s).`,
-      `Machine: ${describeMachine()}: a VM with two vCPUs whose host takes CPU away at times (steal, below). Everything on these two cores: six Galera nodes, six Redis, six NATS servers, two WAN hubs (python3), six hops, and the load generator (pinned to core ${LOAD_CORE} at nice ${LOAD_NICE}, since it spins there for the open loop; nothing else pinned).`,
+      `Machine: ${describeMachine()}: a VM with two vCPUs whose host takes CPU away at times (steal, below). Everything on these two cores: six Galera nodes, six Redis, six NATS servers, two WAN hubs (python3), six hops, and the load generator (pinned to core ${LOAD_CORE} at nice ${LOAD_NICE}, so that its sends leave on time; nothing else pinned).`,
       `Topology: two sets of three regions (test/support/regions/three-regions.ts), each region a network namespace with a MariaDB Galera node, a Redis and a NATS server (gateways, JetStream), and one \`hop serve\` (\`node dist/cli/hop.js serve\`, compiled) at its defaults plus HOP_REGION, HOP_DATABASE_URL (its region's node), HOP_REDIS_URL, HOP_NATS_URL, HOP_BOOTSTRAP_ADMIN_KEY, HOP_HOST, HOP_PORT, HOP_DATA_DIR${inherited.length === 0 ? '' : `, and from the environment ${inherited.join(', ')}`}; no \`hop worker\` (clicks wait in each region's stream). The load generator reaches every hop directly, without the WAN delay. One set's regions are ${NEAR_MS} ms apart one way (near), the other's ${FAR_MS} ms (far); the sets swap delays before every other window, so each distance is measured on both sets' processes. Round trip a → b measured inside a (smallest of 5 Redis PINGs): near ${rtt(
         'near',
       )
@@ -338,10 +348,10 @@ async function run(): Promise<void> {
       '',
       '### Redirects',
       '',
-      `Open loop, ${RATE} req/s offered to each region's hop in both sets at once (${6 * RATE} req/s in all), ${REDIRECT_CONNECTIONS} keep-alive connections per hop, uniform over the set's ${LINKS} links, latency from each request's intended send time (bench/open-loop.ts's method, in bench/support/multi-target-load.ts). ${2 * ROUNDS} windows of ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up, each after 1 s not counted. far/near: per window, far over near in that same window; the median over windows (range).`,
+      `Open loop, ${RATE} req/s offered to each region's hop in both sets at once (${6 * RATE} req/s in all), ${REDIRECT_CONNECTIONS} keep-alive connections per hop, uniform over the set's ${LINKS} links, latency from each request's intended send time (bench/open-loop.ts's method, in bench/support/multi-target-load.ts). ${2 * ROUNDS} windows of ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up, each after 1 s not counted. far/near: per window, far over near in that same window; the median over windows (range). late: requests the generator sent more than 1 ms after their intended time (that delay is in their latency). hop event-loop delay: each hop's own, over each window (prom-client's p99, the mean over windows, and the max): a redirect answered from L1 waits for nothing else, so its tail is the event loop's. answered from: hop's redirects by outcome over the windows (/metrics).`,
       '',
-      '| region | near p50 ms | far p50 ms | far/near p50 | near p99 ms | far p99 ms | far/near p99 | req/s near / far | late near / far | not 302 near / far | answered from L1 / L2 / store, near; far |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| region | near p50 ms | far p50 ms | far/near p50 | near p99 ms | far p99 ms | far/near p99 | req/s near / far | late near / far | not 302 near / far | hop event-loop delay p99 / max ms, near; far | answered from L1 / L2 / store, near; far |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...REGION_NAMES.map((region) => redirectRow(region, redirectWindows, sets)),
       '',
       `CPU per window (user + system s/s, mean): set near ${mean(redirectWindows, (w) => setCpu(w.cpu, 1 - w.farSet)).toFixed(2)}, set far ${mean(redirectWindows, (w) => setCpu(w.cpu, w.farSet)).toFixed(2)}, load generator ${mean(redirectWindows, (w) => w.cpu.groups.load).toFixed(2)}, other ${mean(redirectWindows, (w) => w.cpu.others).toFixed(2)}; steal ${mean(redirectWindows, (w) => w.cpu.stealPercent).toFixed(1)}%.`,
@@ -361,6 +371,7 @@ async function run(): Promise<void> {
         ),
       ),
       '',
+      `CPU per window (user + system s/s, mean, both client counts): load generator ${mean(createWindows, (w) => w.cpu.groups.load).toFixed(2)}, other ${mean(createWindows, (w) => w.cpu.others).toFixed(2)}; steal ${mean(createWindows, (w) => w.cpu.stealPercent).toFixed(1)}%. other: the machine's CPU used by none of the sets, the load generator or this process (other work on the machine).`,
       `Galera alone: ${PROBE_COMMITS} autocommit INSERTs one after the other into a table of its own on A's node, from here (no hop), idle, in both sets at each distance: near p50 ${median(commits.near).toFixed(1)} ms (min ${Math.min(...commits.near).toFixed(1)}), far p50 ${median(commits.far).toFixed(1)} ms (min ${Math.min(...commits.far).toFixed(1)}); a SELECT 1 on the same connection takes well under a millisecond.`,
       `Store round trips per create in A (hop's /v1/stats, conditional inserts plus generator leases, over the create windows and warm-ups): set 1 ${createdPerRoundTrip[0]}, set 2 ${createdPerRoundTrip[1]}. Galera on A's node over the creates (SHOW GLOBAL STATUS, after minus before): set 1 ${certification[0]}; set 2 ${certification[1]}.`,
       `Alias race: ${ALIAS_CLAIMS} creates of one alias at once, half to A and half to B: ${races
@@ -528,14 +539,13 @@ function setCpu(cpu: CpuUse<CpuGroup>, index: number): number {
   return index === 0 ? cpu.groups.set1 : cpu.groups.set2;
 }
 
-async function readOutcomes(
-  sets: readonly RegionSet[],
-): Promise<Record<string, Record<string, number>>> {
+/** Every hop's /metrics text, by target label. */
+async function readMetrics(sets: readonly RegionSet[]): Promise<Record<string, string>> {
   const entries = await Promise.all(
     sets.flatMap((set) =>
       REGION_NAMES.map(async (region) => {
         const response = await fetchOnce(`${hopOf(set, region).url}/metrics`);
-        return [label(set, region), redirectOutcomes(await response.text())] as const;
+        return [label(set, region), await response.text()] as const;
       }),
     ),
   );
@@ -647,7 +657,17 @@ function redirectRow(
   };
   const m = (reports: readonly TargetReport[], metric: 'p50' | 'p99' | 'rps') =>
     mean(reports, (r) => r[metric]);
-  return `| ${region} | ${m(near, 'p50').toFixed(2)} | ${m(far, 'p50').toFixed(2)} | ${ratio('p50')} | ${m(near, 'p99').toFixed(2)} | ${m(far, 'p99').toFixed(2)} | ${ratio('p99')} | ${m(near, 'rps').toFixed(0)} / ${m(far, 'rps').toFixed(0)} | ${total(near, (r) => r.late ?? 0)} / ${total(far, (r) => r.late ?? 0)} | ${total(near, not302)} / ${total(far, not302)} | ${answered('near')}; ${answered('far')} |`;
+  const loopDelay = (distance: Distance) => {
+    const delays = windows.map(
+      (w) =>
+        w.loopDelayMs[`s${(distance === 'far' ? w.farSet : 1 - w.farSet) + 1}-${region}`] ?? {
+          p99: 0,
+          max: 0,
+        },
+    );
+    return `${mean(delays, (d) => d.p99).toFixed(1)} / ${Math.max(...delays.map((d) => d.max)).toFixed(0)}`;
+  };
+  return `| ${region} | ${m(near, 'p50').toFixed(2)} | ${m(far, 'p50').toFixed(2)} | ${ratio('p50')} | ${m(near, 'p99').toFixed(2)} | ${m(far, 'p99').toFixed(2)} | ${ratio('p99')} | ${m(near, 'rps').toFixed(0)} / ${m(far, 'rps').toFixed(0)} | ${total(near, (r) => r.late ?? 0)} / ${total(far, (r) => r.late ?? 0)} | ${total(near, not302)} / ${total(far, not302)} | ${loopDelay('near')}; ${loopDelay('far')} | ${answered('near')}; ${answered('far')} |`;
 }
 
 function createRows(
@@ -792,6 +812,16 @@ function cleanUp(): Promise<string> {
       } catch (error) {
         progress(`cleanup failed: ${String(error)}`);
       }
+    }
+    // Whatever a failed start left (the harness names all of it after this process).
+    for (const line of spawnSyncLines('ip', ['netns', 'list'])) {
+      const netns = line.split(' ')[0] ?? '';
+      if (netns.startsWith(`hop-${process.pid}-`)) deleteNamespace(netns);
+    }
+    for (const match of spawnSyncLines('ip', ['-o', 'link', 'show'])
+      .join('\n')
+      .matchAll(new RegExp(`^\\d+: (hr${process.pid}-\\d+-\\d+)[@:]`, 'gm'))) {
+      spawnSync('ip', ['link', 'delete', match[1] as string], { stdio: 'ignore' });
     }
     groups?.remove();
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 /**
  * One load generator for several servers at once (bench/regions-bench.ts: six hops in six
- * namespaces), so that every server's window is the same window and a single process
- * spins for all of them: six copies of bench/open-loop.ts would each spin on a 2-vCPU
- * machine and take turns on the cores, their sends late by a scheduler slice.
+ * namespaces), so that every server's window is the same window and one process sends to
+ * all of them: six copies of bench/open-loop.ts would each spin on a 2-vCPU machine and
+ * take turns on the cores, their sends late by a scheduler slice. It spins only in the last
+ * SPIN_MS before a send and sleeps in between (targets of one rate share one schedule).
  *
  *   node --import tsx bench/support/multi-target-load.ts '<LoadPlan as JSON>'
  *
@@ -58,6 +59,12 @@ export type TargetReport = DriverReport & { readonly statuses: Readonly<Record<s
 const DRAIN_MS = 5_000;
 /** A send later than this after its intended time counts as late (open-loop.ts's rule). */
 const LATE_MS = 1;
+/**
+ * How long before a request is due the loop stops sleeping and spins: a timer fires up to
+ * about a millisecond late, so it is set to wake this much early. Targets of one rate share
+ * one schedule, so at 200/s there are 5 ms between sends to sleep through.
+ */
+const SPIN_MS = 2;
 
 /** One target's running tally; `finish` reports once the run is over. */
 interface Tally {
@@ -68,6 +75,8 @@ interface Tally {
   start(measuredFrom: number, end: number): void;
   /** Open loop: sends whatever is due by `now`; true while some is still to come. */
   tick(now: number): boolean;
+  /** Open loop: when its next request is due (performance.now() ms); Infinity when none is. */
+  nextDue(): number;
   /** Whether every request it sent has been answered or lost. */
   settled(): boolean;
   finish(): TargetReport;
@@ -120,6 +129,7 @@ function redirectTally(target: RedirectTarget, plan: LoadPlan): Tally {
       }
       return due < total;
     },
+    nextDue: () => (due < total ? intendedAt(due) : Number.POSITIVE_INFINITY),
     settled: () => settled === total,
     finish() {
       for (const connection of connections) connection.close();
@@ -208,6 +218,7 @@ function createTally(target: CreateTarget): Tally {
       for (const connection of connections) sendNext(connection);
     },
     tick: () => false,
+    nextDue: () => Number.POSITIVE_INFINITY,
     settled: () => inFlight === 0,
     finish() {
       for (const connection of connections) connection.close();
@@ -244,14 +255,21 @@ async function run(plan: LoadPlan): Promise<Record<string, TargetReport>> {
       setTimeout(drainUntil, end - performance.now());
       return;
     }
-    // A setImmediate loop, not timers, as in open-loop.ts: 1 ms timer granularity would add
-    // up to a millisecond of latency that is not the servers'.
+    // A setImmediate loop near each send, as in open-loop.ts (1 ms timer granularity would
+    // add up to a millisecond of latency that is not the servers'), and a timer in between:
+    // open-loop.ts has a core of its own to spin on; here the servers need the CPU (two
+    // vCPUs for six hops and their regions' servers), and answers are read while it sleeps.
     const tick = () => {
       const now = performance.now();
       let more = false;
       for (const tally of tallies) more = tally.tick(now) || more;
-      if (more || now < end) setImmediate(tick);
-      else drainUntil();
+      if (!more && now >= end) {
+        drainUntil();
+        return;
+      }
+      const next = Math.min(end, ...tallies.map((tally) => tally.nextDue()));
+      if (next - now > SPIN_MS + 1) setTimeout(tick, next - now - SPIN_MS);
+      else setImmediate(tick);
     };
     tick();
   });

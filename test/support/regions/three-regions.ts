@@ -268,11 +268,17 @@ export async function startRegions(
   owner.after(stop);
 
   try {
-    const [built, galeraDirs] = await Promise.all([
+    // Both settled before either failure is thrown: a network built beside a failed data
+    // preparation must still be known to stop(), or its namespaces outlive the run.
+    const [builtResult, galeraResult] = await Promise.allSettled([
       buildNetwork(names, delayMs),
       prepareGaleraData(base, names),
     ]);
-    network = built;
+    if (builtResult.status === 'fulfilled') network = builtResult.value;
+    if (builtResult.status === 'rejected') throw builtResult.reason;
+    if (galeraResult.status === 'rejected') throw galeraResult.reason;
+    const built = builtResult.value;
+    const galeraDirs = galeraResult.value;
     step('network, galera data');
     const addresses = built.links.map((link) => link.address);
     built.links.forEach((link, i) => {
