@@ -97,6 +97,11 @@ const PROBE_COMMITS = 20;
 const LOAD_NICE = -10;
 /** A bound for waits on a loaded 2-vCPU machine (a hop's start, a link reaching a region). */
 const WAIT_MS = 60_000;
+/**
+ * A far/near redirect p50 above this in any region counts as growth with distance: a
+ * redirect that crossed regions once would multiply a ~1 ms p50 by about a hundred here.
+ */
+const MAX_REDIRECT_GROWTH = 1.25;
 const RUN_TAG = `${process.pid}-${Date.now().toString(36)}`;
 
 type Distance = 'near' | 'far';
@@ -299,9 +304,10 @@ async function run(): Promise<void> {
   );
   const warnings = sets.flatMap((set) =>
     REGION_NAMES.flatMap((region) =>
-      warningsOf(hopOf(set, region).process.output()).map(
-        (warning) => `set ${set.index + 1} ${region}: ${warning}`,
-      ),
+      warningsOf(hopOf(set, region).process.output()).map((message) => ({
+        message,
+        where: `set ${set.index + 1} ${region}`,
+      })),
     ),
   );
   const cleanup = await cleanUp();
@@ -345,6 +351,7 @@ async function run(): Promise<void> {
         .join(' and ')} ms (set 1, set 2).`,
       `Pairing and CPU: both sets are measured in the same windows (one load process drives all targets). ${groups === null ? 'No cpu cgroups could be made: the scheduler was fair per thread between the sets' : `Each set's processes (Galera, Redis, NATS, its hub and its hops, found by network namespace: ${grouped.join(' and ')} processes) in a cpu cgroup of equal weight (cpu.shares 1024), so a set that wants more than half the machine gets it only while the other does not`}. The load generator runs outside both, with priority.`,
       `Seeding: ${LINKS} links per set created through region A's API (admin key); before any window, every region's hop answered each of them 302 (${warmed.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' and ')} after the last create, set 1 and set 2).`,
+      `Result: ${describeResult(redirectWindows, createWindows, sets, roundTripOf, commits)}`,
       '',
       '### Redirects',
       '',
@@ -385,6 +392,41 @@ async function run(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * The figures the issue asks for, in one paragraph: far over near per region for the
+ * redirects, and what a create costs at a distance, in round trips.
+ */
+function describeResult(
+  redirects: readonly RedirectWindow[],
+  creates: readonly CreateWindow[],
+  sets: readonly RegionSet[],
+  roundTripOf: (distance: Distance) => number,
+  commits: Readonly<Record<Distance, readonly number[]>>,
+): string {
+  const medianRatio = (region: string, metric: 'p50' | 'p99') =>
+    median(
+      redirects.map(
+        (w) =>
+          pick(w.reports, sets, w.farSet, region, 'far')[metric] /
+          pick(w.reports, sets, w.farSet, region, 'near')[metric],
+      ),
+    );
+  const p50s = REGION_NAMES.map((region) => medianRatio(region, 'p50'));
+  const p99s = REGION_NAMES.map((region) => medianRatio(region, 'p99'));
+  const pct = (ratio: number) => `${(100 * ratio).toFixed(0)}%`;
+  const farRtt = roundTripOf('far');
+  const held = p50s.every((ratio) => ratio <= MAX_REDIRECT_GROWTH);
+  const createLines = CLIENTS.map((clients) => {
+    const windows = creates.filter((w) => w.clients === clients);
+    const at = (distance: Distance) =>
+      windows.map((w) => pick(w.reports, sets, w.farSet, 'a', distance));
+    const far = at('far');
+    const rps = mean(far, (r) => r.rps);
+    return `${clients} clients ${rps.toFixed(0)}/s (${pct(rps / mean(at('near'), (r) => r.rps))} of near, bound ${((clients * 1000) / farRtt).toFixed(0)}), p50 ${(mean(far, (r) => r.p50) / farRtt).toFixed(1)} round trips`;
+  });
+  return `redirects far/near, median of the windows, p50 ${REGION_NAMES.map((region, i) => `${region} ${pct(p50s[i] ?? 0)}`).join(', ')}; p99 ${REGION_NAMES.map((region, i) => `${region} ${pct(p99s[i] ?? 0)}`).join(', ')}: ${held ? 'no growth with distance' : 'GREW with distance'} (a redirect that crossed regions once would add a round trip, ${farRtt.toFixed(0)} ms, to a far p50 of about a millisecond). Creates into A at ${FAR_MS} ms (round trip ${farRtt.toFixed(0)} ms): ${createLines.join('; ')}. Galera's own commit there: p50 ${(median(commits.far) / farRtt).toFixed(1)} round trips (min ${(Math.min(...commits.far) / farRtt).toFixed(1)}).`;
 }
 
 /** Starts region a's hop first (it migrates the database and makes the admin key), then b and c. */
@@ -762,10 +804,17 @@ function warningsOf(output: string): string[] {
 }
 
 /** Distinct messages with their counts. */
-function summarize(messages: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const message of messages) counts.set(message, (counts.get(message) ?? 0) + 1);
-  return [...counts].map(([message, count]) => `${count} × "${message}"`).join('; ');
+/** Distinct messages, each with how often and where (which hops) it was logged. */
+function summarize(warnings: readonly { message: string; where: string }[]): string {
+  const byMessage = new Map<string, string[]>();
+  for (const { message, where } of warnings) {
+    byMessage.set(message, [...(byMessage.get(message) ?? []), where]);
+  }
+  return [...byMessage]
+    .map(
+      ([message, wheres]) => `${wheres.length} × "${message}" (${[...new Set(wheres)].join(', ')})`,
+    )
+    .join('; ');
 }
 
 function clientCounts(text: string): number[] {
