@@ -39,10 +39,11 @@ export function runStoreContract(
         await store.ping();
       });
 
-      test('a fresh store lists the migrations it applied at open', async (t) => {
+      // That a new database gets every migration is each store's own test (its specifics):
+      // a store given here may be on a database emptied for reuse, already migrated.
+      test('a store lists the migrations it applied at open, in order, once each', async (t) => {
         const store = await openFresh(t, open);
         const versions = store.migrationsAppliedAtOpen;
-        assert.ok(versions.length > 0, 'a fresh store applies at least one migration');
         for (const version of versions) assert.ok(Number.isSafeInteger(version) && version > 0);
         assert.deepEqual(
           [...versions].sort((a, b) => a - b),

@@ -8,7 +8,8 @@ import {
 import { PgStore, type PgStoreOptions } from '../../src/adapters/postgres/pg-store.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { Store } from '../../src/ports/store.js';
-import { dropDatabase, mariadbUrlOf, uniqueDatabase } from './require-mariadb.js';
+import { giveBackDatabase, takeDatabase } from './mariadb-databases.js';
+import { mariadbUrlOf } from './require-mariadb.js';
 import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
 
 /** A fresh, migrated store; `cleanup` closes it and removes what it made. */
@@ -76,15 +77,15 @@ export function mariadbStoreOptions(
   };
 }
 
-/** A MariaDbStore on a database of its own, dropped by `cleanup`. */
+/** A MariaDbStore on an empty database of its own, emptied again by `cleanup` for the next. */
 export async function openFreshMariaDbStore(): Promise<FreshStore<MariaDbStore>> {
-  const database = uniqueDatabase();
+  const database = takeDatabase();
   const store = await MariaDbStore.open(mariadbStoreOptions(database));
   return {
     store,
     cleanup: async () => {
       await store.close();
-      await dropDatabase(database);
+      await giveBackDatabase(database);
     },
   };
 }

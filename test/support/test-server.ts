@@ -8,7 +8,8 @@ import { composeRuntime, type Runtime } from '../../src/main/compose.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { ensureBootstrapKey } from '../../src/services/keys/manage-keys.js';
 import { ManualClock } from './manual-clock.js';
-import { dropDatabase, mariadbUrlOf, uniqueDatabase } from './require-mariadb.js';
+import { giveBackDatabase, takeDatabase } from './mariadb-databases.js';
+import { mariadbUrlOf } from './require-mariadb.js';
 import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
 
 export const TEST_ADMIN_KEY = 'hop_test_admin_key_0123456789abcdef';
@@ -62,10 +63,10 @@ function storeEnv(): { env: Record<string, string>; drop: (() => Promise<void>) 
     };
   }
   if (kind === 'mariadb') {
-    const database = uniqueDatabase();
+    const database = takeDatabase();
     return {
       env: { HOP_DATABASE_URL: mariadbUrlOf(database), HOP_STORE_TIMEOUT: '2s' },
-      drop: () => dropDatabase(database),
+      drop: () => giveBackDatabase(database),
     };
   }
   return { env: {}, drop: null };
