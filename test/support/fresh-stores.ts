@@ -10,7 +10,8 @@ import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { Store } from '../../src/ports/store.js';
 import { giveBackDatabase, takeDatabase } from './mariadb-databases.js';
 import { mariadbUrlOf } from './require-mariadb.js';
-import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
+import { giveBackSchema, takeSchema } from './pg-schemas.js';
+import { POSTGRES_URL } from './require-postgres.js';
 
 /** A fresh, migrated store; `cleanup` closes it and removes what it made. */
 export interface FreshStore<S extends Store = Store> {
@@ -48,15 +49,15 @@ export async function openFreshSqliteStore(): Promise<FreshStore<SqliteStore>> {
   };
 }
 
-/** A PgStore on a schema of its own, dropped by `cleanup`. */
+/** A PgStore on an empty schema of its own, emptied again by `cleanup` for the next. */
 export async function openFreshPgStore(): Promise<FreshStore<PgStore>> {
-  const schema = uniqueSchema();
+  const schema = takeSchema();
   const store = await PgStore.open(pgStoreOptions(schema));
   return {
     store,
     cleanup: async () => {
       await store.close();
-      await dropSchema(schema);
+      await giveBackSchema(schema);
     },
   };
 }

@@ -10,7 +10,8 @@ import { ensureBootstrapKey } from '../../src/services/keys/manage-keys.js';
 import { ManualClock } from './manual-clock.js';
 import { giveBackDatabase, takeDatabase } from './mariadb-databases.js';
 import { mariadbUrlOf } from './require-mariadb.js';
-import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
+import { giveBackSchema, takeSchema } from './pg-schemas.js';
+import { POSTGRES_URL } from './require-postgres.js';
 
 export const TEST_ADMIN_KEY = 'hop_test_admin_key_0123456789abcdef';
 export const TEST_PUBLIC_URL = 'http://hop.test';
@@ -56,10 +57,10 @@ export interface TestResponse {
 function storeEnv(): { env: Record<string, string>; drop: (() => Promise<void>) | null } {
   const kind = process.env['HOP_TEST_STORE'];
   if (kind === 'postgres') {
-    const schema = uniqueSchema();
+    const schema = takeSchema();
     return {
       env: { HOP_DATABASE_URL: POSTGRES_URL, HOP_DATABASE_SCHEMA: schema, HOP_STORE_TIMEOUT: '2s' },
-      drop: () => dropSchema(schema),
+      drop: () => giveBackSchema(schema),
     };
   }
   if (kind === 'mariadb') {

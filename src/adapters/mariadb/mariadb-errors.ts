@@ -9,7 +9,22 @@ export const MARIADB_ERRORS = {
   /** "WSREP has not yet prepared node for application use": not in the primary component. */
   notPrimaryComponent: 1047,
   statementTimeout: 1969,
+  /**
+   * "Unknown trigger has an error in its body: 'Query was empty'": what a statement whose
+   * trigger was running answers when Galera aborts it for a conflicting write set of another
+   * node (a brute-force abort), seen by `npm run bench -- regions` in alias races.
+   */
+  abortedInTrigger: 1711,
 } as const;
+
+/**
+ * Whether a statement or transaction lost to another one and may simply run again: InnoDB's
+ * deadlock victim, Galera's certification conflict, or Galera's abort inside a trigger.
+ */
+export function lostAConflict(error: unknown): boolean {
+  const errno = errnoOf(error);
+  return errno === MARIADB_ERRORS.deadlock || errno === MARIADB_ERRORS.abortedInTrigger;
+}
 
 /** The server's error number of a driver error, if it has one. */
 export function errnoOf(error: unknown): number | undefined {

@@ -5,7 +5,7 @@ import {
   forgetRedirectsSql,
   takenRedirectsSql,
 } from '../sql/redirect-allowance-sql.js';
-import { errnoOf, guardMariaDb, isDuplicateEntry, MARIADB_ERRORS } from './mariadb-errors.js';
+import { guardMariaDb, isDuplicateEntry, lostAConflict } from './mariadb-errors.js';
 
 /** Adds one while below the limit: InnoDB locks the row, and reads its newest count. */
 const TAKE_FROM_ROW =
@@ -45,7 +45,7 @@ export class MariaDbRedirectAllowance implements RedirectAllowance {
         try {
           return await this.#takeOnce(linkId, limit);
         } catch (error) {
-          if (errnoOf(error) !== MARIADB_ERRORS.deadlock || attempt === ATTEMPTS) throw error;
+          if (!lostAConflict(error) || attempt === ATTEMPTS) throw error;
         }
       }
     });

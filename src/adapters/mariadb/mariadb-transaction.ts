@@ -1,5 +1,5 @@
 import type { Pool, PoolConnection } from 'mysql2/promise';
-import { errnoOf, MARIADB_ERRORS } from './mariadb-errors.js';
+import { lostAConflict } from './mariadb-errors.js';
 
 /** Runs of a transaction that lost a certification conflict or a deadlock, in all. */
 const ATTEMPTS = 4;
@@ -8,7 +8,7 @@ const ATTEMPTS = 4;
  * Runs `work` in one transaction on one connection: COMMIT when it resolves, ROLLBACK when
  * it throws. A transaction that lost a deadlock, or Galera's certification of a write set
  * that touched the same rows as another node's (both answer 1213, at any statement or at
- * COMMIT), is run again from the start: `work` must read what it decides on inside the
+ * COMMIT; 1711 when Galera aborts it inside a trigger: lostAConflict), is run again from the start: `work` must read what it decides on inside the
  * transaction, so a rerun decides again on what won (ADR 0140). A connection that failed
  * mid-transaction is destroyed, not put back.
  */
@@ -20,7 +20,7 @@ export async function inTransaction<T>(
     try {
       return await once(pool, work);
     } catch (error) {
-      if (errnoOf(error) !== MARIADB_ERRORS.deadlock || attempt === ATTEMPTS) throw error;
+      if (!lostAConflict(error) || attempt === ATTEMPTS) throw error;
       // A little apart, so two nodes' reruns do not collide again in lockstep.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
@@ -29,7 +29,7 @@ export async function inTransaction<T>(
 
 /**
  * Runs one statement outside a transaction again when it lost a certification conflict or a
- * deadlock (1213). Galera reruns an autocommit statement once by itself
+ * deadlock (lostAConflict). Galera reruns an autocommit statement once by itself
  * (wsrep_retry_autocommit); twenty claims of one alias from two regions can lose twice, and
  * a loss must end as the statement's own answer (a taken code: 409), never a 503.
  */
@@ -38,7 +38,7 @@ export async function rerunOnConflict<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      if (errnoOf(error) !== MARIADB_ERRORS.deadlock || attempt === ATTEMPTS) throw error;
+      if (!lostAConflict(error) || attempt === ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
