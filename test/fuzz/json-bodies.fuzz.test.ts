@@ -1,3 +1,4 @@
+// npm test starts it early: a long file (scripts/run-tests.ts), not the last to end.
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import fc from 'fast-check';

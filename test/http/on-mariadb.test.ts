@@ -1,3 +1,4 @@
+// npm test starts it early: a long file (scripts/run-tests.ts), not the last to end.
 /** The API suites again, on MariaDB (issue 25; api-suites-on-a-shared-store.ts). */
 import { mariadbReachable, whenMariadb } from '../support/require-mariadb.js';
 import { importApiSuitesOnASharedStore } from './api-suites-on-a-shared-store.js';

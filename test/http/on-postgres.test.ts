@@ -1,3 +1,4 @@
+// npm test starts it early: a long file (scripts/run-tests.ts), not the last to end.
 /** The API suites again, on PostgreSQL instead of SQLite (api-suites-on-a-shared-store.ts). */
 import { postgresReachable, whenPostgres } from '../support/require-postgres.js';
 import { importApiSuitesOnASharedStore } from './api-suites-on-a-shared-store.js';
