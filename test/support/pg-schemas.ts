@@ -1,40 +1,18 @@
 import pg from 'pg';
+import { reusedNamespaces } from './reused-namespaces.js';
 import { dropSchema, POSTGRES_URL, uniqueSchema } from './require-postgres.js';
 
 /**
- * Schemas for tests on the shared PostgreSQL, used again within a test process, as
- * test/support/mariadb-databases.ts does for MariaDB: a new schema is twenty migrations of
- * DDL and a DROP SCHEMA … CASCADE; one given back is emptied by one TRUNCATE (identities
- * restarted) and handed to the next test, already migrated. The process drops every schema
- * it took when it ends.
+ * Test schemas on the shared PostgreSQL, emptied and used again (reused-namespaces.ts): one
+ * TRUNCATE of every table but schema_migrations, identities restarted.
  */
-const spare: string[] = [];
-const taken = new Set<string>();
-let dropOnExit = false;
+const schemas = reusedNamespaces({ unique: uniqueSchema, empty, drop: dropSchema });
 
-/** A schema no other test is using: an emptied one, or a new name (created at open). */
-export function takeSchema(): string {
-  if (!dropOnExit) {
-    dropOnExit = true;
-    // beforeExit runs again after these drops finish, with nothing left to drop.
-    process.on('beforeExit', () => {
-      const names = [...taken];
-      taken.clear();
-      spare.length = 0;
-      if (names.length > 0) void Promise.all(names.map((name) => dropSchema(name)));
-    });
-  }
-  const schema = spare.pop() ?? uniqueSchema();
-  taken.add(schema);
-  return schema;
-}
+export const takeSchema = (): string => schemas.take();
+export const giveBackSchema = (schema: string): Promise<void> => schemas.giveBack(schema);
 
-/**
- * Empties `schema` (every table but schema_migrations, identities restarted) and keeps it
- * for the next test; one that cannot be emptied quickly (a test left a lock, or it was never
- * migrated) is dropped instead, which ends the sessions in the way.
- */
-export async function giveBackSchema(schema: string): Promise<void> {
+/** Gives up after 2 s on a lock a failed test left: the schema is dropped instead. */
+async function empty(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
@@ -50,10 +28,6 @@ export async function giveBackSchema(schema: string): Promise<void> {
     await client.query(
       `TRUNCATE ${emptied.map((name) => `${schema}."${name}"`).join(', ')} RESTART IDENTITY CASCADE`,
     );
-    spare.push(schema);
-  } catch {
-    taken.delete(schema);
-    await dropSchema(schema);
   } finally {
     await client.end();
   }

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
+import { uniqueTestName } from './reused-namespaces.js';
 
 /** The MariaDB the tests use: root without a password on loopback. */
 export const MARIADB_URL = process.env['HOP_TEST_MARIADB_URL'] ?? 'mysql://root@127.0.0.1:3306';
@@ -67,9 +68,7 @@ export async function whenMariadb(name: string, register: () => void): Promise<v
 }
 
 /** A database name no other run uses. */
-export function uniqueDatabase(): string {
-  return `hop_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-}
+export const uniqueDatabase = uniqueTestName;
 
 /** The URL of `database` on the test server. */
 export function mariadbUrlOf(database: string): string {
@@ -83,15 +82,20 @@ export function mariadbUrlOf(database: string): string {
 export async function dropDatabase(database: string): Promise<void> {
   const admin = await createConnection({ uri: MARIADB_URL });
   try {
-    const [sessions] = await admin.query<RowDataPacket[]>(
-      'SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()',
-      [database],
-    );
-    for (const session of sessions) {
-      await admin.query(`KILL ${Number(session['id'])}`).catch(() => undefined);
-    }
+    await endSessionsIn(admin, database);
     await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
   } finally {
     await admin.end();
+  }
+}
+
+/** Ends every other session in `database`: a failed test's open transaction holds locks. */
+export async function endSessionsIn(admin: Connection, database: string): Promise<void> {
+  const [sessions] = await admin.query<RowDataPacket[]>(
+    'SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()',
+    [database],
+  );
+  for (const session of sessions) {
+    await admin.query(`KILL ${Number(session['id'])}`).catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import pg from 'pg';
+import { uniqueTestName } from './reused-namespaces.js';
 
 export const POSTGRES_URL =
   process.env['HOP_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -39,9 +40,7 @@ export async function whenPostgres(name: string, register: () => void): Promise<
 }
 
 /** A schema name no other run uses. */
-export function uniqueSchema(): string {
-  return `hop_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-}
+export const uniqueSchema = uniqueTestName;
 
 /**
  * Drops a test's schema and everything in it. A test that failed while a connection of its
