@@ -116,7 +116,7 @@ export const ENV_SPEC = [
     key: 'poolSize',
     group: 'database',
     default: '10',
-    doc: 'PostgreSQL connections per pool; an instance has two (writes and other reads; redirect reads), three with a replica (redirect reads it sends on to the primary).',
+    doc: 'Database connections per pool (PostgreSQL or MariaDB); an instance has two (writes and other reads; redirect reads), three with a PostgreSQL replica (redirect reads it sends on to the primary).',
     parse: parseInteger(1, 1000),
   },
   {
@@ -124,7 +124,7 @@ export const ENV_SPEC = [
     key: 'redirectReadTimeoutMs',
     group: 'database',
     default: '30ms',
-    doc: "Longest a redirect's PostgreSQL read may run (statement_timeout); past it the redirect is a 503, never a guess.",
+    doc: "Longest a redirect's database read may run (PostgreSQL's statement_timeout, MariaDB's max_statement_time); past it the redirect is a 503, never a guess.",
     parse: parseDuration,
   },
   {
@@ -132,7 +132,7 @@ export const ENV_SPEC = [
     key: 'statementTimeoutMs',
     group: 'database',
     default: '5s',
-    doc: 'Longest any other PostgreSQL statement may run (creates, edits, sweeps, click folds).',
+    doc: 'Longest any other database statement may run (creates, edits, sweeps, click folds).',
     parse: parseDuration,
   },
   {
@@ -388,7 +388,7 @@ export const ENV_SPEC = [
     name: 'HOP_CONSOLE_SECRET',
     key: 'consoleSecret',
     default: undefined,
-    doc: "Secret mixed into the admin console's session signatures, the same on every instance (unset: a random one kept in HOP_DATA_DIR/console-secret on the embedded store; on PostgreSQL, sessions are signed with key hashes alone and hop warns).",
+    doc: "Secret mixed into the admin console's session signatures, the same on every instance (unset: a random one kept in HOP_DATA_DIR/console-secret on the embedded store; on a shared database, sessions are signed with key hashes alone and hop warns).",
     parse: parseSecret,
     secret: true,
   },
@@ -558,14 +558,14 @@ export const ENV_SPEC = [
     name: 'HOP_VISIT_LOG',
     key: 'visitLog',
     default: undefined,
-    doc: 'Keep each counted click as a visit (time, link, dimensions; never an address): on or off; unset = on with the embedded SQLite store, off with PostgreSQL (ADR 0125).',
+    doc: 'Keep each counted click as a visit (time, link, dimensions; never an address): on or off; unset = on with the embedded SQLite store, off with a shared database (ADR 0125).',
     parse: parseSwitch,
   },
   {
     name: 'HOP_VISIT_RETENTION',
     key: 'visitRetentionMs',
     default: '90d',
-    doc: 'How long visits are kept; the sweeper drops older ones (SQLite in batches, PostgreSQL by day partition).',
+    doc: 'How long visits are kept; the sweeper drops older ones (SQLite and MariaDB in batches, PostgreSQL by day partition).',
     parse: parseDuration,
   },
   {

@@ -237,7 +237,6 @@ export function parseHeaderName(raw: string): string {
   return name;
 }
 
-/** A JetStream stream name: letters, digits, `_` and `-`. */
 /** A region's name (issue 25): it goes into stream names, subjects and instance ids. */
 export function parseRegionName(raw: string): string {
   const name = raw.trim();
@@ -258,6 +257,7 @@ export function parseSubject(raw: string): string {
   return subject;
 }
 
+/** A JetStream stream name: letters, digits, `_` and `-`. */
 export function parseStreamName(raw: string): string {
   const name = raw.trim();
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {

@@ -13,8 +13,8 @@ export function clicksBackupFile(file: string): string {
 /**
  * `hop backup FILE` (ADR 0106): the link database (links, keys, codes) to FILE and the
  * click database to FILE-clicks, each an online, consistent copy taken beside a running
- * hop. Refuses a shared database (pg_dump or mariadb-backup back those up), a missing database, and targets that
- * exist (a backup never overwrites one).
+ * hop. Refuses a shared database (pg_dump or mariadb-backup back those up), a missing
+ * database, and targets that exist (a backup never overwrites one).
  */
 export async function backupStore(config: Config, file: string): Promise<SqliteFileBackup[]> {
   if (config.database !== undefined) {

@@ -7,10 +7,8 @@ import type { Config } from '../config/config.js';
 import type { DomainBlocklist } from '../domain/domain-blocklist.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../ports/clock.js';
-import type { RegionChannel } from '../ports/region-channel.js';
 import type { SharedLinkCache } from '../ports/shared-link-cache.js';
 import type { Store } from '../ports/store.js';
-import { CrossRegionSharedLinkCache } from '../services/redirect/cross-region-shared-cache.js';
 import { KnownCodes } from '../services/redirect/known-codes.js';
 import { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 
@@ -29,10 +27,13 @@ const KNOWN_CODES_BATCH = 10_000;
 export interface CacheParts {
   /** Where Redis is, when configured (L2, broadcasts, shared rate limits). */
   readonly redisTarget: RedisTarget | null;
-  /** L2, when Redis is configured. */
+  /** L2, when Redis is configured (its breaker state is a metric). */
   readonly shared: RedisSharedLinkCache | null;
-  /** How changes reach the other regions, with HOP_REGION (issue 25). */
-  readonly regionChannel: RegionChannel | null;
+  /**
+   * What the redirect path uses as L2: `shared`, or with HOP_REGION that and the channel to
+   * the other regions (issue 25); closing it closes both.
+   */
+  readonly regional: SharedLinkCache | null;
   readonly knownCodes: KnownCodes;
   /** The redirect path: L1, the known codes, L2, the store (SPEC §5). */
   readonly resolver: RedirectResolver;
@@ -64,21 +65,12 @@ export async function composeCaches(
           timeoutMs: config.cacheTimeoutMs,
           logger,
         });
-  const regionChannel =
+  // With HOP_REGION (which requires Redis and NATS: load-config), changes also reach the
+  // other regions.
+  const regional =
     config.region === undefined || config.natsServers === undefined || shared === null
-      ? null
-      : new (await import('../adapters/nats/nats-region-channel.js')).NatsRegionChannel({
-          servers: config.natsServers,
-          subject: config.natsChangesSubject,
-          region: config.region,
-          onStatus: (status) => {
-            logger.info({ region: config.region }, status);
-          },
-        });
-  const regional: SharedLinkCache | null =
-    regionChannel === null || shared === null || config.region === undefined
       ? shared
-      : new CrossRegionSharedLinkCache(shared, regionChannel, config.region);
+      : await acrossRegions(shared, config.region, config.natsServers, config, logger);
   const knownCodes = new KnownCodes({
     codeScan: store.codeScan,
     batchSize: KNOWN_CODES_BATCH,
@@ -103,7 +95,29 @@ export async function composeCaches(
       jitter: L1_TTL_JITTER,
     }),
   });
-  return { redisTarget, shared, regionChannel, knownCodes, resolver };
+  return { redisTarget, shared, regional, knownCodes, resolver };
+}
+
+/** The region's L2 that also tells the other regions (ADR 0141); loaded only with HOP_REGION. */
+async function acrossRegions(
+  shared: SharedLinkCache,
+  region: string,
+  servers: readonly string[],
+  config: Config,
+  logger: Logger,
+): Promise<SharedLinkCache> {
+  const { NatsRegionChannel } = await import('../adapters/nats/nats-region-channel.js');
+  const { CrossRegionSharedLinkCache } =
+    await import('../services/redirect/cross-region-shared-cache.js');
+  const channel = new NatsRegionChannel({
+    servers,
+    subject: config.natsChangesSubject,
+    region,
+    onStatus: (status) => {
+      logger.info({ region }, status);
+    },
+  });
+  return new CrossRegionSharedLinkCache(shared, channel, region);
 }
 
 function redisTargetOf(config: Config): RedisTarget | null {

@@ -220,8 +220,7 @@ export async function composeRuntime(
       // Buffered clicks go to the sink before the store they may be queued in closes.
       await clicks?.stop();
       await codes.close();
-      await caches.regionChannel?.close();
-      await caches.shared?.close();
+      await caches.regional?.close();
       createLimiter?.client?.disconnect();
       passwordTries.client?.disconnect();
       await app.close();

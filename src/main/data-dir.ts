@@ -8,7 +8,7 @@ import { ConfigError } from '../config/load-config.js';
  * creates the folder (and missing parents) if need be, and proves it writable by writing
  * a file in it. Anything unusable is one ConfigError line, at once (issue 20: Node's own
  * recursive mkdir loops forever on /proc/x; a file in the way or a read-only folder only
- * failed deep inside SQLite). Nothing to do when the store is PostgreSQL.
+ * failed deep inside SQLite). Nothing to do when the store is a shared database.
  */
 export function prepareDataDir(config: Config): void {
   if (config.database !== undefined) return;
@@ -45,7 +45,7 @@ export function requireExistingDatabase(config: Config): void {
   ]);
 }
 
-/** True when the store is PostgreSQL, or hop.db is where HOP_DATA_DIR says. */
+/** True when the store is a shared database, or hop.db is where HOP_DATA_DIR says. */
 export function hasDatabase(config: Config): boolean {
   return config.database !== undefined || existsSync(config.databaseFile);
 }

@@ -3,16 +3,11 @@ import type { ClickEventLog, ClickEventRecord } from '../../ports/event-log.js';
 import { clickEventOfRow, type ClickEventRow } from '../sql/click-event-rows.js';
 import { guardMariaDb } from './mariadb-errors.js';
 import {
-  AFTER_SEQ,
-  afterParams,
-  boundsOf,
   DEFAULT_SETTLE_MS,
   forgetEvents,
   latestPosition,
-  positionColumns,
   positionOf,
-  readableRows,
-  seqOf,
+  settledRowsAfter,
   type PositionedRow,
 } from './mariadb-event-positions.js';
 
@@ -41,15 +36,15 @@ export class MariaDbClickEventLog implements ClickEventLog {
 
   async after(position: string, limit: number): Promise<readonly ClickEventRecord[]> {
     return guardMariaDb('read click events', async () => {
-      const [rows] = await this.#pool.query<EventRow[]>(
-        `SELECT ${positionColumns()}, link_id, \`second\`, clicks, bot_clicks,
-           dimensions, recorded_at
-         FROM click_events WHERE ${AFTER_SEQ}`,
-        afterParams('click_events', position, limit),
+      const rows = await settledRowsAfter<EventRow>(
+        this.#pool,
+        'click_events',
+        'link_id, `second`, clicks, bot_clicks, dimensions, recorded_at',
+        position,
+        limit,
+        this.#settleMs,
       );
-      return readableRows(rows, seqOf(position), boundsOf(rows, this.#settleMs)).map((row) =>
-        clickEventOfRow({ ...row, position: positionOf(row.seq) }),
-      );
+      return rows.map((row) => clickEventOfRow({ ...row, position: positionOf(row.seq) }));
     });
   }
 

@@ -92,11 +92,8 @@ function whatFoldReads(tallies: readonly ClickTally[]) {
 
 interface SeenRow extends RowDataPacket {
   instance: string;
-  /**
-   * Parsed by mysql2 when the server marks the column JSON (MariaDB 10.11 does); JSON text
-   * when it does not (MariaDB's JSON is LONGTEXT).
-   */
-  intervals: string | SeqIntervals;
+  /** JSON text (the pool's jsonStrings). */
+  intervals: string;
 }
 
 async function readSeen(
@@ -110,10 +107,7 @@ async function readSeen(
     [[...instances]],
   );
   for (const { instance, intervals } of rows) {
-    seen.set(
-      instance,
-      typeof intervals === 'string' ? (JSON.parse(intervals) as SeqIntervals) : intervals,
-    );
+    seen.set(instance, JSON.parse(intervals) as SeqIntervals);
   }
   return seen;
 }

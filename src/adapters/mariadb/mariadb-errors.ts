@@ -1,7 +1,7 @@
 import { HopError } from '../../domain/errors.js';
 
 /** MariaDB's error numbers hop tells apart (include/mysqld_error.h). */
-export const MARIADB_ERRORS = {
+const MARIADB_ERRORS = {
   duplicateEntry: 1062,
   /** InnoDB's deadlock, and Galera's certification conflict at COMMIT: run it again. */
   deadlock: 1213,
@@ -27,7 +27,7 @@ export function lostAConflict(error: unknown): boolean {
 }
 
 /** The server's error number of a driver error, if it has one. */
-export function errnoOf(error: unknown): number | undefined {
+function errnoOf(error: unknown): number | undefined {
   const errno = (error as { errno?: unknown } | null)?.errno;
   return typeof errno === 'number' ? errno : undefined;
 }
@@ -49,7 +49,7 @@ export async function guardMariaDb<T>(operation: string, run: () => Promise<T>):
   }
 }
 
-export function asStoreUnavailable(operation: string, error: unknown): Error {
+function asStoreUnavailable(operation: string, error: unknown): Error {
   if (error instanceof HopError) return error;
   const notPrimary = errnoOf(error) === MARIADB_ERRORS.notPrimaryComponent;
   return new HopError(

@@ -58,7 +58,7 @@ export interface PositionedRow extends SequencedRow {
 }
 
 /** The columns of PositionedRow, for `SELECT ${positionColumns()}, … FROM table`. */
-export function positionColumns(): string {
+function positionColumns(): string {
   return `seq, written_at, ${SERVER_NOW} AS server_now,
     (${FORGOTTEN_THROUGH}) AS forgotten_through`;
 }
@@ -68,10 +68,10 @@ const FORGOTTEN_THROUGH =
   'SELECT COALESCE(MAX(through_seq), 0) FROM forgotten_events WHERE log = ?';
 
 /** The WHERE tail of a read after a position, binding afterParams. */
-export const AFTER_SEQ = 'seq > ? ORDER BY seq LIMIT ?';
+const AFTER_SEQ = 'seq > ? ORDER BY seq LIMIT ?';
 
 /** The parameters of positionColumns and AFTER_SEQ, in order. */
-export function afterParams(
+function afterParams(
   table: EventLogTable,
   position: string,
   limit: number,
@@ -93,14 +93,14 @@ export function positionOf(seq: number): string {
 }
 
 /** What the rule weighs a gap against, at one reading of the server's clock. */
-export interface GapBounds {
+interface GapBounds {
   /** Rows written at or before this (epoch ms, server clock) have settled. */
   readonly settledBy: number;
   readonly forgottenThrough: number;
 }
 
 /** The bounds of a read after a position, from what it selected with its rows. */
-export function boundsOf(rows: readonly PositionedRow[], settleMs: number): GapBounds {
+function boundsOf(rows: readonly PositionedRow[], settleMs: number): GapBounds {
   const first = rows[0];
   return {
     settledBy: (first?.server_now ?? 0) - settleMs,
@@ -112,7 +112,7 @@ export function boundsOf(rows: readonly PositionedRow[], settleMs: number): GapB
  * Of `rows`, the next ones after `afterSeq` in seq order, those a reader may have: up to
  * the first gap that may still fill (see above).
  */
-export function readableRows<Row extends SequencedRow>(
+function readableRows<Row extends SequencedRow>(
   rows: readonly Row[],
   afterSeq: number,
   bounds: GapBounds,
@@ -142,6 +142,25 @@ const LATEST_PAGE = 200;
  * now commits. The newest settled row anchors it (or, below all rows kept, the highest
  * number forgotten); the young rows after it are walked as a reader would.
  */
+/**
+ * The rows of `table` after `position` that a reader may take now, in seq order: `columns`
+ * besides the position's own, up to the first gap that has not settled (readableRows).
+ */
+export async function settledRowsAfter<Row extends PositionedRow>(
+  pool: Pool,
+  table: EventLogTable,
+  columns: string,
+  position: string,
+  limit: number,
+  settleMs: number,
+): Promise<Row[]> {
+  const [rows] = await pool.query<Row[]>(
+    `SELECT ${positionColumns()}, ${columns} FROM ${table} WHERE ${AFTER_SEQ}`,
+    afterParams(table, position, limit),
+  );
+  return readableRows(rows, seqOf(position), boundsOf(rows, settleMs));
+}
+
 export async function latestPosition(
   pool: Pool,
   table: EventLogTable,

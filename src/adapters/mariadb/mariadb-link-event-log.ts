@@ -3,24 +3,19 @@ import type { LinkEventLog, LinkEventRecord, LinkEventType } from '../../ports/e
 import { guardMariaDb } from './mariadb-errors.js';
 import { fromRow, type LinkColumns } from './mariadb-link-rows.js';
 import {
-  AFTER_SEQ,
-  afterParams,
-  boundsOf,
   DEFAULT_SETTLE_MS,
   forgetEvents,
   latestPosition,
-  positionColumns,
   positionOf,
-  readableRows,
-  seqOf,
+  settledRowsAfter,
   type PositionedRow,
 } from './mariadb-event-positions.js';
 
 interface EventRow extends PositionedRow {
   type: string;
   occurred_at: number;
-  /** The JSON the trigger made (text; parsed already when the driver reads it as JSON). */
-  link: string | LinkColumns;
+  /** The JSON the trigger made, as text (the pool's jsonStrings). */
+  link: string;
 }
 
 /**
@@ -46,12 +41,15 @@ export class MariaDbLinkEventLog implements LinkEventLog {
 
   async after(position: string, limit: number): Promise<readonly LinkEventRecord[]> {
     return guardMariaDb('read the link events', async () => {
-      const [rows] = await this.#pool.query<EventRow[]>(
-        `SELECT ${positionColumns()}, type, occurred_at, link
-         FROM link_events WHERE ${AFTER_SEQ}`,
-        afterParams('link_events', position, limit),
+      const rows = await settledRowsAfter<EventRow>(
+        this.#pool,
+        'link_events',
+        'type, occurred_at, link',
+        position,
+        limit,
+        this.#settleMs,
       );
-      return readableRows(rows, seqOf(position), boundsOf(rows, this.#settleMs)).map(recordOf);
+      return rows.map(recordOf);
     });
   }
 
@@ -72,6 +70,6 @@ function recordOf(row: EventRow): LinkEventRecord {
     position: positionOf(row.seq),
     type: row.type as LinkEventType,
     occurredAt: row.occurred_at,
-    link: fromRow(typeof row.link === 'string' ? (JSON.parse(row.link) as LinkColumns) : row.link),
+    link: fromRow(JSON.parse(row.link) as LinkColumns),
   };
 }

@@ -10,9 +10,9 @@ import {
 import { isDuplicateEntry } from './mariadb-errors.js';
 
 /**
- * A row of `links` as mysql2 reads it through the pool's type casts: BOOLEAN as a boolean,
- * BIGINT as a number, the JSON column `tags` as its text (the pool's jsonStrings). Without
- * that option mysql2 parses columns MariaDB's extended metadata marks as JSON: an array.
+ * A row of `links` as mysql2 reads it through the pool's type casts (BOOLEAN as a boolean,
+ * BIGINT as a number, the JSON column `tags` as its text), or as a link event's JSON holds
+ * it (migration 0005: the same names, `tags` an array).
  */
 export interface LinkColumns {
   id: string;
@@ -23,6 +23,7 @@ export interface LinkColumns {
   state: string;
   custom: boolean;
   title: string | null;
+  /** JSON text in a `links` row (the pool's jsonStrings); an array in a link event's JSON. */
   tags: string | string[];
   created_at: number;
   updated_at: number;
@@ -93,7 +94,7 @@ export function linkValues(link: Link): unknown[] {
 }
 
 /** `( ?, ?, … )` for one link's values. */
-export const LINK_PLACEHOLDERS = `(${LINK_COLUMNS.split(',')
+const LINK_PLACEHOLDERS = `(${LINK_COLUMNS.split(',')
   .map(() => '?')
   .join(', ')})`;
 

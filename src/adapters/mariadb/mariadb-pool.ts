@@ -6,9 +6,6 @@ import {
   type PoolOptions,
 } from 'mysql2/promise';
 
-/** How much longer than its statement timeout the client waits for an answer. */
-const QUERY_TIMEOUT_MARGIN_MS = 500;
-
 export interface MariaDbPoolOptions {
   /** mysql://user:password@host:port/database (mariadb:// is read the same). */
   readonly url: string;
@@ -44,7 +41,7 @@ const typeCast: NonNullable<PoolOptions['typeCast']> = (field, next) => {
 };
 
 /** The same URL with the driver's own scheme (mysql2 reads mysql:// only). */
-export function driverUrl(url: string): string {
+function driverUrl(url: string): string {
   return url.replace(/^mariadb:/, 'mysql:');
 }
 
@@ -114,14 +111,9 @@ export function openMariaDbPool(options: MariaDbPoolOptions): Pool {
   return pool;
 }
 
-/** The client-side limit that goes with a server-side one (a server that stopped answering). */
-export function clientTimeoutMs(statementTimeoutMs: number): number | undefined {
-  return statementTimeoutMs > 0 ? statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS : undefined;
-}
-
 /**
- * One connection without statement limits, for migrations (many statements a file); with
- * `createDatabase`, the URL's database is created first if missing. The caller ends it.
+ * One connection without statement limits, for migrations (many statements a file), after
+ * the URL's database is created if missing. The caller ends it.
  */
 export async function connectForMigrations(url: string): Promise<Connection> {
   const parsed = new URL(driverUrl(url));

@@ -5,7 +5,8 @@ import {
   forgetRedirectsSql,
   takenRedirectsSql,
 } from '../sql/redirect-allowance-sql.js';
-import { guardMariaDb, isDuplicateEntry, lostAConflict } from './mariadb-errors.js';
+import { guardMariaDb, isDuplicateEntry } from './mariadb-errors.js';
+import { rerunOnConflict } from './mariadb-transaction.js';
 
 /** Adds one while below the limit: InnoDB locks the row, and reads its newest count. */
 const TAKE_FROM_ROW =
@@ -13,9 +14,6 @@ const TAKE_FROM_ROW =
 const FIRST_TAKE = 'INSERT INTO redirect_allowances (link_id, taken) VALUES (?, 1)';
 const TAKEN = takenRedirectsSql('?');
 const FORGET = forgetRedirectsSql('?');
-
-/** Runs of a take whose write lost a Galera certification conflict (1213), in all. */
-const ATTEMPTS = 4;
 
 /**
  * Redirect budgets on MariaDB (ADR 0111, ADR 0140), exact across instances by row locks.
@@ -28,7 +26,7 @@ const ATTEMPTS = 4;
  * lost that race to another (duplicate key) tries the UPDATE once more, and a refusal then
  * is final (a count never goes down; a row gone meanwhile was forgotten with its link). On
  * Galera, takes of one link on two nodes at once are decided at COMMIT: the loser's
- * statement is rolled back with 1213 and taken again from the start.
+ * statement is rolled back with 1213 and taken again from the start (rerunOnConflict).
  */
 export class MariaDbRedirectAllowance implements RedirectAllowance {
   readonly #pool: Pool;
@@ -41,13 +39,7 @@ export class MariaDbRedirectAllowance implements RedirectAllowance {
   async take(linkId: string, limit: number): Promise<boolean> {
     assertRedirectLimit(limit);
     return guardMariaDb('count the redirect', async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await this.#takeOnce(linkId, limit);
-        } catch (error) {
-          if (!lostAConflict(error) || attempt === ATTEMPTS) throw error;
-        }
-      }
+      return rerunOnConflict(() => this.#takeOnce(linkId, limit));
     });
   }
 

@@ -14,7 +14,7 @@ import { MariaDbLinkChangeFeed } from './mariadb-link-change-feed.js';
 import { MariaDbLinkEventLog } from './mariadb-link-event-log.js';
 import { MariaDbLinkRepository } from './mariadb-link-repository.js';
 import { applyMariaDbMigrations } from './mariadb-migrations.js';
-import { connectForMigrations, databaseOf, openMariaDbPool } from './mariadb-pool.js';
+import { connectForMigrations, openMariaDbPool } from './mariadb-pool.js';
 import { MariaDbRedirectAllowance } from './mariadb-redirect-allowance.js';
 import { MariaDbRedirectReads } from './mariadb-redirect-reads.js';
 import { MariaDbSequenceStore } from './mariadb-sequence-store.js';
@@ -114,7 +114,6 @@ export class MariaDbStore implements Store {
 
   /** Connects, creates the database if missing, applies pending migrations; rejects if unreachable. */
   static async open(options: MariaDbStoreOptions): Promise<MariaDbStore> {
-    databaseOf(options.url);
     const applied = await migrateWith(options.url);
     const base = {
       url: options.url,
