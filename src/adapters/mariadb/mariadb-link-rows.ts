@@ -1,12 +1,8 @@
 import type { RowDataPacket } from 'mysql2/promise';
-import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
+import type { Link } from '../../domain/link.js';
+import { linkFromRow, type LinkRowValues } from '../sql/link-rows.js';
 import { LINK_COLUMNS } from '../sql/link-sql.js';
-import {
-  previewColumnOf,
-  previewFromColumn,
-  smartColumnOf,
-  smartFromColumn,
-} from '../sql/smart-column.js';
+import { previewColumnOf, smartColumnOf } from '../sql/smart-column.js';
 import { isDuplicateEntry } from './mariadb-errors.js';
 
 /**
@@ -14,55 +10,15 @@ import { isDuplicateEntry } from './mariadb-errors.js';
  * BIGINT as a number, the JSON column `tags` as its text), or as a link event's JSON holds
  * it (migration 0005: the same names, `tags` an array).
  */
-export interface LinkColumns {
-  id: string;
-  code: string;
-  owner: string;
-  destination: string;
-  status_code: number;
-  state: string;
-  custom: boolean;
-  title: string | null;
-  /** JSON text in a `links` row (the pool's jsonStrings); an array in a link event's JSON. */
-  tags: string | string[];
-  created_at: number;
-  updated_at: number;
-  expires_at: number | null;
-  deleted_at: number | null;
-  version: number;
-  /** SmartOptions as JSON text, NULL for a plain link (issue 21). */
-  smart: string | null;
-  domain: string;
-  /** LinkPreview as JSON text, NULL without one (issue 22). */
-  preview: string | null;
-  crawlable: boolean;
-}
+export type LinkColumns = Omit<LinkRowValues, 'tags'> & { tags: string | string[] };
 
 /** A `links` row as a query returns it. */
-export interface LinkRow extends RowDataPacket, LinkColumns {}
+export type LinkRow = RowDataPacket & LinkColumns;
 
 /** A link from its columns: a row of `links`, or the JSON a link event holds (0005). */
 export function fromRow(row: LinkColumns): Link {
-  return {
-    id: row.id,
-    code: row.code,
-    owner: row.owner,
-    destination: row.destination,
-    statusCode: row.status_code as RedirectStatus,
-    state: row.state as StoredLinkState,
-    custom: row.custom,
-    title: row.title,
-    tags: typeof row.tags === 'string' ? (JSON.parse(row.tags) as string[]) : row.tags,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    deletedAt: row.deleted_at,
-    version: row.version,
-    smart: smartFromColumn(row.smart),
-    domain: row.domain,
-    preview: previewFromColumn(row.preview),
-    crawlable: row.crawlable,
-  };
+  const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as string[]) : row.tags;
+  return linkFromRow({ ...row, tags });
 }
 
 /**
