@@ -8,8 +8,8 @@
  * every packet between regions; the bench reaches every region directly, without the
  * delay). One set's regions are BENCH_REGIONS_NEAR_MS apart (one way, default 1 ms), the
  * other's BENCH_REGIONS_FAR_MS (default 50 ms); the two swap delays (the hub's `delay`)
- * before every other window, so whatever differs between the sets' processes falls on both
- * distances alike. Each region runs one `hop serve` (compiled: `npm run build` first) at
+ * window by window, so whatever differs between the sets' processes falls on both
+ * distances alike. Each region runs one `hop serve` (compiled; the bench builds it) at
  * hop's defaults plus HOP_REGION, HOP_DATABASE_URL (the region's node), HOP_REDIS_URL,
  * HOP_NATS_URL, HOP_BOOTSTRAP_ADMIN_KEY (no create limit applies to it), HOP_HOST,
  * HOP_PORT and HOP_DATA_DIR; no `hop worker` (clicks wait in each region's stream).
@@ -379,7 +379,7 @@ async function run(): Promise<void> {
       ),
       '',
       `CPU per window (user + system s/s, mean, both client counts): load generator ${mean(createWindows, (w) => w.cpu.groups.load).toFixed(2)}, other ${mean(createWindows, (w) => w.cpu.others).toFixed(2)}; steal ${mean(createWindows, (w) => w.cpu.stealPercent).toFixed(1)}%. other: the machine's CPU used by none of the sets, the load generator or this process (other work on the machine).`,
-      `Galera alone: ${PROBE_COMMITS} autocommit INSERTs one after the other into a table of its own on A's node, from here (no hop), idle, in both sets at each distance: near p50 ${median(commits.near).toFixed(1)} ms (min ${Math.min(...commits.near).toFixed(1)}), far p50 ${median(commits.far).toFixed(1)} ms (min ${Math.min(...commits.far).toFixed(1)}); a SELECT 1 on the same connection takes well under a millisecond.`,
+      `Galera alone: ${PROBE_COMMITS} autocommit INSERTs one after the other into a table of its own on A's node, from here (no hop), idle, in both sets at each distance: near p50 ${median(commits.near).toFixed(1)} ms (min ${Math.min(...commits.near).toFixed(1)}), far p50 ${median(commits.far).toFixed(1)} ms (min ${Math.min(...commits.far).toFixed(1)}).`,
       `Store round trips per create in A (hop's /v1/stats, conditional inserts plus generator leases, over the create windows and warm-ups): set 1 ${createdPerRoundTrip[0]}, set 2 ${createdPerRoundTrip[1]}. Galera on A's node over the creates (SHOW GLOBAL STATUS, after minus before): set 1 ${certification[0]}; set 2 ${certification[1]}.`,
       `Alias race: ${ALIAS_CLAIMS} creates of one alias at once, half to A and half to B: ${races
         .map(
