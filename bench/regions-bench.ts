@@ -46,17 +46,17 @@
  * inherit the environment (HOP_* settings are named in the report).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import {
   startRegions,
   type Region,
-  type RegionProcess,
   type Regions,
   type RegionsOwner,
 } from '../test/support/regions/three-regions.js';
+import { startRegionHop, type RegionHop } from '../test/support/region-hops.js';
 import { deleteNamespace, pidsIn } from '../test/support/regions/network.js';
 import { CpuShareGroups } from './support/cpu-share-groups.js';
 import { CpuWindow, type CpuUse } from './support/cpu-window.js';
@@ -79,7 +79,6 @@ const RATE = numberFromEnv('BENCH_REGIONS_RATE', 200);
 const CLIENTS = clientCounts(process.env['BENCH_REGIONS_CLIENTS'] ?? '8,32');
 const REGION_NAMES = ['a', 'b', 'c'] as const;
 const HOP_PORT = 8080;
-const HOP_CLI = join(ROOT, 'dist/cli/hop.js');
 const DATABASE = 'hop';
 const ADMIN_KEY = 'hop_regions_bench_admin_key_0123456789';
 /** Connections per region's hop for the redirects: ample for 200/s at a few ms each. */
@@ -106,12 +105,8 @@ const RUN_TAG = `${process.pid}-${Date.now().toString(36)}`;
 
 type Distance = 'near' | 'far';
 
-interface Hop {
-  readonly region: string;
-  /** http://<region address>:8080, reached from here without the delay. */
-  readonly url: string;
-  readonly process: RegionProcess;
-}
+/** A region's hop, reached from here without the delay. */
+type Hop = RegionHop;
 
 interface RegionSet {
   /** 0 or 1: its cpu group, and its targets' labels (`s1-a`, `s2-c`). */
@@ -439,32 +434,25 @@ async function startHops(world: Regions): Promise<Map<string, Hop>> {
   return hops;
 }
 
-async function startHop(region: Region): Promise<Hop> {
-  const dataDir = join(dir, `${region.netns}-data`);
-  mkdirSync(dataDir, { recursive: true });
-  const child = region.run(process.execPath, [HOP_CLI, 'serve'], {
-    cwd: ROOT,
-    env: {
+/**
+ * A region's `hop serve` at hop's defaults plus what a region needs (no test settings: the
+ * regions test's regionEnv shortens flushes and turns shedding off).
+ */
+function startHop(region: Region): Promise<Hop> {
+  return startRegionHop(
+    owner,
+    region,
+    'serve',
+    HOP_PORT,
+    {
       HOP_REGION: region.name,
       HOP_DATABASE_URL: `mysql://root@${region.address}:3306/${DATABASE}`,
       HOP_REDIS_URL: region.redis.url,
       HOP_NATS_URL: region.nats.url,
       HOP_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
-      HOP_HOST: '0.0.0.0',
-      HOP_PORT: String(HOP_PORT),
-      HOP_DATA_DIR: dataDir,
     },
-  });
-  const url = `http://${region.address}:${HOP_PORT}`;
-  await until(`hop in ${region.netns} answering /healthz`, async () => {
-    if (!child.running) throw new Error(`hop in ${region.netns} exited:\n${child.output()}`);
-    try {
-      return (await fetch(`${url}/healthz`)).status === 200;
-    } catch {
-      return false;
-    }
-  });
-  return { region: region.name, url, process: child };
+    WAIT_MS / 10,
+  );
 }
 
 /** Every process of the set: in its regions' namespaces and its hub's. */

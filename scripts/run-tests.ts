@@ -70,9 +70,11 @@ function main(): void {
   // the many short files then fill in around the long ones, instead of the long ones
   // starting last and running on alone at the end (CI's wall time, under its 10 minutes).
   const inTierOrder = [...tiers].reverse().flatMap(testFilesOf);
-  const early = inTierOrder.filter((file) => EARLY_MARK.test(head(file)));
+  const heads = new Map(inTierOrder.map((file) => [file, head(file)]));
+  const marked = (mark: RegExp) => (file: string) => mark.test(heads.get(file) ?? '');
+  const early = inTierOrder.filter(marked(EARLY_MARK));
   const files = [...early, ...inTierOrder.filter((file) => !early.includes(file))];
-  const alone = files.filter((file) => ALONE_MARK.test(head(file)));
+  const alone = files.filter(marked(ALONE_MARK));
   const together = files.filter((file) => !alone.includes(file));
 
   build();
@@ -81,10 +83,15 @@ function main(): void {
     const removeTranspiled = () => {
       for (const file of transpiled) rmSync(file, { force: true });
     };
-    process.once('SIGINT', () => {
-      removeTranspiled();
-      process.exit(130);
-    });
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      process.once(signal, () => {
+        removeTranspiled();
+        process.exit(code);
+      });
+    }
     const totals = { passed: 0, failed: 0 };
     let failed = false;
     try {

@@ -114,7 +114,7 @@ async function startHops(t: TestContext, regions: Regions): Promise<Map<string, 
 test('three regions active-active on Galera, Redis and NATS (issue 25)', async (t) => {
   const regions = await startRegions(t, { delayMs: DELAY_MS });
   if (regions === null) return;
-  t.diagnostic(`regions up in ${regions.startupMs} ms`);
+  t.diagnostic(`regions up in ${regions.startupMs} ms ${JSON.stringify(regions.startupSteps)}`);
   // The WAN is there: a round trip between regions takes at least twice the one-way delay.
   const rtt = await regions.roundTripMs('a', 'c');
   assert.ok(rtt >= 2 * DELAY_MS, `a round trip from A to C took ${rtt} ms`);
@@ -310,7 +310,7 @@ test('three regions active-active on Galera, Redis and NATS (issue 25)', async (
       assert.equal((await rowsWithCode(nodes.c, unread.code)).length, 1);
       await nodes.c.query('SET SESSION wsrep_sync_wait = 0');
 
-      await regions.isolateButAlive('c');
+      await regions.cut('c');
       await regions.waitForGalera(
         'c',
         (status) => status.clusterStatus !== 'Primary',

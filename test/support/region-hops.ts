@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { eventually } from './eventually.js';
-import type { Region, RegionProcess } from './regions/three-regions.js';
+import type { Region, RegionProcess, RegionsOwner } from './regions/three-regions.js';
 import { TEMP_ROOT } from './regions/network.js';
 
 const HOP_CLI = fileURLToPath(new URL('../../dist/cli/hop.js', import.meta.url));
@@ -44,29 +43,30 @@ export function regionEnv(region: Region, database: string): Record<string, stri
 }
 
 /**
- * Starts `hop serve` (or `hop worker`) inside the region's namespace on `port`, and waits
- * until its /healthz answers 200. Killed after the test if it is still running; its data
- * folder is removed.
+ * Starts `hop serve` (or `hop worker`) inside the region's namespace on `port`, with `env`
+ * besides where it listens and its own data folder, and waits (`polls` of 10 ms at most)
+ * until its /healthz answers 200. Killed when the owner (a test, or the regions bench) is
+ * done if it is still running; its data folder is removed.
  */
 export async function startRegionHop(
-  t: TestContext,
+  owner: RegionsOwner,
   region: Region,
   command: 'serve' | 'worker',
   port: number,
   env: Record<string, string>,
+  polls = 3000,
 ): Promise<RegionHop> {
   const dataDir = mkdtempSync(join(TEMP_ROOT, `hop-region-${region.name}-`));
   const child = region.run(process.execPath, [HOP_CLI, command], {
     cwd: ROOT,
     env: {
       HOP_HOST: '0.0.0.0',
-      HOP_PORT: String(port),
-      HOP_WORKER_PORT: String(port),
+      [command === 'serve' ? 'HOP_PORT' : 'HOP_WORKER_PORT']: String(port),
       HOP_DATA_DIR: dataDir,
       ...env,
     },
   });
-  t.after(async () => {
+  owner.after(async () => {
     await child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -83,7 +83,7 @@ export async function startRegionHop(
       }
     },
     `hop ${command} in region ${region.name} answering`,
-    3000,
+    polls,
   );
   return { region: region.name, url, process: child };
 }

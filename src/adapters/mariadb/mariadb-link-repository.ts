@@ -11,7 +11,7 @@ import type {
 } from '../../ports/link-repository.js';
 import { LINK_COLUMNS, listOrderSql, recordFromRow, type IdempotencyRow } from '../sql/link-sql.js';
 import { previewColumnOf, smartColumnOf } from '../sql/smart-column.js';
-import { rerunOnConflict } from './mariadb-transaction.js';
+import { queryRerunOnConflict } from './mariadb-transaction.js';
 import { guardMariaDb } from './mariadb-errors.js';
 import { IDEMPOTENCY_COLUMNS, insertWithClaim } from './mariadb-insert-with-claim.js';
 import { filterConditions, namedValues } from './mariadb-link-filter.js';
@@ -52,7 +52,7 @@ export class MariaDbLinkRepository implements LinkRepository {
     return guardMariaDb('store the link', async () => {
       if (idempotency !== undefined) return insertWithClaim(this.#pool, link, idempotency);
       try {
-        await rerunOnConflict(() => this.#pool.query(INSERT_LINK, linkValues(link)));
+        await queryRerunOnConflict(this.#pool, INSERT_LINK, linkValues(link));
         return { kind: 'inserted', link };
       } catch (error) {
         if (isCodeTaken(error)) return { kind: 'code-taken' };

@@ -1,4 +1,4 @@
-import type { RowDataPacket } from 'mysql2/promise';
+import type { QueryValues, RowDataPacket } from 'mysql2/promise';
 import type { Link } from '../../domain/link.js';
 import { linkFromRow, type LinkRowValues } from '../sql/link-rows.js';
 import { LINK_COLUMNS } from '../sql/link-sql.js';
@@ -26,7 +26,7 @@ export function fromRow(row: LinkColumns): Link {
  * JSON_OVERLAPS compare strings as written (escapes included), so the filters bind tags
  * written the same way (ADR 0140).
  */
-export function linkValues(link: Link): unknown[] {
+export function linkValues(link: Link): QueryValues {
   return [
     link.id,
     link.code,

@@ -1,13 +1,13 @@
-import type { Pool, PoolConnection } from 'mysql2/promise';
-import { lostAConflict } from './mariadb-errors.js';
+import type { Pool, PoolConnection, QueryResult, QueryValues } from 'mysql2/promise';
+import { abortedInTrigger, lostAConflict } from './mariadb-errors.js';
 
 /** Runs of a transaction that lost a certification conflict or a deadlock, in all. */
 const ATTEMPTS = 4;
 
 /**
  * Runs `run` again when it lost a deadlock or a conflict with another Galera node
- * (lostAConflict: 1213 at any statement or at COMMIT; 1711 when Galera aborts a statement
- * inside a trigger), up to ATTEMPTS runs, a little apart so that two nodes' reruns do not
+ * (lostAConflict: 1213 at any statement or at COMMIT, or a statement Galera aborted inside
+ * a trigger), up to ATTEMPTS runs, a little apart so that two nodes' reruns do not
  * collide again in lockstep. `run` must read what it decides on inside itself, so a rerun
  * decides again on what won (ADR 0140). Galera reruns an autocommit statement once by itself
  * (wsrep_retry_autocommit); twenty claims of one alias from two regions can lose twice, and a
@@ -25,9 +25,35 @@ export async function rerunOnConflict<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * One autocommit statement, run again on a conflict (rerunOnConflict). A connection whose
+ * statement Galera aborted inside a trigger is closed, not put back: the regions bench saw
+ * every rerun fail the same way while such connections went back to the pool.
+ */
+export function queryRerunOnConflict(
+  pool: Pool,
+  sql: string,
+  values: QueryValues,
+): Promise<unknown> {
+  return rerunOnConflict(async () => {
+    const connection = await pool.getConnection();
+    let discard = false;
+    try {
+      return await connection.query<QueryResult>(sql, values);
+    } catch (error) {
+      discard = abortedInTrigger(error);
+      throw error;
+    } finally {
+      if (discard) connection.destroy();
+      else connection.release();
+    }
+  });
+}
+
+/**
  * Runs `work` in one transaction on one connection: COMMIT when it resolves, ROLLBACK when
  * it throws; a transaction that lost a conflict is run again from the start
- * (rerunOnConflict). A connection that failed mid-transaction is destroyed, not put back.
+ * (rerunOnConflict). A connection that failed mid-transaction, or whose statement Galera aborted inside a
+ * trigger, is destroyed, not put back.
  */
 export function inTransaction<T>(
   pool: Pool,
@@ -45,6 +71,7 @@ async function once<T>(pool: Pool, work: (connection: PoolConnection) => Promise
     await connection.query('COMMIT');
     return result;
   } catch (error) {
+    broken = abortedInTrigger(error);
     await connection.query('ROLLBACK').catch(() => {
       broken = true;
     });

@@ -130,12 +130,13 @@ export interface Regions {
   readonly startupMs: number;
   /** When each step of the start-up ended, in ms from its beginning. */
   readonly startupSteps: Readonly<Record<string, number>>;
-  /** The region loses every link to the others (both ways); its processes keep running. */
+  /**
+   * The region loses every link to the others (both ways); its processes keep running, and
+   * the test still reaches them (isolated but alive).
+   */
   cut(name: string): Promise<void>;
   /** The region's links to the others come back. */
   heal(name: string): Promise<void>;
-  /** The same as cut(name): the region is isolated, all its processes stay alive. */
-  isolateButAlive(name: string): Promise<void>;
   /**
    * The region fails: SIGKILL to its Galera node, Redis, NATS server and every process its
    * run() started. The others see its links go silent, as after a cut.
@@ -372,7 +373,6 @@ export async function startRegions(
       startupSteps: steps,
       cut: (name) => built.cut(byName(name).name),
       heal: (name) => built.heal(byName(name).name),
-      isolateButAlive: (name) => built.cut(byName(name).name),
       crash: (name) => byName(name).killAll(),
       restart: async (name) => {
         const region = byName(name);
