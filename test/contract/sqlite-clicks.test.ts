@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import type { ClickEvent } from '../../src/domain/click-event.js';
+import type { ClickTally } from '../../src/domain/click-tally.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
@@ -174,21 +175,27 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
           .raw()
           .all(),
         spooled: db.prepare('SELECT count(*) FROM fold_log_spool').pluck().get(),
+        spooledBuckets: db.prepare('SELECT count(*) FROM fold_log_spool_buckets').pluck().get(),
       };
     } finally {
       db.close();
     }
   }
 
-  test('a spooled fold writes nothing to the logs; written out, even across a restart midway, the logs hold what the fold would have written, once', async (t) => {
-    const tally = tallyOfBatch(batchOf(spreadClicks()));
-    const directDir = tempDataDir(t);
-    const direct = SqliteClickDatabase.open(join(directDir, 'clicks.db'));
+  /** The log rows a fold of `tally` writes itself, not spooled, and the store it folded in. */
+  async function writtenByFold(t: TestContext, tally: ClickTally) {
+    const dir = tempDataDir(t);
+    const direct = SqliteClickDatabase.open(join(dir, 'clicks.db'));
     t.after(() => {
       direct.close();
     });
     await direct.clicks.fold([tally], 50, { logVisits: true, logClickEvents: true });
-    const expected = logRows(directDir);
+    return { expected: logRows(dir), direct };
+  }
+
+  test('a spooled fold writes nothing to the logs; written out, even across a restart midway, the logs hold what the fold would have written, once', async (t) => {
+    const tally = tallyOfBatch(batchOf(spreadClicks()));
+    const { expected, direct } = await writtenByFold(t, tally);
     assert.ok(expected.visits.length > 1_000 && expected.clickEvents.length > 1_000);
 
     const spooledDir = tempDataDir(t);
@@ -202,7 +209,12 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
       logClickEvents: true,
       spoolLogs: true,
     });
-    assert.deepEqual(logRows(spooledDir), { visits: [], clickEvents: [], spooled: 1 });
+    assert.deepEqual(logRows(spooledDir), {
+      visits: [],
+      clickEvents: [],
+      spooled: 1,
+      spooledBuckets: 1,
+    });
     assert.equal(await spooled.foldLogSpool.pending(), 1);
     // What the aggregator thread reports as hop_click_log_spooled_folds.
     assert.equal(spooled.spoolWriter.pending(), 1);
@@ -221,7 +233,7 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     let transactions = 2;
     while (await spooled.foldLogSpool.writeOut()) transactions++;
     const written = logRows(spooledDir);
-    assert.deepEqual(written, { ...expected, spooled: 0 });
+    assert.deepEqual(written, { ...expected, spooled: 0, spooledBuckets: 0 });
     assert.equal(
       transactions,
       Math.ceil(expected.visits.length / WRITE_OUT_ROWS) +
@@ -266,6 +278,54 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     );
   });
 
+  test('click migration 0011 moves a spooled fold, written out midway, to its buckets table; the rest is written out once', async (t) => {
+    const tally = tallyOfBatch(batchOf(spreadClicks()));
+    const { expected } = await writtenByFold(t, tally);
+    // The fold's buckets as this hop spools them, and their first chunk written out.
+    const newerDir = tempDataDir(t);
+    const newer = SqliteClickDatabase.open(join(newerDir, 'clicks.db'));
+    t.after(() => {
+      newer.close();
+    });
+    await newer.clicks.fold([tally], 50, {
+      logVisits: true,
+      logClickEvents: true,
+      spoolLogs: true,
+    });
+    assert.equal(await newer.foldLogSpool.writeOut(), true);
+    const spooled = new Database(join(newerDir, 'clicks.db'), { readonly: true });
+    const buckets = spooled.prepare('SELECT buckets FROM fold_log_spool_buckets').pluck().get();
+    const firstChunk = spooled.prepare('SELECT * FROM visits ORDER BY id').all();
+    spooled.close();
+    assert.equal(firstChunk.length, WRITE_OUT_ROWS);
+
+    // A clicks.db before 0011 holding the same: its buckets in the spool's row.
+    const dir = tempDataDir(t);
+    const old = new Database(join(dir, 'clicks.db'));
+    applyMigrations(old, migrationsBefore(t, CLICK_MIGRATIONS, 11));
+    old
+      .prepare(
+        `INSERT INTO fold_log_spool (recorded_at, visits, click_events, buckets, visits_done)
+         VALUES (50, 1, 1, ?, ?)`,
+      )
+      .run(buckets, WRITE_OUT_ROWS);
+    const addVisit = old.prepare(`INSERT INTO visits VALUES (${Array(12).fill('?').join(', ')})`);
+    for (const row of firstChunk) addVisit.run(...Object.values(row as object));
+    old.close();
+
+    const migrated = SqliteClickDatabase.open(join(dir, 'clicks.db'));
+    t.after(() => {
+      migrated.close();
+    });
+    assert.deepEqual(
+      logRows(dir),
+      { ...logRows(newerDir), spooled: 1, spooledBuckets: 1 },
+      'the spool and the chunk written before, as they were',
+    );
+    while (await migrated.foldLogSpool.writeOut());
+    assert.deepEqual(logRows(dir), { ...expected, spooled: 0, spooledBuckets: 0 });
+  });
+
   test('a spooled row that is not a tally is dropped, not retried forever', async (t) => {
     const dir = tempDataDir(t);
     const store = SqliteClickDatabase.open(join(dir, 'clicks.db'));
@@ -273,12 +333,11 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
       store.close();
     });
     const db = new Database(join(dir, 'clicks.db'));
-    db.prepare(
-      "INSERT INTO fold_log_spool (recorded_at, visits, click_events, buckets) VALUES (1, 1, 1, x'00ff')",
-    ).run();
+    db.exec(`INSERT INTO fold_log_spool (id, recorded_at, visits, click_events) VALUES (1, 1, 1, 1);
+      INSERT INTO fold_log_spool_buckets (id, buckets) VALUES (1, x'00ff')`);
     db.close();
     assert.equal(await store.foldLogSpool.writeOut(), true);
     assert.equal(await store.foldLogSpool.pending(), 0);
-    assert.deepEqual(logRows(dir), { visits: [], clickEvents: [], spooled: 0 });
+    assert.deepEqual(logRows(dir), { visits: [], clickEvents: [], spooled: 0, spooledBuckets: 0 });
   });
 });

@@ -66,7 +66,7 @@ export class SqliteFoldLogSpool implements FoldLogSpool {
   constructor(db: Database.Database, write: WriteSpooledChunk) {
     this.#oldest = db.prepare(OLDEST);
     this.#buckets = db
-      .prepare<[number], Buffer>('SELECT buckets FROM fold_log_spool WHERE id = ?')
+      .prepare<[number], Buffer>('SELECT buckets FROM fold_log_spool_buckets WHERE id = ?')
       .pluck();
     this.#count = db.prepare<[], number>('SELECT count(*) FROM fold_log_spool').pluck();
     this.#write = write;
@@ -135,6 +135,7 @@ export class SqliteSpoolWriter {
   readonly #head: Database.Statement<[number], { visits_done: number; events_done: number }>;
   readonly #progress: Database.Statement<[number, number, number]>;
   readonly #delete: Database.Statement<[number]>;
+  readonly #deleteBuckets: Database.Statement<[number]>;
   readonly #count: Database.Statement<[], number>;
 
   constructor(db: Database.Database) {
@@ -146,6 +147,7 @@ export class SqliteSpoolWriter {
       'UPDATE fold_log_spool SET visits_done = ?, events_done = ? WHERE id = ?',
     );
     this.#delete = db.prepare('DELETE FROM fold_log_spool WHERE id = ?');
+    this.#deleteBuckets = db.prepare('DELETE FROM fold_log_spool_buckets WHERE id = ?');
   }
 
   /** Rows in the spool (a read: for the aggregator thread's reports). */
@@ -167,8 +169,10 @@ export class SqliteSpoolWriter {
           }
           this.#logs.addVisits(chunk.visits);
           this.#logs.addClickEvents(chunk.clickEvents, chunk.recordedAt);
-          if (chunk.last) this.#delete.run(chunk.spoolId);
-          else {
+          if (chunk.last) {
+            this.#delete.run(chunk.spoolId);
+            this.#deleteBuckets.run(chunk.spoolId);
+          } else {
             this.#progress.run(
               chunk.visitsDone + chunk.visits.length,
               chunk.eventsDone + chunk.clickEvents.length,

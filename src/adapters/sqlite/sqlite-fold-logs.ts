@@ -41,7 +41,8 @@ const SPOOL_INSTANCE = 'fold-log-spool';
 export class SqliteFoldLogs {
   readonly #addVisit: Database.Statement<VisitRow>;
   readonly #addClickEvent: Database.Statement<[...ClickEventRow, number]>;
-  readonly #addSpooled: Database.Statement<[number, number, number, Buffer]>;
+  readonly #addSpooled: Database.Statement<[number, number, number]>;
+  readonly #addSpooledBuckets: Database.Statement<[bigint | number, Buffer]>;
   readonly #wire = new TallyWireWriter();
 
   constructor(db: Database.Database) {
@@ -55,8 +56,11 @@ export class SqliteFoldLogs {
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
     this.#addSpooled = db.prepare(
-      `INSERT INTO fold_log_spool (recorded_at, visits, click_events, buckets)
-       VALUES (?, ?, ?, ?)`,
+      'INSERT INTO fold_log_spool (recorded_at, visits, click_events) VALUES (?, ?, ?)',
+    );
+    // Apart from the row whose progress is updated (click-migrations/0011).
+    this.#addSpooledBuckets = db.prepare(
+      'INSERT INTO fold_log_spool_buckets (id, buckets) VALUES (?, ?)',
     );
   }
 
@@ -103,12 +107,12 @@ export class SqliteFoldLogs {
         bucket.clicks,
       );
     }
-    this.#addSpooled.run(
+    const { lastInsertRowid } = this.#addSpooled.run(
       logs.nowMs,
       logs.visits ? 1 : 0,
       logs.clickEvents ? 1 : 0,
-      Buffer.from(this.#wire.finish()),
     );
+    this.#addSpooledBuckets.run(lastInsertRowid, Buffer.from(this.#wire.finish()));
   }
 }
 
