@@ -65,7 +65,7 @@
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS
  * (bench/support/settings.ts), BENCH_PAIRS (default 3; 6 for analytics), BENCH_UNIFORM_LINKS,
- * BENCH_DRIVER (wrk or autocannon; default wrk when installed), BENCH_SEED_DIR (keep the
+ * BENCH_DRIVER (wrk or autocannon; default wrk, which must be installed), BENCH_SEED_DIR (keep the
  * seeded store there and reuse it), BENCH_SCANNER_RATE (default 5000),
  * BENCH_SCANNER_CONNECTIONS (default 16), BENCH_SCANNER_KNOWN_CODES (on or off, default on),
  * BENCH_REPORT (default BENCHMARKS.md).

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Paired CPU per request (ADR 0142): two servers on core 0 at once, each offered the same
+# fixed rate by its own open loop (bench/open-loop.ts) on core 1; each one's CPU time (all
+# its threads, from /proc) over the window divided by the requests it answered. Neither is
+# saturated, so the figures are their costs per request, measured in the same seconds; the
+# ceiling against itself gives 1.000. Run from the repository root, as root, after
+# `npm run build` (and a seeded store: `npm run bench -- hot` with BENCH_SEED_DIR).
+#
+#   bench/profile/cpu-per-request.sh <seed dir> <paths file> <rate> <seconds> <A> <B>
+#
+# A and B: `ceiling`, `hop:<checkout>[:NAME=value,NAME=value]` (its dist/cli/hop.js serve on a
+# copy of the seed's hop.db, at its defaults plus those settings), or `cmd:<command>` (run
+# with PORT and DATA set). NODE_FLAGS go to both hops' node (e.g. --cpu-prof
+# --cpu-prof-dir=DIR for one profile per thread, or --perf-basic-prof for `perf record`).
+set -euo pipefail
+seed=$(realpath "$1"); paths=$(realpath "$2"); rate=$3; seconds=$4; shift 4
+root=$(pwd)
+work=$(mktemp -d)
+trap 'kill -TERM ${pids[*]:-} 2>/dev/null || true; rm -rf "$work"' EXIT
+start() { # spec port dir
+  local spec=$1 port=$2 dir=$3
+  mkdir -p "$dir/data"
+  cp "$seed/hop.db" "$dir/data/"
+  case $spec in
+    ceiling) taskset -c 0 node --import tsx bench/ceiling-server.ts "$seed/codes.txt" "$port" >"$dir/log" 2>&1 & ;;
+    hop:*)
+      local rest=${spec#hop:} settings=()
+      [[ $rest == *:* ]] && IFS=',' read -r -a settings <<<"${rest#*:}"
+      env "${settings[@]}" HOP_DATA_DIR="$dir/data" HOP_PORT="$port" \
+        taskset -c 0 node ${NODE_FLAGS:-} "${rest%%:*}/dist/cli/hop.js" serve >"$dir/log" 2>&1 & ;;
+    cmd:*) PORT=$port DATA=$dir/data taskset -c 0 bash -c "${spec#cmd:}" >"$dir/log" 2>&1 & ;;
+    *) echo "unknown server: $spec" >&2; exit 2 ;;
+  esac
+}
+pidOn() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
+cpuOf() { awk '{ ticks += $14 + $15 } END { print ticks }' /proc/"$1"/task/*/stat; }
+drive() { taskset -c 1 node --import tsx bench/open-loop.ts --url "http://127.0.0.1:$1" \
+  --paths "$paths" --rate "$rate" --connections 20 --seconds "$2" | tail -1; }
+start "$1" 9321 "$work/a"
+start "$2" 9322 "$work/b"
+for port in 9321 9322; do
+  for _ in $(seq 300); do curl -s -o /dev/null "127.0.0.1:$port/healthz" && break; sleep 0.1; done
+done
+pids=("$(pidOn 9321)" "$(pidOn 9322)")
+drive 9321 3 >/dev/null & warm=$!; drive 9322 3 >/dev/null; wait $warm
+a0=$(cpuOf "${pids[0]}"); b0=$(cpuOf "${pids[1]}")
+drive 9321 "$seconds" >"$work/a.json" & first=$!; drive 9322 "$seconds" >"$work/b.json"; wait $first
+a1=$(cpuOf "${pids[0]}"); b1=$(cpuOf "${pids[1]}")
+ticks=$(getconf CLK_TCK)
+node -e '
+const [a, b, da, db, tick] = process.argv.slice(1);
+const fs = require("node:fs");
+const load = [JSON.parse(fs.readFileSync(a, "utf8")), JSON.parse(fs.readFileSync(b, "utf8"))];
+const us = [Number(da), Number(db)].map((t, i) => (t * 1e6) / Number(tick) / load[i].requests);
+for (const [i, name] of ["A", "B"].entries())
+  console.log(`${name}: ${us[i].toFixed(2)} µs of CPU per request (${load[i].requests} answered, p99 ${load[i].p99} ms, errors ${load[i].errors})`);
+console.log(`B/A: ${(us[1] / us[0]).toFixed(3)}`);
+' "$work/a.json" "$work/b.json" $((a1 - a0)) $((b1 - b0)) "$ticks"
