@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { LruNearLinkCache } from '../adapters/memory-cache/lru-near-link-cache.js';
+import { SecondChanceNearLinkCache } from '../adapters/memory-cache/second-chance-near-link-cache.js';
 import type { RedisTarget } from '../adapters/redis/redis-connection.js';
 import type { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
 import { ScalableBloomFilter } from '../codes/scalable-bloom-filter.js';
@@ -87,7 +87,7 @@ export async function composeCaches(
     clock,
     shared: regional,
     knownCodes,
-    cache: new LruNearLinkCache({
+    cache: new SecondChanceNearLinkCache({
       maxEntries: config.l1MaxEntries,
       maxBytes: config.l1MaxBytes,
       positiveTtlMs: config.l1TtlMs,

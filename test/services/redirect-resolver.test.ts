@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { monotonicFactory } from 'ulid';
-import { LruNearLinkCache } from '../../src/adapters/memory-cache/lru-near-link-cache.js';
+import { SecondChanceNearLinkCache } from '../../src/adapters/memory-cache/second-chance-near-link-cache.js';
 import { RedisSharedLinkCache } from '../../src/adapters/redis/redis-shared-link-cache.js';
 import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { cachedLinkOf } from '../../src/domain/cache-entry.js';
@@ -84,7 +84,7 @@ function setup(
 ) {
   const { store, redirects, codeScan, reads } = countingStore(t);
   const clock = new ManualClock(START);
-  const cache = new LruNearLinkCache({
+  const cache = new SecondChanceNearLinkCache({
     maxEntries: cacheOptions.maxEntries ?? 1000,
     maxBytes: 1 << 20,
     positiveTtlMs: 60_000,

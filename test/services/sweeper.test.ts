@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { LruNearLinkCache } from '../../src/adapters/memory-cache/lru-near-link-cache.js';
+import { SecondChanceNearLinkCache } from '../../src/adapters/memory-cache/second-chance-near-link-cache.js';
 import type { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { ScalableBloomFilter } from '../../src/codes/scalable-bloom-filter.js';
 import type { Link } from '../../src/domain/link.js';
@@ -290,7 +290,7 @@ describe('runSweep over a real SQLite store', () => {
 
   test('a reclaimed code given to a new link redirects at once, though L1 held the old link', async (t) => {
     const { store, clock, recycler } = setup(t);
-    const cache = new LruNearLinkCache({
+    const cache = new SecondChanceNearLinkCache({
       maxEntries: 100,
       maxBytes: 1 << 20,
       positiveTtlMs: 60_000,

@@ -1,0 +1,150 @@
+import type { CacheEntry, NearLinkCache } from '../../ports/near-link-cache.js';
+
+export interface SecondChanceNearLinkCacheOptions {
+  readonly maxEntries: number;
+  /** Approximate bound on the memory held by entries, in bytes. */
+  readonly maxBytes: number;
+  readonly positiveTtlMs: number;
+  readonly negativeTtlMs: number;
+  /** Fraction of the positive TTL added or removed at random (SPEC §5: ±10%). */
+  readonly jitter: number;
+  /** A monotonic clock in ms; performance.now() unless a test drives time. */
+  readonly now?: () => number;
+}
+
+/** Per-entry overhead beyond its strings: the slot, the map's entry, the key. */
+const ENTRY_OVERHEAD_BYTES = 160;
+
+/** One held entry. `used`: read since the eviction scan last passed it (0 or 1, a Smi). */
+interface Slot {
+  readonly entry: CacheEntry;
+  readonly expiresAt: number;
+  readonly bytes: number;
+  used: number;
+}
+
+/** A version an invalidation set, remembered until `expiresAt`. */
+interface Floor {
+  readonly version: number;
+  readonly expiresAt: number;
+}
+
+/**
+ * L1 (SPEC §5), bounded by count and approximate bytes, positive entries with a jittered
+ * TTL so that entries filled together do not expire together, negative entries briefly.
+ *
+ * Evicted by second chance (CLOCK) rather than strict LRU: a hit is a `Map` lookup, an
+ * expiry check and a flag set, nothing moved. Entries sit in the map's insertion order; an
+ * eviction walks from the oldest, sends one read since the walk last passed it to the back
+ * with its flag cleared, and drops the first one that was not. lru-cache's `get` (options,
+ * staleness, background fetches, diagnostics, the move to its list's tail) was 0.6 µs of a
+ * redirect's ~30 in CPU profiles (ADR 0142).
+ *
+ * Version floors from invalidations outlive the entries they dropped for one positive TTL,
+ * which is as long as any in-flight read could still be carrying an old version; they are
+ * bounded by count like the entries, oldest first.
+ */
+export class SecondChanceNearLinkCache implements NearLinkCache {
+  readonly #entries = new Map<string, Slot>();
+  readonly #floors = new Map<string, Floor>();
+  readonly #options: SecondChanceNearLinkCacheOptions;
+  readonly #now: () => number;
+  readonly #floorTtlMs: number;
+  #bytes = 0;
+
+  constructor(options: SecondChanceNearLinkCacheOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => performance.now());
+    this.#floorTtlMs = Math.ceil(options.positiveTtlMs * (1 + options.jitter));
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(code: string): CacheEntry | undefined {
+    const slot = this.#entries.get(code);
+    if (slot === undefined) return undefined;
+    if (slot.expiresAt <= this.#now()) {
+      this.#remove(code, slot);
+      return undefined;
+    }
+    slot.used = 1;
+    return slot.entry;
+  }
+
+  set(code: string, entry: CacheEntry): boolean {
+    const now = this.#now();
+    const floor = this.#floorOf(code, now);
+    if (floor !== undefined && entry.version < floor) return false;
+    const held = this.#entries.get(code);
+    if (held !== undefined) {
+      if (held.expiresAt > now && held.entry.version > entry.version) return false;
+      this.#remove(code, held);
+    }
+    const ttl = entry.found
+      ? this.#jittered(this.#options.positiveTtlMs)
+      : this.#options.negativeTtlMs;
+    const bytes = ENTRY_OVERHEAD_BYTES + 2 * (code.length + entry.location.length);
+    // Room first, then the new entry at the back: made after it, the walk could reach it
+    // (once every older one was sent behind it) and drop it before it was ever read.
+    this.#makeRoom(bytes, now);
+    if (bytes > this.#options.maxBytes) return true;
+    this.#entries.set(code, { entry, expiresAt: now + ttl, bytes, used: 0 });
+    this.#bytes += bytes;
+    return true;
+  }
+
+  invalidate(code: string, version: number): void {
+    const held = this.#entries.get(code);
+    if (held !== undefined && held.entry.version < version) this.#remove(code, held);
+    const now = this.#now();
+    const floor = this.#floorOf(code, now);
+    if (floor !== undefined && floor >= version) return;
+    // Re-inserted, so the map's order stays oldest first for the bound below.
+    this.#floors.delete(code);
+    this.#floors.set(code, { version, expiresAt: now + this.#floorTtlMs });
+    if (this.#floors.size > this.#options.maxEntries) {
+      const oldest = this.#floors.keys().next();
+      if (oldest.done !== true) this.#floors.delete(oldest.value);
+    }
+  }
+
+  #floorOf(code: string, now: number): number | undefined {
+    const floor = this.#floors.get(code);
+    if (floor === undefined) return undefined;
+    if (floor.expiresAt > now) return floor.version;
+    this.#floors.delete(code);
+    return undefined;
+  }
+
+  /**
+   * Drops entries, oldest first, until one more of `bytes` fits, giving each one read since
+   * the walk last passed it a second chance. An entry larger than the whole bound empties
+   * the cache and is not kept.
+   */
+  #makeRoom(bytes: number, now: number): void {
+    const { maxEntries, maxBytes } = this.#options;
+    for (const [code, slot] of this.#entries) {
+      if (this.#entries.size < maxEntries && this.#bytes + bytes <= maxBytes) return;
+      if (slot.used === 1 && slot.expiresAt > now) {
+        // Sent to the back: the walk reaches it again only after every other entry.
+        slot.used = 0;
+        this.#entries.delete(code);
+        this.#entries.set(code, slot);
+      } else {
+        this.#remove(code, slot);
+      }
+    }
+  }
+
+  #remove(code: string, slot: Slot): void {
+    this.#entries.delete(code);
+    this.#bytes -= slot.bytes;
+  }
+
+  #jittered(ttlMs: number): number {
+    const spread = ttlMs * this.#options.jitter;
+    return Math.max(1, Math.round(ttlMs - spread + Math.random() * 2 * spread));
+  }
+}
