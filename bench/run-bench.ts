@@ -15,7 +15,8 @@
  * which hop would otherwise answer 429 after 100 of them), mixed sets
  * HOP_BOOTSTRAP_ADMIN_KEY (its creates use that key, which no rate limit applies to).
  *
- * - hot: Zipf over 10,000 links (the L1 case); uniform: uniform over BENCH_UNIFORM_LINKS
+ * - hot: Zipf over 10,000 links (the L1 case); one: one code, always the same; spread:
+ *   2,000 codes drawn uniformly at random (all in L1; issue 26's two cases); uniform: uniform over BENCH_UNIFORM_LINKS
  *   (default 1,000,000; most reads miss L1); notfound: random unknown codes. Closed loop,
  *   BENCH_CONNECTIONS in all, half to each server.
  * - fixed-rate: hot's paths at 10,000 req/s in all (half to each server), open loop
@@ -152,7 +153,7 @@ const ALONE = {
   bulk: './bulk-bench.js',
   regions: './regions-bench.js',
 };
-const PAIRED = ['hot', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
+const PAIRED = ['hot', 'one', 'spread', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
 const ALL = [...PAIRED, 'analytics', 'smart', 'domains', 'integrations', 'scanner'] as const;
 type PairedScenario = (typeof PAIRED)[number];
 type Scenario = (typeof ALL)[number];
@@ -167,6 +168,8 @@ const PAIRS = numberFromEnv('BENCH_PAIRS', 3);
 const ANALYTICS_PAIRS = numberFromEnv('BENCH_PAIRS', 6);
 const UNIFORM_LINKS = numberFromEnv('BENCH_UNIFORM_LINKS', 1_000_000);
 const HOT_LINKS = 10_000;
+/** spread: codes drawn uniformly at random, few enough that L1 holds them all (issue 26). */
+const SPREAD_LINKS = 2_000;
 /** uniform reads all over the store: its index pages must be in the page cache first. */
 const UNIFORM_WARMUP_SECONDS = 10;
 /** Request paths a driver cycles through (hot, notfound). */
@@ -281,8 +284,14 @@ const linksInStore = countLinks(store.dataDir);
 const codes = readFileSync(store.codesFile, 'utf8').trim().split('\n');
 const hotCodes = codes.slice(0, HOT_LINKS);
 const zipf = makeZipf(hotCodes.length, 1.1);
-const pathFiles: Record<'hot' | 'uniform' | 'notfound', string> = {
+const pathFiles: Record<'hot' | 'one' | 'spread' | 'uniform' | 'notfound', string> = {
   hot: writePaths('hot', PATHS_PER_FILE, () => `/${hotCodes[zipf()]}`),
+  one: writePaths('one', 1, () => `/${hotCodes[0]}`),
+  spread: writePaths(
+    'spread',
+    PATHS_PER_FILE,
+    () => `/${hotCodes[Math.floor(Math.random() * SPREAD_LINKS)]}`,
+  ),
   // Far more distinct codes than L1 holds, or a cycle through the file would be all hits.
   uniform: scenarios.includes('uniform')
     ? writePaths(
