@@ -105,14 +105,11 @@ const RUN_TAG = `${process.pid}-${Date.now().toString(36)}`;
 
 type Distance = 'near' | 'far';
 
-/** A region's hop, reached from here without the delay. */
-type Hop = RegionHop;
-
 interface RegionSet {
   /** 0 or 1: its cpu group, and its targets' labels (`s1-a`, `s2-c`). */
   readonly index: number;
   readonly world: Regions;
-  readonly hops: ReadonlyMap<string, Hop>;
+  readonly hops: ReadonlyMap<string, RegionHop>;
   codes: readonly string[];
   pathsFile: string;
 }
@@ -425,8 +422,8 @@ function describeResult(
 }
 
 /** Starts region a's hop first (it migrates the database and makes the admin key), then b and c. */
-async function startHops(world: Regions): Promise<Map<string, Hop>> {
-  const hops = new Map<string, Hop>();
+async function startHops(world: Regions): Promise<Map<string, RegionHop>> {
+  const hops = new Map<string, RegionHop>();
   hops.set('a', await startHop(world.region('a')));
   await Promise.all(
     REGION_NAMES.slice(1).map(async (name) => hops.set(name, await startHop(world.region(name)))),
@@ -438,7 +435,7 @@ async function startHops(world: Regions): Promise<Map<string, Hop>> {
  * A region's `hop serve` at hop's defaults plus what a region needs (no test settings: the
  * regions test's regionEnv shortens flushes and turns shedding off).
  */
-function startHop(region: Region): Promise<Hop> {
+function startHop(region: Region): Promise<RegionHop> {
   return startRegionHop(
     owner,
     region,
@@ -587,7 +584,7 @@ interface CreateStats {
   readonly store_round_trips: number;
 }
 
-async function createStats(hop: Hop): Promise<CreateStats | null> {
+async function createStats(hop: RegionHop): Promise<CreateStats | null> {
   try {
     const response = await fetchOnce(`${hop.url}/v1/stats`, {
       headers: { authorization: `Bearer ${ADMIN_KEY}` },
@@ -741,7 +738,7 @@ function label(set: RegionSet, region: string): string {
   return `s${set.index + 1}-${region}`;
 }
 
-function hopOf(set: RegionSet, region: string): Hop {
+function hopOf(set: RegionSet, region: string): RegionHop {
   const hop = set.hops.get(region);
   if (hop === undefined) throw new Error(`no hop in region ${region}`);
   return hop;

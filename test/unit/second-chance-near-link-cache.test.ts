@@ -94,7 +94,7 @@ describe('SecondChanceNearLinkCache', () => {
     for (const code of ['aaaaaaa', 'bbbbbbb', 'ccccccc']) cache.set(code, link(code, 1, long));
     assert.equal(cache.size, 2);
     assert.equal(cache.get('aaaaaaa'), undefined);
-    // One larger than the whole bound is not kept (and what was held made room for it).
+    // One larger than the whole bound is not kept.
     cache.set('zzzzzzz', link('zzzzzzz', 1, `${long}${'y'.repeat(2 * size)}`));
     assert.equal(cache.get('zzzzzzz'), undefined);
   });

@@ -137,12 +137,6 @@ function mayFollow(previous: number, row: SequencedRow, bounds: GapBounds): bool
 const LATEST_PAGE = 200;
 
 /**
- * The position of the newest event nothing can commit behind (`''` when there is none): a
- * follower starting there skips the past, and still reads what every transaction running
- * now commits. The newest settled row anchors it (or, below all rows kept, the highest
- * number forgotten); the young rows after it are walked as a reader would.
- */
-/**
  * The rows of `table` after `position` that a reader may take now, in seq order: `columns`
  * besides the position's own, up to the first gap that has not settled (readableRows).
  */
@@ -161,6 +155,12 @@ export async function settledRowsAfter<Row extends PositionedRow>(
   return readableRows(rows, seqOf(position), boundsOf(rows, settleMs));
 }
 
+/**
+ * The position of the newest event nothing can commit behind (`''` when there is none): a
+ * follower starting there skips the past, and still reads what every transaction running
+ * now commits. The newest settled row anchors it (or, below all rows kept, the highest
+ * number forgotten); the young rows after it are walked as a reader would.
+ */
 export async function latestPosition(
   pool: Pool,
   table: EventLogTable,

@@ -24,60 +24,62 @@ export async function rerunOnConflict<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * One autocommit statement, run again on a conflict (rerunOnConflict). A connection whose
- * statement Galera aborted inside a trigger is closed, not put back: the regions bench saw
- * every rerun fail the same way while such connections went back to the pool.
- */
+/** One autocommit statement on a connection of its own, run again on a conflict. */
 export function queryRerunOnConflict(
   pool: Pool,
   sql: string,
   values: QueryValues,
 ): Promise<unknown> {
-  return rerunOnConflict(async () => {
-    const connection = await pool.getConnection();
-    let discard = false;
-    try {
-      return await connection.query<QueryResult>(sql, values);
-    } catch (error) {
-      discard = abortedInTrigger(error);
-      throw error;
-    } finally {
-      if (discard) connection.destroy();
-      else connection.release();
-    }
-  });
+  return rerunOnConflict(() =>
+    onOwnConnection(pool, (connection) => connection.query<QueryResult>(sql, values)),
+  );
 }
 
 /**
  * Runs `work` in one transaction on one connection: COMMIT when it resolves, ROLLBACK when
  * it throws; a transaction that lost a conflict is run again from the start
- * (rerunOnConflict). A connection that failed mid-transaction, or whose statement Galera aborted inside a
- * trigger, is destroyed, not put back.
+ * (rerunOnConflict). A connection whose ROLLBACK failed is destroyed, not put back.
  */
 export function inTransaction<T>(
   pool: Pool,
   work: (connection: PoolConnection) => Promise<T>,
 ): Promise<T> {
-  return rerunOnConflict(() => once(pool, work));
+  return rerunOnConflict(() =>
+    onOwnConnection(pool, async (connection, discard) => {
+      try {
+        await connection.query('START TRANSACTION');
+        const result = await work(connection);
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.query('ROLLBACK').catch(discard);
+        throw error;
+      }
+    }),
+  );
 }
 
-async function once<T>(pool: Pool, work: (connection: PoolConnection) => Promise<T>): Promise<T> {
+/**
+ * `use` on a connection taken from the pool, then put back; destroyed instead when `use`
+ * called `discard`, or failed with a statement Galera aborted inside a trigger: the regions
+ * bench saw every rerun fail the same way while such connections went back to the pool.
+ */
+async function onOwnConnection<T>(
+  pool: Pool,
+  use: (connection: PoolConnection, discard: () => void) => Promise<T>,
+): Promise<T> {
   const connection = await pool.getConnection();
-  let broken = false;
+  let discarded = false;
+  const discard = () => {
+    discarded = true;
+  };
   try {
-    await connection.query('START TRANSACTION');
-    const result = await work(connection);
-    await connection.query('COMMIT');
-    return result;
+    return await use(connection, discard);
   } catch (error) {
-    broken = abortedInTrigger(error);
-    await connection.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
+    if (abortedInTrigger(error)) discard();
     throw error;
   } finally {
-    if (broken) connection.destroy();
+    if (discarded) connection.destroy();
     else connection.release();
   }
 }

@@ -3,7 +3,8 @@ import { previewFromColumn, smartFromColumn } from './smart-column.js';
 
 /**
  * A `links` row once the driver has read it into JavaScript values: booleans as booleans,
- * tags as an array (PostgreSQL's jsonb; MariaDB's JSON text parsed by its reader).
+ * tags as an array (PostgreSQL's jsonb; the JSON text of MariaDB and SQLite parsed by their
+ * readers, which also turn SQLite's 0/1 into booleans).
  */
 export interface LinkRowValues {
   id: string;

@@ -1,34 +1,13 @@
-import type { Link, RedirectStatus, StoredLinkState } from '../../domain/link.js';
-import {
-  previewColumnOf,
-  previewFromColumn,
-  smartColumnOf,
-  smartFromColumn,
-} from '../sql/smart-column.js';
+import type { Link } from '../../domain/link.js';
+import { linkFromRow, type LinkRowValues } from '../sql/link-rows.js';
+import { previewColumnOf, smartColumnOf } from '../sql/smart-column.js';
 
 /** A row of `links` as better-sqlite3 reads it: booleans as 0/1, tags as JSON text. */
-export interface LinkRow {
-  id: string;
-  code: string;
-  owner: string;
-  destination: string;
-  status_code: number;
-  state: string;
+export type LinkRow = Omit<LinkRowValues, 'custom' | 'tags' | 'crawlable'> & {
   custom: number;
-  title: string | null;
   tags: string;
-  created_at: number;
-  updated_at: number;
-  expires_at: number | null;
-  deleted_at: number | null;
-  version: number;
-  /** SmartOptions as JSON text, NULL for a plain link (issue 21). */
-  smart: string | null;
-  domain: string;
-  /** LinkPreview as JSON text, NULL without one (issue 22). */
-  preview: string | null;
   crawlable: number;
-}
+};
 
 export function toRow(link: Link): LinkRow {
   return {
@@ -54,26 +33,12 @@ export function toRow(link: Link): LinkRow {
 }
 
 export function fromRow(row: LinkRow): Link {
-  return {
-    id: row.id,
-    code: row.code,
-    owner: row.owner,
-    destination: row.destination,
-    statusCode: row.status_code as RedirectStatus,
-    state: row.state as StoredLinkState,
+  return linkFromRow({
+    ...row,
     custom: row.custom === 1,
-    title: row.title,
     tags: JSON.parse(row.tags) as string[],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    deletedAt: row.deleted_at,
-    version: row.version,
-    smart: smartFromColumn(row.smart),
-    domain: row.domain,
-    preview: previewFromColumn(row.preview),
     crawlable: row.crawlable === 1,
-  };
+  });
 }
 
 export function fromRowOrNull(row: LinkRow | undefined): Link | null {
