@@ -29,6 +29,11 @@ const DRAIN_MS = 5_000;
 /** A send later than this after its intended time counts as late. */
 const LATE_MS = 1;
 const WARMUP_SECONDS = 1;
+/** The longest sleep between two looks at the sockets (see the send loop). */
+const SLEEP_MS = 0.1;
+/** Shorter waits than this are not worth a futex call. */
+const MIN_SLEEP_MS = 0.02;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 const args = parseDriverArgs(
   "open-loop --url URL --paths FILE --rate R [--connections N] [--seconds S] [--header 'Name: value' ...]",
@@ -121,7 +126,11 @@ await new Promise<void>((resolve) => {
   let due = 0;
   let createDue = 0;
   // A setImmediate loop, not timers: 1 ms timer granularity would add up to a millisecond
-  // of latency that is not the server's. This process has a core of its own to spin on.
+  // of latency that is not the server's. Between sends it sleeps (Atomics.wait, a futex
+  // with a timeout), at most SLEEP_MS at a time, rather than spin: the paired scenarios run
+  // two of these on the load core, and two spinners take turns by scheduler slices of
+  // milliseconds, each one's sends and reads late by a slice (ADR 0143). An answer that
+  // comes while it sleeps is read when it wakes: at most SLEEP_MS added to its latency.
   const tick = () => {
     const now = performance.now();
     for (; due < total && intendedAt(due) <= now; due++) {
@@ -130,8 +139,13 @@ await new Promise<void>((resolve) => {
     for (; creator !== null && startedAt + createDue * createIntervalMs <= now; createDue++) {
       creator.send(createDue, createRequest(createDue));
     }
-    if (due < total) setImmediate(tick);
-    else setTimeout(resolve, DRAIN_MS).unref();
+    if (due >= total) {
+      setTimeout(resolve, DRAIN_MS).unref();
+      return;
+    }
+    const idleMs = intendedAt(due) - performance.now();
+    if (idleMs > MIN_SLEEP_MS) Atomics.wait(sleeper, 0, 0, Math.min(idleMs, SLEEP_MS));
+    setImmediate(tick);
   };
   tick();
 });

@@ -42,7 +42,7 @@ for port in 9321 9322; do
   for _ in $(seq 300); do curl -s -o /dev/null "127.0.0.1:$port/healthz" && break; sleep 0.1; done
 done
 pids=("$(pidOn 9321)" "$(pidOn 9322)")
-drive 9321 3 >/dev/null & warm=$!; drive 9322 3 >/dev/null; wait $warm
+drive 9321 "${WARM:-3}" >/dev/null & warm=$!; drive 9322 "${WARM:-3}" >/dev/null; wait $warm
 a0=$(cpuOf "${pids[0]}"); b0=$(cpuOf "${pids[1]}")
 drive 9321 "$seconds" >"$work/a.json" & first=$!; drive 9322 "$seconds" >"$work/b.json"; wait $first
 a1=$(cpuOf "${pids[0]}"); b1=$(cpuOf "${pids[1]}")

@@ -116,7 +116,11 @@ export function npmStartCommand(root: string): string[] {
   // `exec node …` (ADR 0104): the shell's exec is what spawning node directly does anyway.
   const words = script.trim().split(/\s+/);
   const [program, ...args] = words[0] === 'exec' ? words.slice(1) : words;
-  return [program === 'node' ? process.execPath : (program as string), ...args];
+  if (program !== 'node') return [program as string, ...args];
+  // For profiling only (e.g. --cpu-prof --cpu-prof-dir=DIR): figures taken with flags are
+  // not hop as `npm start` runs it.
+  const flags = process.env.BENCH_HOP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  return [process.execPath, ...flags, ...args];
 }
 
 /** What `npm start` runs before the start script (the console's assets), and a build when it runs compiled code. */

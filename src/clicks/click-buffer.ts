@@ -140,7 +140,8 @@ export class ClickBuffer {
   }
 
   /**
-   * The oldest `count` clicks (or all there are) as one batch of `instance`, still held
+   * The oldest `count` clicks (or all there are) past the oldest `from` (a slice of a send
+   * summed in parts: ClickFlusher) as one batch of `instance`, still held
    * until `discard`; raw values are resolved now. The batch's columns are this buffer's own,
    * reused by the next peek and longer than the batch: read `[0, size)` only, and before
    * peeking again. A flush that allocated its columns anew would have them outlive a
@@ -148,16 +149,17 @@ export class ClickBuffer {
    * collections that follow were found to make the whole process slower (BENCHMARKS.md,
    * 2026-12-03).
    */
-  peek(count: number, instance: string): ClickBatch {
-    const size = Math.min(count, this.#size);
+  peek(count: number, instance: string, from = 0): ClickBatch {
+    const size = Math.max(0, Math.min(count, this.#size - from));
     const dimensions = this.#dimensions;
     const out = this.#outgoing(size);
     // Clicks of one connection come in runs with one address (the socket's own string):
     // placed once per run. Both are let go of when this peek returns.
     let lastAddress: string | undefined;
     let lastPlace: ReturnType<ClickDimensions['place']> = null;
+    const first = this.#head + from;
     for (let index = 0; index < size; index++) {
-      let slot = this.#head + index;
+      let slot = first + index;
       if (slot >= this.capacity) slot -= this.capacity;
       out.linkIds[index] = this.#linkIds[slot] ?? '';
       out.codes[index] = this.#codes[slot] ?? '';
@@ -190,7 +192,7 @@ export class ClickBuffer {
         this.#addresses[slot] = undefined;
       }
     }
-    return { instance, firstSeq: this.#headSeq, size, ...out };
+    return { instance, firstSeq: this.#headSeq + from, size, ...out };
   }
 
   /** The outgoing columns, made once at the largest size asked for so far. */

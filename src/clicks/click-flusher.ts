@@ -1,6 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ClickSink } from '../ports/click-sink.js';
+import type { ClickSink, SummingSend } from '../ports/click-sink.js';
 import type { ClickBuffer } from './click-buffer.js';
+
+/**
+ * Clicks a summing sink is handed per event-loop turn: about a millisecond of this
+ * thread's time (measured at 1.2 µs a click with peek, sum and the address lookups: ADR
+ * 0143), so a redirect waits at most about that for a flush.
+ */
+const CLICKS_PER_TURN = 1000;
 
 export interface ClickFlusherDeps {
   readonly buffer: ClickBuffer;
@@ -79,9 +86,11 @@ export class ClickFlusher {
     // Only what is here now: under steady load a flush must end.
     let remaining = buffer.size;
     while (remaining > 0) {
-      const batch = buffer.peek(Math.min(batchSize, remaining), instance);
+      // Never more than the buffer holds: only this flush takes clicks out of it.
+      const count = Math.min(batchSize, remaining);
       try {
-        await sink.send(batch);
+        if (sink.summing === undefined) await sink.send(buffer.peek(count, instance));
+        else await this.#sendSummed(sink.summing, count);
       } catch (error) {
         this.failures++;
         if (!this.#failing) this.#deps.onFailure(error);
@@ -90,12 +99,32 @@ export class ClickFlusher {
       }
       if (this.#failing) this.#deps.onRecovery();
       this.#failing = false;
-      buffer.discard(batch.size);
-      this.flushed += batch.size;
-      remaining -= batch.size;
+      buffer.discard(count);
+      this.flushed += count;
+      remaining -= count;
       // A synchronous sink would otherwise hold the event loop for the whole backlog.
       if (remaining > 0) await nextTurn();
     }
     return true;
+  }
+
+  /**
+   * The oldest `count` clicks as one send of a summing sink, peeked and summed
+   * CLICKS_PER_TURN at a time with an event-loop turn between: at 20,000 clicks a second,
+   * summing a flush at once held the redirects for 20 ms and more (ADR 0143). Clicks
+   * pushed meanwhile go behind them and wait for the next send.
+   */
+  async #sendSummed(summing: SummingSend, count: number): Promise<void> {
+    const { buffer, instance } = this.#deps;
+    try {
+      for (let from = 0; from < count; from += CLICKS_PER_TURN) {
+        if (from > 0) await nextTurn();
+        summing.add(buffer.peek(Math.min(CLICKS_PER_TURN, count - from), instance, from));
+      }
+      await summing.send();
+    } catch (error) {
+      summing.discard();
+      throw error;
+    }
   }
 }

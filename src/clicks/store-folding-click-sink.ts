@@ -1,6 +1,6 @@
 import type { ClickBatch } from '../domain/click-batch.js';
 import { decodeTallyWire } from '../wire/click-tally-wire.js';
-import type { ClickSink } from '../ports/click-sink.js';
+import type { ClickSink, SummingSend } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
 import type { Clock } from '../ports/clock.js';
 import { BusiestRanking } from './busiest-ranking.js';
@@ -33,9 +33,25 @@ export class StoreFoldingClickSink implements ClickSink {
     this.#ranking = new BusiestRanking(store, clock);
   }
 
+  /** A flush's clicks summed in slices, then folded as one send (ADR 0143). */
+  readonly summing: SummingSend = {
+    add: (slice) => {
+      this.#flushTally.add(slice);
+    },
+    send: () =>
+      this.#flushTally.added === 0 ? Promise.resolve() : this.#fold(this.#flushTally.finish()),
+    discard: () => {
+      this.#flushTally.discard();
+    },
+  };
+
   async send(batch: ClickBatch): Promise<void> {
     if (batch.size === 0) return;
-    const tally = decodeTallyWire(this.#flushTally.encode(batch));
+    await this.#fold(this.#flushTally.encode(batch));
+  }
+
+  async #fold(bytes: ArrayBuffer): Promise<void> {
+    const tally = decodeTallyWire(bytes);
     if (tally === null) throw new Error('a flushed batch did not encode');
     const result = await this.#store.fold([tally], this.#maxReferrers, {
       logVisits: this.#logVisits,

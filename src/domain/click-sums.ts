@@ -76,6 +76,12 @@ export class ClickSums {
 
   /** Sums `batch`, forgetting the batch before. */
   sum(batch: ClickBatch): void {
+    this.begin();
+    this.add(batch);
+  }
+
+  /** Forgets the sums before: what `add` sums next is a new batch's. */
+  begin(): void {
     this.#epoch++;
     this.#buckets = 0;
     this.oldestAt = Infinity;
@@ -84,6 +90,10 @@ export class ClickSums {
       this.#linkIndex.clear();
       this.#linkIds = [];
     }
+  }
+
+  /** Adds `batch`'s clicks to the sums begun last: one batch summed in parts sums alike. */
+  add(batch: ClickBatch): void {
     for (let index = 0; index < batch.size; index++) {
       const at = batch.at[index] ?? 0;
       if (at < this.oldestAt) this.oldestAt = at;

@@ -12,18 +12,49 @@ export class FlushTally {
   readonly #sums = new ClickSums();
   readonly #writer = new TallyWireWriter();
 
+  #instance = '';
+  #firstSeq = 0;
+  #lastSeq = -1;
+
   /** The batch's clicks summed per bucket, as bytes of their own. */
   encode(batch: ClickBatch): ArrayBuffer {
+    this.discard();
+    this.add(batch);
+    return this.finish();
+  }
+
+  /**
+   * Sums `slice` into the tally being made; the first slice after `finish` begins it. The
+   * slices of one tally are consecutive runs of one instance's clicks, oldest first.
+   */
+  add(slice: ClickBatch): void {
+    if (this.#lastSeq < this.#firstSeq) {
+      this.#sums.begin();
+      this.#instance = slice.instance;
+      this.#firstSeq = slice.firstSeq;
+    }
+    this.#sums.add(slice);
+    this.#lastSeq = slice.firstSeq + slice.size - 1;
+  }
+
+  /** Clicks summed since the last `finish`. */
+  get added(): number {
+    return this.#lastSeq - this.#firstSeq + 1;
+  }
+
+  /** The clicks added since the last `finish`, summed per bucket, as bytes of their own. */
+  finish(): ArrayBuffer {
     const sums = this.#sums;
-    sums.sum(batch);
-    this.#writer.begin(
-      batch.instance,
-      batch.firstSeq,
-      batch.firstSeq + batch.size - 1,
-      sums.oldestAt,
-      sums.newestAt,
-    );
+    this.#writer.begin(this.#instance, this.#firstSeq, this.#lastSeq, sums.oldestAt, sums.newestAt);
     sums.forEachBucket(this.#writer.bucket);
+    this.#firstSeq = 0;
+    this.#lastSeq = -1;
     return this.#writer.finish();
+  }
+
+  /** Forgets what was added (a send that failed is summed again from the buffer). */
+  discard(): void {
+    this.#firstSeq = 0;
+    this.#lastSeq = -1;
   }
 }

@@ -50,6 +50,24 @@ describe('ClickBuffer', () => {
     assert.equal(buffer.peek(1, 'inst').firstSeq, 6);
   });
 
+  test('peek from an offset: a slice of what is held, across the ring, numbered in place', () => {
+    const buffer = new ClickBuffer(5, new ClickDimensions());
+    const push = (linkId: string) => buffer.push(linkId, 'c', 0, DESKTOP, undefined, 'de');
+    for (const linkId of ['a0', 'a1', 'a2', 'a3']) push(linkId);
+    buffer.discard(3);
+    for (const linkId of ['b0', 'b1', 'b2', 'b3']) push(linkId);
+    // Held now: a3 b0 b1 b2 b3, the ring wrapped after b0.
+    const slice = buffer.peek(2, 'inst', 1);
+    assert.equal(slice.firstSeq, 4);
+    assert.equal(slice.size, 2);
+    assert.deepEqual(slice.linkIds.slice(0, 2), ['b0', 'b1']);
+    const tail = buffer.peek(10, 'inst', 3);
+    assert.equal(tail.firstSeq, 6);
+    assert.deepEqual(tail.linkIds.slice(0, tail.size), ['b2', 'b3']);
+    assert.equal(buffer.peek(2, 'inst', 5).size, 0, 'nothing past the newest');
+    assert.equal(buffer.size, 5, 'peeking takes nothing away');
+  });
+
   test('peek fills the same columns each time, growing them only for a larger batch', () => {
     const buffer = new ClickBuffer(100, new ClickDimensions());
     const push = (linkId: string, at: number) =>

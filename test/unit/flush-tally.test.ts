@@ -73,6 +73,35 @@ describe('flush tally', () => {
     }
   });
 
+  test('one batch summed in slices encodes as the batch summed at once (ADR 0143)', () => {
+    const events = clicks(40, 2_500, 97);
+    const whole = decodeTallyWire(new FlushTally().encode(batchOf(events)));
+    assert.ok(whole !== null);
+    const tally = new FlushTally();
+    // A send that failed part way: forgotten, and the next one sums from its own first slice.
+    tally.add(batchOf(clicks(0, 40, 5)));
+    tally.discard();
+    assert.equal(tally.added, 0);
+    for (let from = 0; from < events.length; from += 1_000) {
+      tally.add(batchOf(events.slice(from, from + 1_000)));
+    }
+    assert.equal(tally.added, 2_500);
+    const sliced = decodeTallyWire(tally.finish());
+    assert.ok(sliced !== null);
+    assert.equal(sliced.fromSeq, 40);
+    assert.equal(sliced.toSeq, 2_539);
+    assert.equal(sliced.oldestAt, whole.oldestAt);
+    assert.equal(sliced.newestAt, whole.newestAt);
+    assert.deepEqual(sorted(sliced.buckets), sorted(whole.buckets));
+    assert.equal(tally.added, 0, 'finish begins the next tally');
+    // encode is a whole send of its own, whatever was added before it.
+    tally.add(batchOf(clicks(0, 10, 3, 'stray')));
+    const next = decodeTallyWire(tally.encode(batchOf(clicks(2_540, 5, 2))));
+    assert.ok(next !== null);
+    assert.equal(next.fromSeq, 2_540);
+    assert.ok(next.buckets.every((bucket) => !bucket.linkId.startsWith('stray')));
+  });
+
   test('bytes that are not a tally decode to null, never throw', () => {
     const writer = new TallyWireWriter();
     writer.begin('inst-a', 10, 12, HOUR, HOUR + 5);
