@@ -69,7 +69,9 @@
  * BENCH_DRIVER (wrk or autocannon; default wrk, which must be installed), BENCH_SEED_DIR (keep the
  * seeded store there and reuse it), BENCH_SCANNER_RATE (default 5000),
  * BENCH_SCANNER_CONNECTIONS (default 16), BENCH_SCANNER_KNOWN_CODES (on or off, default on),
- * BENCH_REPORT (default BENCHMARKS.md).
+ * BENCH_REPORT (default BENCHMARKS.md), BENCH_HOP_NODE_FLAGS (node flags for every hop a bench
+ * starts, e.g. `--cpu-prof --cpu-prof-dir=DIR`: for profiling only, figures taken with
+ * them are not hop at its defaults).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
