@@ -3,7 +3,7 @@
  * event streams' reading and rendering, on connections of its own, at the lowest CPU
  * priority. See integrations-thread.ts for the other side.
  */
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import { reloadDomains } from '../jobs/reload-domains.js';
@@ -39,23 +39,49 @@ function post(message: FromIntegrationsThread): void {
   port?.postMessage(message);
 }
 
-// Linux keeps a nice value per thread, and setpriority(2) on "this process" sets the
-// calling thread's: this one only. Elsewhere it would lower the whole server's.
-// Scaled out it keeps the server's priority: other instances take over a delivery whose
-// lease (HOP_WEBHOOK_TIMEOUT + 5 s) runs out, and a thread left waiting for the CPU past
-// it would see its delivery sent twice (ADR 0132).
-if (config.integrationsPriority === 'server') {
-  logger.debug('the integrations thread runs at the server priority (HOP_INTEGRATIONS_PRIORITY)');
-} else if (config.database !== undefined) {
-  logger.debug('the integrations thread runs at the server priority (scaled out)');
-} else if (process.platform === 'linux') {
-  try {
-    setPriority(LOWEST_PRIORITY);
-  } catch (error) {
-    logger.warn({ err: error }, 'the integrations thread could not lower its priority');
+/** The priority this thread started with: the server's. */
+const SERVER_PRIORITY = getPriority();
+
+/**
+ * Lowers this thread's priority once it has started: its start (loading modules, opening
+ * the store, about 170 ms of CPU here) runs at the server's, so that a server stopped soon
+ * after it started, on a machine busy with other work, never waits for a thread starved of
+ * the CPU to finish starting (a start at nice 19 outlasted HOP_SHUTDOWN_TIMEOUT under CI's
+ * load: ADR 0143).
+ *
+ * Linux keeps a nice value per thread, and setpriority(2) on "this process" sets the
+ * calling thread's: this one only. Elsewhere it would lower the whole server's.
+ * Scaled out it keeps the server's priority: other instances take over a delivery whose
+ * lease (HOP_WEBHOOK_TIMEOUT + 5 s) runs out, and a thread left waiting for the CPU past
+ * it would see its delivery sent twice (ADR 0132).
+ */
+function lowerPriority(): void {
+  if (config.integrationsPriority === 'server') {
+    logger.debug('the integrations thread runs at the server priority (HOP_INTEGRATIONS_PRIORITY)');
+  } else if (config.database !== undefined) {
+    logger.debug('the integrations thread runs at the server priority (scaled out)');
+  } else if (process.platform === 'linux') {
+    try {
+      setPriority(LOWEST_PRIORITY);
+    } catch (error) {
+      logger.warn({ err: error }, 'the integrations thread could not lower its priority');
+    }
+  } else {
+    logger.info('the integrations thread runs at the server priority on this platform');
   }
-} else {
-  logger.info('the integrations thread runs at the server priority on this platform');
+}
+
+/**
+ * Back to the server's priority to stop, where the system allows it (root, or a nice
+ * limit that permits it; otherwise it stops at the priority it has), for the same reason.
+ */
+function restorePriority(): void {
+  if (process.platform !== 'linux' || getPriority() === SERVER_PRIORITY) return;
+  try {
+    setPriority(SERVER_PRIORITY);
+  } catch {
+    // Not allowed here: the stop runs at the lowest priority, as it did before.
+  }
 }
 
 const opened = await openStore(config, logger, false);
@@ -117,6 +143,7 @@ async function open(id: number, message: Extract<ToIntegrationsThread, { kind: '
 }
 
 async function stop(): Promise<void> {
+  restorePriority();
   await jobs.stop();
   // Streams end; attempts in flight finish, each within HOP_WEBHOOK_TIMEOUT, and are recorded.
   await work.stop();
@@ -125,6 +152,7 @@ async function stop(): Promise<void> {
   process.exit(0);
 }
 
+lowerPriority();
 port.on('message', (message: ToIntegrationsThread) => {
   switch (message.kind) {
     case 'open':

@@ -68,9 +68,14 @@ describe('hop serve with event streams open (ADR 0129)', () => {
       });
       t.after(() => hop.child.kill('SIGKILL'));
       const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-      // Linux keeps a nice value per thread: exactly one of hop's threads is at 19.
+      // Linux keeps a nice value per thread: exactly one of hop's threads is at 19, once
+      // that thread has started (it starts at the server's priority: ADR 0143).
       const pid = hop.child.pid;
       assert.ok(pid !== undefined);
+      await eventually(
+        async () => threadNiceValues(pid).includes(19),
+        'the integrations thread at nice 19',
+      );
       const nices = threadNiceValues(pid);
       assert.equal(
         nices.filter((nice) => nice === 19).length,
