@@ -85,6 +85,11 @@ function openSqlite(config: Config, logger: Logger, serving: boolean): SqliteSto
           failing = result.kind === 'failed';
         },
       },
+      insertThread: {
+        onLost: (reason) => {
+          logger.error({ reason }, 'the link insert thread ended; the next create starts it again');
+        },
+      },
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -10,10 +10,15 @@ export function guardSqlite<T>(operation: string, run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof HopError) throw error;
-    throw new HopError('store-unavailable', `The link store could not ${operation}.`, {
-      retryable: true,
-      retryAfterSeconds: 1,
-      cause: error,
-    });
+    throw storeUnavailable(operation, error);
   }
+}
+
+/** A driver failure as callers see it: retryable, the driver's message kept as the cause. */
+export function storeUnavailable(operation: string, cause: unknown): HopError {
+  return new HopError('store-unavailable', `The link store could not ${operation}.`, {
+    retryable: true,
+    retryAfterSeconds: 1,
+    cause,
+  });
 }

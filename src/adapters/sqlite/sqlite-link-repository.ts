@@ -18,37 +18,18 @@ import {
 } from '../sql/link-sql.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { fromRow, fromRowOrNull, toRow, type LinkRow } from './sqlite-link-rows.js';
-
-/**
- * The `link.created` events of the links after a rowid, in rowid (insertion) order: the row
- * as JSON, as migration 0018's trigger writes a change's (ADR 0127). It occurs when written
- * (updated_at, a create's created_at): an imported link keeps an older creation time (ADR 0136).
- */
-const CREATED_EVENTS_AFTER_ROWID = `INSERT INTO link_events (type, occurred_at, link)
-  SELECT 'link.created', updated_at, json_object('id', id, 'code', code, 'owner', owner,
-    'destination', destination, 'status_code', status_code, 'state', state, 'custom', custom,
-    'title', title, 'tags', tags, 'created_at', created_at, 'updated_at', updated_at,
-    'expires_at', expires_at, 'deleted_at', deleted_at, 'version', version, 'smart', smart,
-    'domain', domain, 'preview', preview, 'crawlable', crawlable)
-  FROM links WHERE rowid > ? ORDER BY rowid`;
+import { SqliteLinkInserts } from './sqlite-link-inserts.js';
+import type { LinkInsertThread } from './link-insert-thread.js';
 
 export class SqliteLinkRepository implements LinkRepository {
   readonly #db: Database.Database;
-  readonly #insert: Database.Statement;
   readonly #byId: Database.Statement<[string], LinkRow>;
   readonly #byCode: Database.Statement<[string, string], LinkRow>;
   readonly #replace: Database.Statement;
   readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
-  readonly #deleteClaim: Database.Statement<[string, string]>;
-  readonly #insertClaim: Database.Statement;
-  readonly #importBatch: Database.Transaction<(links: readonly Link[]) => number>;
-  /** The created events of the links inserted after a rowid (ADR 0127). */
-  readonly #createdEvents: Database.Statement<[number | bigint]>;
-  readonly #maxRowid: Database.Statement<[], { rowid: number | null }>;
-  readonly #insertWithEvent: Database.Transaction<(link: Link) => boolean>;
-  readonly #insertWithClaim: Database.Transaction<
-    (link: Link, claim: IdempotencyClaim) => InsertLinkResult
-  >;
+  readonly #inserts: SqliteLinkInserts;
+  /** Where creates are written when not here: the link insert thread (ADR 0144). */
+  #insertThread: LinkInsertThread | null = null;
   /** List and count statements by connection and SQL (`#prepared`). */
   readonly #statements = new Map<string, Database.Statement<Record<string, unknown>>>();
   /** clicks.db's path: a list sorted by clicks reads its totals there (ADR 0097). */
@@ -60,12 +41,7 @@ export class SqliteLinkRepository implements LinkRepository {
     this.#db = db;
     this.#clicksFile = clicksFile;
     registerFold(db);
-    this.#insert = db.prepare(
-      `INSERT INTO links (${LINK_COLUMNS}) VALUES (@id, @code, @owner, @destination, @status_code, @state,
-        @custom, @title, @tags, @created_at, @updated_at, @expires_at, @deleted_at, @version, @smart, @domain, @preview,
-        @crawlable)
-       ON CONFLICT (domain, code) DO NOTHING`,
-    );
+    this.#inserts = new SqliteLinkInserts(db);
     this.#byId = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
     this.#byCode = db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE domain = ? AND code = ?`);
     this.#replace = db.prepare(
@@ -78,60 +54,35 @@ export class SqliteLinkRepository implements LinkRepository {
     this.#findClaim = db.prepare(
       'SELECT owner, key, request_hash, response, created_at FROM idempotency_records WHERE owner = ? AND key = ?',
     );
-    this.#deleteClaim = db.prepare('DELETE FROM idempotency_records WHERE owner = ? AND key = ?');
-    this.#insertClaim = db.prepare(
-      `INSERT INTO idempotency_records (owner, key, request_hash, link_id, response, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    this.#createdEvents = db.prepare(CREATED_EVENTS_AFTER_ROWID);
-    this.#maxRowid = db.prepare('SELECT max(rowid) AS rowid FROM links');
-    // A link and its created event in one transaction; the event by one statement for all
-    // the rows the batch inserted (the rows after the highest rowid before it).
-    this.#importBatch = db.transaction((links: readonly Link[]) => {
-      const before = this.#maxRowid.get()?.rowid ?? 0;
-      let inserted = 0;
-      for (const link of links) inserted += this.#insert.run(toRow(link)).changes;
-      if (inserted > 0) this.#createdEvents.run(before);
-      return inserted;
-    });
-    this.#insertWithEvent = db.transaction((link: Link) => this.#insertOne(link));
-    // One transaction: look for a live claim, else insert the link and the claim together.
-    this.#insertWithClaim = db.transaction((link: Link, claim: IdempotencyClaim) => {
-      const existing = this.#findClaim.get(claim.owner, claim.key);
-      if (existing !== undefined) {
-        if (existing.created_at >= claim.notBefore) {
-          return { kind: 'replayed', record: recordFromRow(existing) } as const;
-        }
-        this.#deleteClaim.run(claim.owner, claim.key);
-      }
-      if (!this.#insertOne(link)) return { kind: 'code-taken' } as const;
-      this.#insertClaim.run(
-        claim.owner,
-        claim.key,
-        claim.requestHash,
-        link.id,
-        JSON.stringify(link),
-        link.createdAt,
-      );
-      return { kind: 'inserted', link } as const;
-    });
+  }
+
+  /**
+   * Writes this connection's creates on `thread` from now on (`hop serve`: ADR 0144), or
+   * here again with null.
+   */
+  insertOn(thread: LinkInsertThread | null): void {
+    this.#insertThread = thread;
   }
 
   async insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult> {
-    return guardSqlite('store the link', () => {
-      if (idempotency !== undefined) return this.#insertWithClaim.immediate(link, idempotency);
-      return this.#insertWithEvent.immediate(link)
-        ? { kind: 'inserted', link }
-        : { kind: 'code-taken' };
-    });
-  }
-
-  /** Inserts `link` and its created event, inside the caller's transaction; false if taken. */
-  #insertOne(link: Link): boolean {
-    const inserted = this.#insert.run(toRow(link));
-    if (inserted.changes === 0) return false;
-    this.#createdEvents.run(BigInt(inserted.lastInsertRowid) - 1n);
-    return true;
+    const row = toRow(link);
+    const claim =
+      idempotency === undefined
+        ? undefined
+        : {
+            ...idempotency,
+            linkId: link.id,
+            response: JSON.stringify(link),
+            createdAt: link.createdAt,
+          };
+    const thread = this.#insertThread;
+    const result =
+      thread === null
+        ? guardSqlite('store the link', () => this.#inserts.insert(row, claim))
+        : await thread.insert(row, claim);
+    if (result.kind === 'replayed')
+      return { kind: 'replayed', record: recordFromRow(result.record) };
+    return result.kind === 'inserted' ? { kind: 'inserted', link } : result;
   }
 
   async findIdempotencyRecord(
@@ -259,7 +210,7 @@ export class SqliteLinkRepository implements LinkRepository {
   }
 
   async importLinks(links: readonly Link[]): Promise<number> {
-    return guardSqlite('import links', () => this.#importBatch.immediate(links));
+    return guardSqlite('import links', () => this.#inserts.importRows(links.map(toRow)));
   }
 
   async replaceLink(next: Link, expectedVersion: number): Promise<boolean> {

@@ -26,6 +26,7 @@ import { SqliteLinkChangeFeed } from './sqlite-link-change-feed.js';
 import { SqliteLinkCensus } from './sqlite-link-census.js';
 import { applyMigrations } from './sqlite-migrations.js';
 import { openDatabaseFile } from './open-database-file.js';
+import { startLinkInsertThread, type LinkInsertThread } from './link-insert-thread.js';
 import {
   startBackgroundCheckpoints,
   type BackgroundCheckpoints,
@@ -46,6 +47,12 @@ export interface SqliteStoreOptions {
     readonly intervalMs: number;
     readonly onResult: (result: CheckpointResult) => void;
   };
+  /**
+   * Write creates on a thread of their own (ADR 0144), not on the connection the event
+   * loop reads redirects on; `onLost` hears of a thread that ended unasked. Absent: here,
+   * as a short-lived CLI command wants.
+   */
+  readonly insertThread?: { readonly onLost: (reason: string) => void };
 }
 
 /** The embedded store: one SQLite file in WAL mode (SPEC §4). */
@@ -77,6 +84,7 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #clickDb: SqliteClickDatabase;
   readonly #checkpoints: BackgroundCheckpoints | null;
+  readonly #insertThread: LinkInsertThread | null;
 
   private constructor(
     db: Database.Database,
@@ -84,12 +92,15 @@ export class SqliteStore implements Store {
     checkpoints: BackgroundCheckpoints | null,
     clickDb: SqliteClickDatabase,
     clicksFile: string,
+    insertThread: LinkInsertThread | null,
   ) {
     this.#db = db;
+    this.#insertThread = insertThread;
     this.#clickDb = clickDb;
     this.#checkpoints = checkpoints;
     this.migrationsAppliedAtOpen = applied;
     this.links = new SqliteLinkRepository(db, clicksFile);
+    this.links.insertOn(insertThread);
     this.redirects = new SqliteRedirectReads(db);
     const links = this.links;
     this.tags = new SqliteTagQueries(() => links.connectionWithClicks());
@@ -127,8 +138,14 @@ export class SqliteStore implements Store {
     const applied = applyMigrations(db);
     const clicksFile = options.clicksFile ?? join(dirname(options.file), 'clicks.db');
     const clickDb = SqliteClickDatabase.open(clicksFile);
+    const insertThread =
+      options.insertThread === undefined
+        ? null
+        : startLinkInsertThread(options.file, options.insertThread.onLost);
     const background = options.backgroundCheckpoints;
-    if (background === undefined) return new SqliteStore(db, applied, null, clickDb, clicksFile);
+    if (background === undefined) {
+      return new SqliteStore(db, applied, null, clickDb, clicksFile, insertThread);
+    }
     db.pragma('wal_autocheckpoint = 0');
     const checkpoints = startBackgroundCheckpoints(
       options.file,
@@ -140,7 +157,7 @@ export class SqliteStore implements Store {
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       },
     );
-    return new SqliteStore(db, applied, checkpoints, clickDb, clicksFile);
+    return new SqliteStore(db, applied, checkpoints, clickDb, clicksFile, insertThread);
   }
 
   async ping(): Promise<void> {
@@ -158,6 +175,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.links.insertOn(null);
+    await this.#insertThread?.stop();
     await this.#checkpoints?.stop();
     this.#clickDb.close();
     this.links.close();

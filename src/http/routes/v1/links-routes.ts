@@ -75,6 +75,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       toLinkJson(link, deps.domainRoutes, now, totals.get(link.id) ?? NO_CLICKS);
   };
   const json = async (link: Link) => (await toJsonWithClicks([link]))(link);
+  /** A link this request created: nothing has counted a click of it yet, so none is read. */
+  const newLinkJson = (link: Link) =>
+    toLinkJson(link, deps.domainRoutes, services.clock.now(), NO_CLICKS);
 
   app.post<{ Body: CreateBody }>(
     '/v1/links',
@@ -110,7 +113,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
         .code(result.replayed ? 200 : 201)
         .headers(rateLimitHeaders(result.quotas))
         .header('location', `/v1/links/${result.link.id}`)
-        .send(await json(result.link));
+        .send(result.replayed ? await json(result.link) : newLinkJson(result.link));
     },
   );
 
