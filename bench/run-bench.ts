@@ -34,6 +34,10 @@
  *   it checks that a smart link answers 302 to its destination, uncached (private,
  *   no-store), and `?src=qr` its rule's destination, and fails the run otherwise. Target:
  *   smart serves ≥ 85% of plain's redirects per second. Not with --against.
+ * - smart-ceiling: the same five-rule smart links (the smart hop of `smart`, with its check)
+ *   against the bare ceiling, both driven by hot's paths with the same browser's headers
+ *   (issue 26: a link with five rules at ≥ 80% of the bare server). The ceiling answers
+ *   each code's destination from its map and reads no header. Not with --against.
  * - domains: issue 22's plain redirect on the default domain with a second short domain
  *   registered against without, both this checkout's hop at its defaults, each on its own
  *   copy of the store, driven by hot's paths with no headers beyond the driver's own: in one
@@ -156,7 +160,15 @@ const ALONE = {
   regions: './regions-bench.js',
 };
 const PAIRED = ['hot', 'one', 'spread', 'uniform', 'notfound', 'fixed-rate', 'mixed'] as const;
-const ALL = [...PAIRED, 'analytics', 'smart', 'domains', 'integrations', 'scanner'] as const;
+const ALL = [
+  ...PAIRED,
+  'analytics',
+  'smart',
+  'smart-ceiling',
+  'domains',
+  'integrations',
+  'scanner',
+] as const;
 type PairedScenario = (typeof PAIRED)[number];
 type Scenario = (typeof ALL)[number];
 
@@ -201,6 +213,8 @@ const SMART_LABEL = 'hop, smart links';
 const PLAIN_LABEL = 'hop, plain links';
 /** smart: the least a five-rule smart link serves, of a plain one's req/s (issue 21). */
 const MIN_SMART_SHARE = 0.85;
+/** smart-ceiling: the least a five-rule smart link serves, of the bare server's (issue 26). */
+const MIN_SMART_CEILING_SHARE = 0.8;
 const SECOND_DOMAIN_LABEL = 'hop, a second domain';
 const DEFAULT_ONLY_LABEL = 'hop, default domain only';
 /** domains: the least the default domain's redirect serves once another domain exists (issue 22). */
@@ -311,6 +325,8 @@ const redirectRuns = new Map<PairedScenario, RedirectRun>();
 for (const scenario of scenarios) {
   if (scenario === 'analytics') sections.push(describeAnalytics(await runAnalytics()));
   else if (scenario === 'smart') sections.push(describeSmart(await runSmart()));
+  else if (scenario === 'smart-ceiling')
+    sections.push(describeSmartAgainstCeiling(await runSmartAgainstCeiling()));
   else if (scenario === 'domains') sections.push(describeDomains(await runDomains()));
   else if (scenario === 'integrations')
     sections.push(describeIntegrations(await runIntegrations()));
@@ -392,6 +408,22 @@ function scenarioEnv(scenario: PairedScenario): Record<string, string> {
   return {};
 }
 
+/** The bare ceiling as side 1 of a pair, on its port, driven by `drive`. */
+function ceilingSide(drive: PairSide['drive']): PairSide {
+  return {
+    label: 'ceiling',
+    start: (inGroup) =>
+      startServer({
+        name: 'ceiling',
+        port: PORTS[1],
+        command: inGroup(ceilingCommand(store.codesFile, PORTS[1])),
+        ready: CEILING_READY,
+        env: process.env,
+      }),
+    drive,
+  };
+}
+
 /** A hop side of a pair: `checkout`'s `npm start` on its port, on its data dir. */
 function hopSide(
   label: string,
@@ -466,18 +498,7 @@ async function runRedirects(scenario: PairedScenario): Promise<RedirectRun> {
   );
   const other: PairSide =
     against === null
-      ? {
-          label: 'ceiling',
-          start: (inGroup) =>
-            startServer({
-              name: 'ceiling',
-              port: PORTS[1],
-              command: inGroup(ceilingCommand(store.codesFile, PORTS[1])),
-              ready: CEILING_READY,
-              env: process.env,
-            }),
-          drive: load(PORTS[1], false),
-        }
+      ? ceilingSide(load(PORTS[1], false))
       : hopSide(
           `hop (${against.label})`,
           against,
@@ -646,6 +667,56 @@ async function runSmart(): Promise<PairedResult<Record<string, number>[]>> {
       { path: `/${code}?${MATCHING_QUERY}`, location: destination },
     ]),
   ]);
+}
+
+/**
+ * smart-ceiling: `smart`'s smart hop (its copy, its check) against the bare ceiling, both
+ * driven by hot's paths with the browser's headers (issue 26).
+ */
+async function runSmartAgainstCeiling(): Promise<PairedResult<Record<string, number>[]>> {
+  const code = hotCodes[0];
+  if (code === undefined) throw new Error('smart-ceiling: the seeded store has no links');
+  const load = hotLoad(SMART_HEADERS);
+  const smartCopy = async () => {
+    const copy = await freshCopy('smart-ceiling')();
+    makeLinksSmart(copy, hotCodes, FIVE_RULES);
+    return copy;
+  };
+  const smart = hopSide(SMART_LABEL, current, PORTS[0], smartCopy, {}, load(PORTS[0]));
+  const ceiling = ceilingSide(load(PORTS[1]));
+  return runPaired({
+    name: 'smart-ceiling',
+    sides: [
+      checkedSide('smart-ceiling', smart, SMART_HEADERS, [
+        {
+          path: `/${code}`,
+          location: destinationOf(store.dataDir, code),
+          cacheControl: 'private, no-store',
+        },
+        { path: `/${code}?${MATCHING_QUERY}`, location: RULE_DESTINATION },
+      ]),
+      ceiling,
+    ],
+    pairs: PAIRS,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    afterPair: async (servers) => [redirectOutcomes(await scrapeMetrics(servers[0].port))],
+  });
+}
+
+function describeSmartAgainstCeiling(paired: PairedResult<Record<string, number>[]>): string[] {
+  const ratio = median(paired.ratios);
+  const outcomes = paired.extras.map((perHop) => perHop.map(describeOutcomes).join(''));
+  return [
+    '',
+    '### smart-ceiling',
+    '',
+    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${listHeaders(SMART_HEADERS)}`)} hop at its defaults on a copy of the store whose ${hotCodes.length} hot links are five-rule smart links, as in \`smart\` (none of the rules matches the load, so each redirect evaluates all five: the worst case); the ceiling answers each code's destination from its map, reading no header. The smart link was checked before each pair's windows, as in \`smart\`.`,
+    `hop served, of what the ceiling served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (issue 26's target: ≥ ${percent(MIN_SMART_CEILING_SHARE, 1)}: ${ratio >= MIN_SMART_CEILING_SHARE ? 'met' : 'NOT met'}).`,
+    `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503): ${outcomes.join('; ')}.`,
+    ...twoHopTable('smart-ceiling', [SMART_LABEL, 'ceiling'], 'of ceiling', paired),
+  ];
 }
 
 /** Two hops of this checkout paired, BENCH_PAIRS pairs, each hop's answers by outcome after each. */
