@@ -11,6 +11,12 @@ import { idempotencyContract } from './idempotency-contract.js';
 import { linkRepositoryContract } from './link-repository-contract.js';
 import { makeLink } from './store-factories.js';
 
+/** The thread's answer, which must be one: it is running. */
+function running<T>(answer: Promise<T> | null): Promise<T> {
+  assert.ok(answer !== null, 'the thread is running');
+  return answer;
+}
+
 /** A serving store's creates, written by its link insert thread (ADR 0144). */
 async function openThreadedStore(lost: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'hop-insert-thread-'));
@@ -68,19 +74,37 @@ describe('the link insert thread', () => {
     t.after(() => thread.stop());
     // status_code has a CHECK constraint: 399 is no redirect status.
     const refused = { ...toRow(makeLink()), status_code: 399 };
-    await assert.rejects(thread.insert(refused, undefined), (error: unknown) => {
+    await assert.rejects(running(thread.insert(refused, undefined)), (error: unknown) => {
       assert.ok(error instanceof HopError);
       assert.equal(error.kind, 'store-unavailable');
       assert.equal(error.retryable, true);
-      assert.match((error.cause as Error).message, /CHECK constraint/);
+      const cause = error.cause as Error & { code?: string };
+      assert.match(cause.message, /CHECK constraint/);
+      assert.equal(cause.code, 'SQLITE_CONSTRAINT_CHECK', 'the driver’s code crosses the thread');
       return true;
     });
     const link = makeLink();
-    assert.deepEqual(await thread.insert(toRow(link), undefined), { kind: 'inserted' });
+    assert.deepEqual(await running(thread.insert(toRow(link), undefined)), { kind: 'inserted' });
     assert.deepEqual(await store.links.findLinkById(link.id), link);
   });
 
-  test('a thread that ends unasked fails its creates as store-unavailable, says why, and the next create starts it again', async (t) => {
+  test('a row that cannot cross to the thread fails as store-unavailable, not the next', async (t) => {
+    const { store, dir, cleanup } = await openThreadedStore();
+    t.after(cleanup);
+    const thread = startLinkInsertThread(join(dir, 'hop.db'), () => undefined);
+    t.after(() => thread.stop());
+    const uncloneable = { ...toRow(makeLink()), title: (() => 'a function') as unknown as string };
+    await assert.rejects(running(thread.insert(uncloneable, undefined)), (error: unknown) => {
+      assert.ok(error instanceof HopError);
+      assert.equal(error.kind, 'store-unavailable');
+      return true;
+    });
+    const link = makeLink();
+    assert.deepEqual(await running(thread.insert(toRow(link), undefined)), { kind: 'inserted' });
+    assert.deepEqual(await store.links.findLinkById(link.id), link);
+  });
+
+  test('a thread that ends unasked fails its creates as store-unavailable and says why; for a second the creates are the caller’s, then a new thread takes them', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'hop-insert-thread-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'hop.db');
@@ -89,21 +113,41 @@ describe('the link insert thread', () => {
     const lost: string[] = [];
     const thread = startLinkInsertThread(file, (reason) => lost.push(reason));
     t.after(() => thread.stop());
-    await assert.rejects(thread.insert(toRow(makeLink()), undefined), (error: unknown) => {
+    await assert.rejects(running(thread.insert(toRow(makeLink()), undefined)), (error: unknown) => {
       assert.ok(error instanceof HopError);
       assert.equal(error.kind, 'store-unavailable');
       return true;
     });
-    assert.ok(
-      lost.some((reason) => /exited with code 1/.test(reason)),
-      JSON.stringify(lost),
-    );
+    assert.equal(lost.length, 1, JSON.stringify(lost));
+    assert.match(lost[0] ?? '', /exited with code 1: .*(open|directory)/i);
+    assert.equal(thread.insert(toRow(makeLink()), undefined), null, 'the caller’s to write');
 
     rmSync(file, { recursive: true });
     const store = SqliteStore.open({ file });
     t.after(() => store.close());
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const link = makeLink();
-    assert.deepEqual(await thread.insert(toRow(link), undefined), { kind: 'inserted' });
+    assert.deepEqual(await running(thread.insert(toRow(link), undefined)), { kind: 'inserted' });
+    assert.deepEqual(await store.links.findLinkById(link.id), link);
+    assert.equal(lost.length, 1);
+  });
+
+  test('while its thread is down, the repository writes a create on its own connection', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hop-insert-thread-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = SqliteStore.open({ file: join(dir, 'hop.db') });
+    t.after(() => store.close());
+    let asked = 0;
+    store.links.insertOn({
+      insert: () => {
+        asked++;
+        return null;
+      },
+      stop: async () => undefined,
+    });
+    const link = makeLink();
+    assert.deepEqual(await store.links.insertLink(link), { kind: 'inserted', link });
+    assert.equal(asked, 1);
     assert.deepEqual(await store.links.findLinkById(link.id), link);
   });
 

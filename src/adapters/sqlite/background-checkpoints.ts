@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { describeWorkerError } from './worker-error.js';
 
 /** What the worker reports after each checkpoint. */
 export type CheckpointResult =
@@ -79,18 +80,4 @@ export function startBackgroundCheckpoints(
       return exited;
     },
   };
-}
-
-/**
- * Errors cross the thread as structured clones: an Error keeps its message, but the
- * driver's SqliteError arrives as a plain object holding only its `code`.
- */
-function describeWorkerError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null) {
-    const { message, code } = error as { message?: unknown; code?: unknown };
-    if (typeof message === 'string') return message;
-    if (typeof code === 'string') return code;
-  }
-  return String(error);
 }

@@ -16,6 +16,9 @@ const port = parentPort;
 if (port === null) throw new Error('link-insert-thread-entry runs as a worker thread');
 const db = openDatabaseFile(file);
 db.pragma('foreign_keys = ON');
+// SQLite's own checkpoints stay on here (1000 pages), unlike on the event loop's
+// connection: off the event loop a checkpoint in a commit stalls only creates, and it keeps
+// the WAL bounded should the checkpoint worker be gone (ADR 0144).
 const inserts = new SqliteLinkInserts(db);
 
 port.on('message', (message: ToLinkInsertThread) => {
@@ -30,7 +33,12 @@ port.on('message', (message: ToLinkInsertThread) => {
   try {
     answer = { id: message.id, result: inserts.insert(message.row, message.claim) };
   } catch (error) {
-    answer = { id: message.id, failed: error instanceof Error ? error.message : String(error) };
+    const code = (error as { code?: unknown } | null)?.code;
+    answer = {
+      id: message.id,
+      failed: error instanceof Error ? error.message : String(error),
+      code: typeof code === 'string' ? code : undefined,
+    };
   }
   port.postMessage(answer);
 });

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ClaimToWrite, RowInsertResult } from './sqlite-link-inserts.js';
 import type { LinkRow } from './sqlite-link-rows.js';
 import { storeUnavailable } from './sqlite-errors.js';
+import { describeWorkerError } from './worker-error.js';
 
 export interface LinkInsertThreadData {
   /** hop.db, already migrated. */
@@ -19,13 +20,17 @@ export type ToLinkInsertThread =
 
 export type FromLinkInsertThread =
   | { readonly id: number; readonly result: RowInsertResult }
-  /** The driver's message; the link was not stored. */
-  | { readonly id: number; readonly failed: string };
+  /** The driver's message and code (`SQLITE_BUSY` …); the link was not stored. */
+  | { readonly id: number; readonly failed: string; readonly code: string | undefined };
 
 /** The creates' writer, off the event loop (ADR 0144). */
 export interface LinkInsertThread {
-  /** Writes one link's row (and its claim) in one transaction there; never here. */
-  insert(row: LinkRow, claim: ClaimToWrite | undefined): Promise<RowInsertResult>;
+  /**
+   * Writes one link's row (and its claim) in one transaction there. Null, having sent
+   * nothing, while a thread that ended unasked waits to be started again: the caller
+   * writes it on its own connection meanwhile.
+   */
+  insert(row: LinkRow, claim: ClaimToWrite | undefined): Promise<RowInsertResult> | null;
   /** Lets the inserts already sent finish, then closes the thread's connection. */
   stop(): Promise<void>;
 }
@@ -35,14 +40,18 @@ interface Waiting {
   readonly reject: (error: Error) => void;
 }
 
+/** A thread that ended unasked is started again by the first create after this long. */
+const RESTART_AFTER_MS = 1_000;
+
 /**
  * Starts the thread that writes creates to `file` (ADR 0144). A create's commit is SQLite
  * writing a dozen pages to the WAL, two syscalls each, and taking and dropping its locks:
- * about half of what a create costs the event loop, measured, and every redirect behind
+ * about half of what a create cost the event loop, measured, and every redirect behind
  * it on that loop waited for it. A thread that ends unasked fails the creates it held
- * (503, retryable: nothing was answered as stored) and is started again by the next one.
- * Under tsx (tests, `npm start`) the thread loads the TypeScript entry through tsx's API,
- * as the aggregator thread does.
+ * (503, retryable: nothing was answered as stored) and says why; for RESTART_AFTER_MS the
+ * creates are the caller's to write, then the next one starts a new thread. Under tsx
+ * (tests, `npm start`) the thread loads the TypeScript entry through tsx's API, as the
+ * aggregator thread does.
  */
 export function startLinkInsertThread(
   file: string,
@@ -53,6 +62,7 @@ export function startLinkInsertThread(
   let stopping = false;
   let worker: Worker | null = null;
   let exited: Promise<void> = Promise.resolve();
+  let downUntil = 0;
 
   const spawn = (): Worker => {
     const underTsx = import.meta.url.endsWith('.ts');
@@ -67,28 +77,34 @@ export function startLinkInsertThread(
           { eval: true, workerData },
         )
       : new Worker(entry, { workerData });
+    let failure: string | null = null;
     started.on('message', (message: FromLinkInsertThread) => {
       const waiter = waiting.get(message.id);
       waiting.delete(message.id);
       // Held only while a create waits on it: an idle thread never keeps the process up.
       if (waiting.size === 0 && !stopping) started.unref();
       if (waiter === undefined) return;
-      if ('result' in message) waiter.resolve(message.result);
-      else waiter.reject(storeUnavailable('store the link', new Error(message.failed)));
+      if ('result' in message) {
+        waiter.resolve(message.result);
+      } else {
+        const cause = Object.assign(new Error(message.failed), { code: message.code });
+        waiter.reject(storeUnavailable('store the link', cause));
+      }
     });
     started.on('error', (error: unknown) => {
-      onLost(error instanceof Error ? error.message : String(error));
+      failure = describeWorkerError(error);
     });
     exited = new Promise((resolve) => {
       started.once('exit', (code) => {
         if (worker === started) worker = null;
-        const lost = storeUnavailable(
-          'store the link',
-          new Error(`insert thread exited (${code})`),
-        );
+        const reason = `the link insert thread exited with code ${code}${failure === null ? '' : `: ${failure}`}`;
+        const lost = storeUnavailable('store the link', new Error(reason));
         for (const waiter of waiting.values()) waiter.reject(lost);
         waiting.clear();
-        if (!stopping) onLost(`the link insert thread exited with code ${code}`);
+        if (!stopping) {
+          downUntil = performance.now() + RESTART_AFTER_MS;
+          onLost(reason);
+        }
         resolve();
       });
     });
@@ -101,13 +117,20 @@ export function startLinkInsertThread(
       if (stopping) {
         return Promise.reject(storeUnavailable('store the link', new Error('stopping')));
       }
-      worker ??= spawn();
-      const thread = worker;
+      if (worker === null && performance.now() < downUntil) return null;
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        thread.ref();
-        thread.postMessage({ id, row, claim } satisfies ToLinkInsertThread);
+        try {
+          worker ??= spawn();
+          waiting.set(id, { resolve, reject });
+          worker.ref();
+          worker.postMessage({ id, row, claim } satisfies ToLinkInsertThread);
+        } catch (error) {
+          // A value that cannot be cloned, or a thread that cannot be made: a 503 all the same.
+          waiting.delete(id);
+          if (waiting.size === 0) worker?.unref();
+          reject(storeUnavailable('store the link', error));
+        }
       });
     },
     async stop() {

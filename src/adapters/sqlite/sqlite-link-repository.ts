@@ -65,7 +65,7 @@ export class SqliteLinkRepository implements LinkRepository {
   }
 
   async insertLink(link: Link, idempotency?: IdempotencyClaim): Promise<InsertLinkResult> {
-    const row = toRow(link);
+    const row = guardSqlite('store the link', () => toRow(link));
     const claim =
       idempotency === undefined
         ? undefined
@@ -75,11 +75,9 @@ export class SqliteLinkRepository implements LinkRepository {
             response: JSON.stringify(link),
             createdAt: link.createdAt,
           };
-    const thread = this.#insertThread;
     const result =
-      thread === null
-        ? guardSqlite('store the link', () => this.#inserts.insert(row, claim))
-        : await thread.insert(row, claim);
+      (await this.#insertThread?.insert(row, claim)) ??
+      guardSqlite('store the link', () => this.#inserts.insert(row, claim));
     if (result.kind === 'replayed')
       return { kind: 'replayed', record: recordFromRow(result.record) };
     return result.kind === 'inserted' ? { kind: 'inserted', link } : result;
