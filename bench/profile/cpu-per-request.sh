@@ -12,6 +12,8 @@
 # copy of the seed's hop.db, at its defaults plus those settings), or `cmd:<command>` (run
 # with PORT and DATA set). NODE_FLAGS go to both hops' node (e.g. --cpu-prof
 # --cpu-prof-dir=DIR for one profile per thread, or --perf-basic-prof for `perf record`).
+# CREATES=N adds N creates/s through the API beside each load (the open loop's, with a
+# bootstrap admin key given to both hops), as `mixed` does.
 set -euo pipefail
 seed=$(realpath "$1"); paths=$(realpath "$2"); rate=$3; seconds=$4; shift 4
 root=$(pwd)
@@ -26,7 +28,7 @@ start() { # spec port dir
     hop:*)
       local rest=${spec#hop:} settings=()
       [[ $rest == *:* ]] && IFS=',' read -r -a settings <<<"${rest#*:}"
-      env "${settings[@]}" HOP_DATA_DIR="$dir/data" HOP_PORT="$port" \
+      env "${settings[@]}" ${CREATES:+HOP_BOOTSTRAP_ADMIN_KEY=$createKey} HOP_DATA_DIR="$dir/data" HOP_PORT="$port" \
         taskset -c 0 node ${NODE_FLAGS:-} "${rest%%:*}/dist/cli/hop.js" serve >"$dir/log" 2>&1 & ;;
     cmd:*) PORT=$port DATA=$dir/data taskset -c 0 bash -c "${spec#cmd:}" >"$dir/log" 2>&1 & ;;
     *) echo "unknown server: $spec" >&2; exit 2 ;;
@@ -34,7 +36,11 @@ start() { # spec port dir
 }
 pidOn() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 cpuOf() { awk '{ ticks += $14 + $15 } END { print ticks }' /proc/"$1"/task/*/stat; }
+# The main thread's alone (its task id is the process id): the event loop's share.
+mainOf() { awk '{ print $14 + $15 }' /proc/"$1"/task/"$1"/stat; }
+createKey=hop_bench_admin_key_0123456789abcdef
 drive() { taskset -c 1 node --import tsx bench/open-loop.ts --url "http://127.0.0.1:$1" \
+  ${CREATES:+--creates-per-second "$CREATES" --create-key "$createKey"} \
   --paths "$paths" --rate "$rate" --connections 20 --seconds "$2" | tail -1; }
 start "$1" 9321 "$work/a"
 start "$2" 9322 "$work/b"
@@ -43,9 +49,10 @@ for port in 9321 9322; do
 done
 pids=("$(pidOn 9321)" "$(pidOn 9322)")
 drive 9321 "${WARM:-3}" >/dev/null & warm=$!; drive 9322 "${WARM:-3}" >/dev/null; wait $warm
-a0=$(cpuOf "${pids[0]}"); b0=$(cpuOf "${pids[1]}")
+a0=$(cpuOf "${pids[0]}"); b0=$(cpuOf "${pids[1]}"); am0=$(mainOf "${pids[0]}"); bm0=$(mainOf "${pids[1]}")
 drive 9321 "$seconds" >"$work/a.json" & first=$!; drive 9322 "$seconds" >"$work/b.json"; wait $first
-a1=$(cpuOf "${pids[0]}"); b1=$(cpuOf "${pids[1]}")
+a1=$(cpuOf "${pids[0]}"); b1=$(cpuOf "${pids[1]}"); am1=$(mainOf "${pids[0]}"); bm1=$(mainOf "${pids[1]}")
+echo "main-thread CPU ticks over the window: A $((am1 - am0)), B $((bm1 - bm0)); all threads: A $((a1 - a0)), B $((b1 - b0))"
 ticks=$(getconf CLK_TCK)
 node -e '
 const [a, b, da, db, tick] = process.argv.slice(1);
@@ -53,6 +60,6 @@ const fs = require("node:fs");
 const load = [JSON.parse(fs.readFileSync(a, "utf8")), JSON.parse(fs.readFileSync(b, "utf8"))];
 const us = [Number(da), Number(db)].map((t, i) => (t * 1e6) / Number(tick) / load[i].requests);
 for (const [i, name] of ["A", "B"].entries())
-  console.log(`${name}: ${us[i].toFixed(2)} µs of CPU per request (${load[i].requests} answered, p99 ${load[i].p99} ms, errors ${load[i].errors})`);
+  console.log(`${name}: ${us[i].toFixed(2)} µs of CPU per request (${load[i].requests} answered, p99 ${load[i].p99} ms, errors ${load[i].errors}${load[i].creates === undefined ? "" : `, creates ${load[i].creates}, failed ${load[i].createErrors}`})`);
 console.log(`B/A: ${(us[1] / us[0]).toFixed(3)}`);
 ' "$work/a.json" "$work/b.json" $((a1 - a0)) $((b1 - b0)) "$ticks"
