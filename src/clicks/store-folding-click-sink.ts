@@ -34,16 +34,7 @@ export class StoreFoldingClickSink implements ClickSink {
   }
 
   /** A flush's clicks summed in slices, then folded as one send (ADR 0143). */
-  readonly summing: SummingSend = {
-    add: (slice) => {
-      this.#flushTally.add(slice);
-    },
-    send: () =>
-      this.#flushTally.added === 0 ? Promise.resolve() : this.#fold(this.#flushTally.finish()),
-    discard: () => {
-      this.#flushTally.discard();
-    },
-  };
+  readonly summing: SummingSend = this.#flushTally.summingInto((bytes) => this.#fold(bytes));
 
   async send(batch: ClickBatch): Promise<void> {
     if (batch.size === 0) return;

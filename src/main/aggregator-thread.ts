@@ -160,15 +160,7 @@ export function startAggregatorThread(
     // FlushTally). The thread queues the bytes as they are.
     send: (batch) => (batch.size === 0 ? Promise.resolve() : post(flushTally.encode(batch))),
     close: () => Promise.resolve(),
-    summing: {
-      add: (slice) => {
-        flushTally.add(slice);
-      },
-      send: () => (flushTally.added === 0 ? Promise.resolve() : post(flushTally.finish())),
-      discard: () => {
-        flushTally.discard();
-      },
-    },
+    summing: flushTally.summingInto(post),
   };
   return {
     sink,

@@ -57,4 +57,24 @@ export class FlushTally {
     this.#firstSeq = 0;
     this.#lastSeq = -1;
   }
+
+  /**
+   * This tally as a sink's summing send (`ClickSink.summing`, ADR 0143): slices are added
+   * here, and `send` hands the finished bytes to `deliver`, or nothing when none was added.
+   */
+  summingInto(deliver: (bytes: ArrayBuffer) => Promise<void>): {
+    add(slice: ClickBatch): void;
+    send(): Promise<void>;
+    discard(): void;
+  } {
+    return {
+      add: (slice) => {
+        this.add(slice);
+      },
+      send: () => (this.added === 0 ? Promise.resolve() : deliver(this.finish())),
+      discard: () => {
+        this.discard();
+      },
+    };
+  }
 }
