@@ -108,6 +108,11 @@ export class SqliteLinkInserts {
     return this.#insertWithEvent.immediate(row) ? { kind: 'inserted' } : { kind: 'code-taken' };
   }
 
+  /** The idempotency record of `owner` and `key`, live or not; throws the driver's errors. */
+  findClaim(owner: string, key: string): IdempotencyRow | undefined {
+    return this.#findClaim.get(owner, key);
+  }
+
   /** Inserts the rows whose codes are free, in one transaction; how many went in. */
   importRows(rows: readonly LinkRow[]): number {
     return this.#importBatch.immediate(rows);

@@ -9,13 +9,7 @@ import type {
   LinkQuery,
   LinkRepository,
 } from '../../ports/link-repository.js';
-import {
-  LINK_COLUMNS,
-  listOrderSql,
-  recordFromRow,
-  stateCondition,
-  type IdempotencyRow,
-} from '../sql/link-sql.js';
+import { LINK_COLUMNS, listOrderSql, recordFromRow, stateCondition } from '../sql/link-sql.js';
 import { guardSqlite } from './sqlite-errors.js';
 import { fromRow, fromRowOrNull, toRow, type LinkRow } from './sqlite-link-rows.js';
 import { SqliteLinkInserts } from './sqlite-link-inserts.js';
@@ -26,7 +20,6 @@ export class SqliteLinkRepository implements LinkRepository {
   readonly #byId: Database.Statement<[string], LinkRow>;
   readonly #byCode: Database.Statement<[string, string], LinkRow>;
   readonly #replace: Database.Statement;
-  readonly #findClaim: Database.Statement<[string, string], IdempotencyRow>;
   readonly #inserts: SqliteLinkInserts;
   /** Where creates are written when not here: the link insert thread (ADR 0144). */
   #insertThread: LinkInsertThread | null = null;
@@ -50,9 +43,6 @@ export class SqliteLinkRepository implements LinkRepository {
         deleted_at = @deleted_at, version = @version, smart = @smart, preview = @preview,
         crawlable = @crawlable
        WHERE id = @id AND version = @expected_version`,
-    );
-    this.#findClaim = db.prepare(
-      'SELECT owner, key, request_hash, response, created_at FROM idempotency_records WHERE owner = ? AND key = ?',
     );
   }
 
@@ -89,7 +79,7 @@ export class SqliteLinkRepository implements LinkRepository {
     notBefore: number,
   ): Promise<IdempotencyRecord | null> {
     return guardSqlite('read the idempotency record', () => {
-      const row = this.#findClaim.get(owner, key);
+      const row = this.#inserts.findClaim(owner, key);
       return row === undefined || row.created_at < notBefore ? null : recordFromRow(row);
     });
   }
