@@ -32,9 +32,10 @@ const ALLOWED = {
 const PURE = ['domain', 'wire', 'codes', 'clicks', 'ports', 'services', 'jobs'];
 /**
  * Adapter folders that hold what several adapters share, which any adapter may import, and
- * the only drivers each may use: the SQL stores' row mapping and migration files, node:fs.
+ * the only drivers each may use: the SQL stores' row mapping and migration files, node:fs;
+ * starting a worker thread from its entry module, none.
  */
-const SHARED_ADAPTER_CODE = { sql: ['node:fs'] };
+const SHARED_ADAPTER_CODE = { sql: ['node:fs'], threads: [] };
 const DRIVERS = [
   'better-sqlite3',
   'lru-cache',

@@ -1,4 +1,5 @@
-import { Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { startEntryWorker } from '../adapters/threads/entry-worker.js';
 import type { SpooledChunk } from '../adapters/sqlite/sqlite-fold-log-spool.js';
 import { FlushTally } from '../wire/flush-tally.js';
 import type { ClickSink } from '../ports/click-sink.js';
@@ -92,25 +93,16 @@ export interface AggregatorThread {
 const AGGREGATOR_HEAP = { maxYoungGenerationSizeMb: 64 };
 
 /**
- * Starts the embedded aggregator in a worker thread. Under tsx (tests, `npm start`) the
- * thread loads the TypeScript entry through tsx's API, since a worker does not inherit the
- * loader; compiled, it loads the JavaScript beside this file.
+ * Starts the embedded aggregator in a worker thread (its entry: aggregator-thread-entry).
  */
 export function startAggregatorThread(
   options: AggregatorThreadOptions,
   onFailure: (reason: string) => void,
 ): AggregatorThread {
-  const underTsx = import.meta.url.endsWith('.ts');
-  const entry = new URL(
-    underTsx ? './aggregator-thread-entry.ts' : './aggregator-thread-entry.js',
-    import.meta.url,
-  );
-  const worker = underTsx
-    ? new Worker(
-        `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}));`,
-        { eval: true, workerData: options, resourceLimits: AGGREGATOR_HEAP },
-      )
-    : new Worker(entry, { workerData: options, resourceLimits: AGGREGATOR_HEAP });
+  const worker = startEntryWorker(import.meta.url, 'aggregator-thread-entry', {
+    workerData: options,
+    resourceLimits: AGGREGATOR_HEAP,
+  });
   const state = { folded: 0, duplicates: 0, lagSeconds: 0, spooledFolds: 0 };
   let nextId = 0;
   let stopping = false;

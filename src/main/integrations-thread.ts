@@ -1,4 +1,5 @@
-import { Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { startEntryWorker } from '../adapters/threads/entry-worker.js';
 import type { Config } from '../config/config.js';
 import { HopError, type ErrorKind } from '../domain/errors.js';
 import type { Principal } from '../domain/principal.js';
@@ -80,22 +81,12 @@ export function startIntegrationsThread(
   let worker = spawn();
 
   function spawn(): Worker {
-    const underTsx = import.meta.url.endsWith('.ts');
-    const entry = new URL(
-      underTsx ? './integrations-thread-entry.ts' : './integrations-thread-entry.js',
-      import.meta.url,
-    );
     const port = spoolWrites();
     const workerData: IntegrationsThreadData = { config, spoolWrites: port };
-    const transferList = port === null ? [] : [port];
-    // Under tsx (tests, `npm start`) a worker does not inherit the loader: it loads the
-    // TypeScript entry through tsx's API (as the aggregator thread does).
-    const started = underTsx
-      ? new Worker(
-          `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}));`,
-          { eval: true, workerData, transferList },
-        )
-      : new Worker(entry, { workerData, transferList });
+    const started = startEntryWorker(import.meta.url, 'integrations-thread-entry', {
+      workerData,
+      transferList: port === null ? [] : [port],
+    });
     started.on('message', (message: FromIntegrationsThread) => {
       onMessage(message);
     });

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startEntryWorker } from '../threads/entry-worker.js';
 import type { ClaimToWrite, RowInsertResult } from './sqlite-link-inserts.js';
 import type { LinkRow } from './sqlite-link-rows.js';
 import { storeUnavailable } from './sqlite-errors.js';
@@ -49,9 +50,7 @@ const RESTART_AFTER_MS = 1_000;
  * about half of what a create cost the event loop, measured, and every redirect behind
  * it on that loop waited for it. A thread that ends unasked fails the creates it held
  * (503, retryable: nothing was answered as stored) and says why; for RESTART_AFTER_MS the
- * creates are the caller's to write, then the next one starts a new thread. Under tsx
- * (tests, `npm start`) the thread loads the TypeScript entry through tsx's API, as the
- * aggregator thread does.
+ * creates are the caller's to write, then the next one starts a new thread.
  */
 export function startLinkInsertThread(
   file: string,
@@ -65,18 +64,8 @@ export function startLinkInsertThread(
   let downUntil = 0;
 
   const spawn = (): Worker => {
-    const underTsx = import.meta.url.endsWith('.ts');
-    const entry = new URL(
-      underTsx ? './link-insert-thread-entry.ts' : './link-insert-thread-entry.js',
-      import.meta.url,
-    );
     const workerData: LinkInsertThreadData = { file };
-    const started = underTsx
-      ? new Worker(
-          `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}));`,
-          { eval: true, workerData },
-        )
-      : new Worker(entry, { workerData });
+    const started = startEntryWorker(import.meta.url, 'link-insert-thread-entry', { workerData });
     let failure: string | null = null;
     started.on('message', (message: FromLinkInsertThread) => {
       const waiter = waiting.get(message.id);
