@@ -8,13 +8,6 @@ import { prepareDataDir } from './data-dir.js';
 
 /** How often the WAL is copied back into the database file while serving. */
 const CHECKPOINT_INTERVAL_MS = 1000;
-/**
- * `hop serve`'s page cache on the connection redirects read on: SQLite's own default. The
- * redirect's reads are point lookups whose time goes to cache misses in the CPU, which a
- * larger cache does not avoid, and a 64 MB one held 160 MB more resident memory under
- * reads spread over 1M links (ADR 0145).
- */
-const SERVING_PAGE_CACHE_KIB = 2000;
 /** How long a query waits for a database connection before the request fails (503). */
 const CONNECT_TIMEOUT_MS = 2000;
 
@@ -92,7 +85,6 @@ function openSqlite(config: Config, logger: Logger, serving: boolean): SqliteSto
           failing = result.kind === 'failed';
         },
       },
-      pageCacheKib: SERVING_PAGE_CACHE_KIB,
       insertThread: {
         onLost: (reason) => {
           logger.error({ reason }, 'the link insert thread ended; the next create starts it again');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
-import { BULK_WRITE_PAGE_CACHE_KIB, SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { domainStoreContract } from './domain-store-contract.js';
 import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
@@ -52,24 +52,6 @@ describe('SqliteStore specifics', () => {
     const raw = new Database(file, { readonly: true, fileMustExist: true });
     t.after(() => raw.close());
     assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
-  });
-
-  test('the page cache: 64 MB unless asked, else the KiB asked for (ADR 0145)', async (t) => {
-    const dir = makeTempDir(t);
-    assert.equal(openFile(t, join(dir, 'bulk.db')).pageCacheKib, BULK_WRITE_PAGE_CACHE_KIB);
-    const small = SqliteStore.open({ file: join(dir, 'small.db'), pageCacheKib: 2000 });
-    t.after(() => small.close());
-    assert.equal(small.pageCacheKib, 2000);
-  });
-
-  test('a page cache that is not a whole number of KiB above 0 is refused', (t) => {
-    const dir = makeTempDir(t);
-    for (const pageCacheKib of [0, -5, 1.5, Number.NaN]) {
-      assert.throws(
-        () => SqliteStore.open({ file: join(dir, 'refused.db'), pageCacheKib }),
-        RangeError,
-      );
-    }
   });
 
   test('opening creates the missing folders of the file', async (t) => {

@@ -53,26 +53,6 @@ export interface SqliteStoreOptions {
    * as a short-lived CLI command wants.
    */
   readonly insertThread?: { readonly onLost: (reason: string) => void };
-  /**
-   * The main connection's page cache, in KiB. Absent: BULK_WRITE_PAGE_CACHE_KIB, for the
-   * CLI's bulk writes; `hop serve` asks for SQLite's own default (ADR 0145).
-   */
-  readonly pageCacheKib?: number;
-}
-
-/**
- * The page cache a connection that writes in bulk (`hop seed`, imports from the CLI)
- * gets: random codes inserted into a million-row index would otherwise go to the OS for
- * nearly every page (68fb273: seeding 1M links in ~25 s).
- */
-export const BULK_WRITE_PAGE_CACHE_KIB = 65_536;
-
-function pageCacheKibOf(asked: number | undefined): number {
-  if (asked === undefined) return BULK_WRITE_PAGE_CACHE_KIB;
-  if (!Number.isSafeInteger(asked) || asked < 1) {
-    throw new RangeError(`a page cache is a whole number of KiB above 0, not ${asked}`);
-  }
-  return asked;
 }
 
 /** The embedded store: one SQLite file in WAL mode (SPEC §4). */
@@ -145,14 +125,18 @@ export class SqliteStore implements Store {
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
-    const pageCacheKib = pageCacheKibOf(options.pageCacheKib);
     const db = openDatabaseFile(options.file);
     db.pragma('foreign_keys = ON');
-    // Not memory-mapped: mapped pages count as the process's own memory, and a scan of the
+    // The default page cache is 2 MB: random code lookups into a million-row index would go
+    // to the OS for nearly every page. 64 MB keeps the upper levels of the code index and
+    // the hot leaves here; the OS page cache holds the rest. `hop serve` on 2 MB instead
+    // (BENCHMARKS.md, 2026-12-06 20:13): 5–10% fewer `uniform` redirects over 1M links,
+    // paired, for 0–160 MB less resident memory there and none less at 10M links. Not
+    // memory-mapped: mapped pages count as the process's own memory, and a scan of the
     // codes table (the known-codes load) would map the whole file (1M links: 390 MB
     // resident mapped, 256 MB not, at the same redirect throughput, measured on this
     // machine).
-    db.pragma(`cache_size = -${pageCacheKib}`);
+    db.pragma('cache_size = -65536');
     db.pragma('mmap_size = 0');
     const applied = applyMigrations(db);
     const clicksFile = options.clicksFile ?? join(dirname(options.file), 'clicks.db');
@@ -181,15 +165,6 @@ export class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     guardSqlite('answer', () => this.#db.prepare('SELECT 1').get());
-  }
-
-  /** The main connection's page cache, in KiB, as SQLite holds it. */
-  get pageCacheKib(): number {
-    // A negative cache_size is in KiB, a positive one in pages (SQLite's PRAGMA docs).
-    const size = this.#db.pragma('cache_size', { simple: true }) as number;
-    return size < 0
-      ? -size
-      : (size * (this.#db.pragma('page_size', { simple: true }) as number)) / 1024;
   }
 
   /** The spool, planned here and written by `write` (`hop serve`: ADR 0132). */
