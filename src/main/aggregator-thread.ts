@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import { startEntryWorker } from '../adapters/threads/entry-worker.js';
+import { describeWorkerError } from '../adapters/threads/worker-error.js';
 import type { SpooledChunk } from '../adapters/sqlite/sqlite-fold-log-spool.js';
 import { FlushTally } from '../wire/flush-tally.js';
 import type { ClickSink } from '../ports/click-sink.js';
@@ -124,7 +125,7 @@ export function startAggregatorThread(
     }
   });
   worker.on('error', (error: unknown) => {
-    onFailure(error instanceof Error ? error.message : String(error));
+    onFailure(describeWorkerError(error));
   });
   const exited = new Promise<void>((resolve) =>
     worker.once('exit', () => {

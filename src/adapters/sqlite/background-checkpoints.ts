@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { describeWorkerError } from './worker-error.js';
+import { describeWorkerError } from '../threads/worker-error.js';
 
 /** What the worker reports after each checkpoint. */
 export type CheckpointResult =

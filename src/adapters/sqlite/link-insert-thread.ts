@@ -3,7 +3,7 @@ import { startEntryWorker } from '../threads/entry-worker.js';
 import type { ClaimToWrite, RowInsertResult } from './sqlite-link-inserts.js';
 import type { LinkRow } from './sqlite-link-rows.js';
 import { storeUnavailable } from './sqlite-errors.js';
-import { describeWorkerError } from './worker-error.js';
+import { describeWorkerError } from '../threads/worker-error.js';
 
 export interface LinkInsertThreadData {
   /** hop.db, already migrated. */
