@@ -178,6 +178,8 @@ const {
   warmupSeconds: WARMUP_SECONDS,
   connections: CONNECTIONS,
 } = readBenchSettings();
+/** Connections each of a pair's two drivers holds: half of BENCH_CONNECTIONS. */
+const CONNECTIONS_PER_SIDE = Math.max(1, Math.floor(CONNECTIONS / 2));
 const PAIRS = numberFromEnv('BENCH_PAIRS', 3);
 const ANALYTICS_PAIRS = numberFromEnv('BENCH_PAIRS', 6);
 const UNIFORM_LINKS = numberFromEnv('BENCH_UNIFORM_LINKS', 1_000_000);
@@ -478,7 +480,7 @@ async function runRedirects(scenario: PairedScenario): Promise<RedirectRun> {
       root: ROOT,
       port,
       pathsFile: paths,
-      connections: Math.max(1, Math.floor(CONNECTIONS / 2)),
+      connections: CONNECTIONS_PER_SIDE,
       seconds,
     };
     const creates =
@@ -536,7 +538,7 @@ function describeRedirects(scenario: PairedScenario, run: RedirectRun): string[]
     `### ${scenario}`,
     '',
     `${describePairing(paired, describeLoad(scenario))}${added.length === 0 ? '' : ` hop ran with ${added.join(', ')} (see the top of bench/run-bench.ts).`}`,
-    `${sides[0]} served, of what ${sides[1]} served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s.`,
+    `${sides[0]} served, of what ${sides[1]} served in the same windows, per pair: ${listPairs(paired.ratios)}; **median ${percent(ratio, 1, 1)}** over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s.`,
     `hop's answers by outcome per pair, warm-ups included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503)${run.bothHops ? `, ${sides[0]} / ${sides[1]}` : ''}: ${outcomes.join('; ')}.`,
   ];
   if (scenario === 'fixed-rate' || scenario === 'mixed') {
@@ -585,11 +587,10 @@ function mixedAgainstFixedRate(): string[] {
 }
 
 function describeLoad(scenario: PairedScenario): string {
-  const half = Math.max(1, Math.floor(CONNECTIONS / 2));
   if (scenario === 'fixed-rate' || scenario === 'mixed') {
-    return `each offered ${FIXED_RATE / 2} req/s of hot's paths (${FIXED_RATE} in all) over ${half} connections by its own bench/open-loop.ts${scenario === 'mixed' ? `, plus ${MIXED_CREATES_PER_SECOND} creates/s to each hop on a connection of their own` : ''}`;
+    return `each offered ${FIXED_RATE / 2} req/s of hot's paths (${FIXED_RATE} in all) over ${CONNECTIONS_PER_SIDE} connections by its own bench/open-loop.ts${scenario === 'mixed' ? `, plus ${MIXED_CREATES_PER_SECOND} creates/s to each hop on a connection of their own` : ''}`;
   }
-  return `each driven by its own ${describeClosedLoopDriver(driver)} with ${half} connections (${CONNECTIONS} in all), closed loop`;
+  return eachDrivenBy(`(${CONNECTIONS} in all), closed loop`);
 }
 
 function describeDrivers(): string {
@@ -633,8 +634,8 @@ function describeAnalytics(paired: PairedResult<ClickCounters>): string[] {
     '',
     '### analytics',
     '',
-    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections and ${headers}`)} Both hops with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store; one HOP_ANALYTICS=on, the other off. The on hop drains its clicks after each window (both idle then).`,
-    `On served, of what off served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}. Median: ${percent(ratio, 1, 1)}, so analytics cost ${cost.toFixed(1)}% (target ≤ ${MAX_ANALYTICS_COST}%: ${cost <= MAX_ANALYTICS_COST ? 'met' : 'NOT met'}).`,
+    `${describePairing(paired, eachDrivenBy(`and ${headers}`))} Both hops with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store; one HOP_ANALYTICS=on, the other off. The on hop drains its clicks after each window (both idle then).`,
+    `On served, of what off served in the same windows, per pair: ${listPairs(paired.ratios)}. Median: ${percent(ratio, 1, 1)}, so analytics cost ${cost.toFixed(1)}% (target ≤ ${MAX_ANALYTICS_COST}%: ${cost <= MAX_ANALYTICS_COST ? 'met' : 'NOT met'}).`,
     `analytics clicks per pair, from the on hop's /metrics ${SETTLE_MS / 1000} s after it drained: flushed ${list((c) => c.flushed)}; folded ${list((c) => c.folded)}; dropped ${list((c) => c.dropped)}.`,
     ...twoHopTable('analytics', ['hop, analytics on', 'hop, analytics off'], 'on/off', paired),
   ];
@@ -712,8 +713,8 @@ function describeSmartAgainstCeiling(paired: PairedResult<Record<string, number>
     '',
     '### smart-ceiling',
     '',
-    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${listHeaders(SMART_HEADERS)}`)} hop at its defaults on a copy of the store whose ${hotCodes.length} hot links are five-rule smart links, as in \`smart\` (none of the rules matches the load, so each redirect evaluates all five: the worst case); the ceiling answers each code's destination from its map, reading no header. The smart link was checked before each pair's windows, as in \`smart\`.`,
-    `hop served, of what the ceiling served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (issue 26's target: ≥ ${percent(MIN_SMART_CEILING_SHARE, 1)}: ${ratio >= MIN_SMART_CEILING_SHARE ? 'met' : 'NOT met'}).`,
+    `${describePairing(paired, eachDrivenBy(`over hot's paths and ${listHeaders(SMART_HEADERS)}`))} hop at its defaults on a copy of the store whose ${hotCodes.length} hot links are five-rule smart links, as in \`smart\` (none of the rules matches the load, so each redirect evaluates all five: the worst case); the ceiling answers each code's destination from its map, reading no header. The smart link was checked before each pair's windows, as in \`smart\`.`,
+    `hop served, of what the ceiling served in the same windows, per pair: ${listPairs(paired.ratios)}; **median ${percent(ratio, 1, 1)}** (issue 26's target: ≥ ${percent(MIN_SMART_CEILING_SHARE, 1)}: ${verdict(ratio, MIN_SMART_CEILING_SHARE)}).`,
     `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503): ${outcomes.join('; ')}.`,
     ...twoHopTable('smart-ceiling', [SMART_LABEL, 'ceiling'], 'of ceiling', paired),
   ];
@@ -771,9 +772,9 @@ function describeSmart(paired: PairedResult<Record<string, number>[]>): string[]
     '',
     '### smart',
     '',
-    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${headers}`)} Both hops this checkout's, at their defaults (no HOP_COUNTRY_HEADER), each on its own copy of the store. In the smart hop's copy every one of the ${hotCodes.length} hot links is a smart link with five rules of one condition each, tried in this order: ${describeRules(FIVE_RULES)}; each sends a visitor it matches to ${RULE_DESTINATION}. None matches the load (a desktop browser asking in English, no query, from 127.0.0.1, before 2030), so every redirect evaluates all five and falls through to the link's destination: the worst case. The plain hop's copy is left as seeded.`,
+    `${describePairing(paired, eachDrivenBy(`over hot's paths and ${headers}`))} Both hops this checkout's, at their defaults (no HOP_COUNTRY_HEADER), each on its own copy of the store. In the smart hop's copy every one of the ${hotCodes.length} hot links is a smart link with five rules of one condition each, tried in this order: ${describeRules(FIVE_RULES)}; each sends a visitor it matches to ${RULE_DESTINATION}. None matches the load (a desktop browser asking in English, no query, from 127.0.0.1, before 2030), so every redirect evaluates all five and falls through to the link's destination: the worst case. The plain hop's copy is left as seeded.`,
     `Checked before each pair's windows: a smart link answered 302 to its destination with \`cache-control: private, no-store\`, and with \`?${MATCHING_QUERY}\` 302 to ${RULE_DESTINATION}; the plain link answered \`?${MATCHING_QUERY}\` with its destination.`,
-    `Smart served, of what plain served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_SMART_SHARE, 1)}: ${ratio >= MIN_SMART_SHARE ? 'met' : 'NOT met'}).`,
+    `Smart served, of what plain served in the same windows, per pair: ${listPairs(paired.ratios)}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_SMART_SHARE, 1)}: ${verdict(ratio, MIN_SMART_SHARE)}).`,
     `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503), smart / plain: ${outcomes.join('; ')}.`,
     ...twoHopTable('smart', [SMART_LABEL, PLAIN_LABEL], 'smart/plain', paired),
   ];
@@ -821,9 +822,9 @@ function describeDomains(paired: PairedResult<Record<string, number>[]>): string
     '',
     '### domains',
     '',
-    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths, no headers beyond the driver's own`)} Both hops this checkout's, at their defaults, each on its own copy of the store. In one copy a second short domain, ${SECOND_DOMAIN} (https, no root or not-found redirect), is registered, so that hop reads the Host header of every redirect to route it; the other copy is left as seeded (only the default domain: Host is never read). Every request names the driver's Host, 127.0.0.1:port, which is no registered domain, so both hops serve the hot links on the default domain.`,
+    `${describePairing(paired, eachDrivenBy(`over hot's paths, no headers beyond the driver's own`))} Both hops this checkout's, at their defaults, each on its own copy of the store. In one copy a second short domain, ${SECOND_DOMAIN} (https, no root or not-found redirect), is registered, so that hop reads the Host header of every redirect to route it; the other copy is left as seeded (only the default domain: Host is never read). Every request names the driver's Host, 127.0.0.1:port, which is no registered domain, so both hops serve the hot links on the default domain.`,
     `Checked before each pair's windows: the second-domain hop answered a hot code 302 to its destination, and 404 with \`Host: ${SECOND_DOMAIN}\` (the link is on the default domain only: it routes by Host); the default-only hop answered the same code with that Host 302 to its destination.`,
-    `With a second domain, of without, in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_DOMAINS_SHARE, 1)}: ${ratio >= MIN_DOMAINS_SHARE ? 'met' : 'NOT met'}).`,
+    `With a second domain, of without, in the same windows, per pair: ${listPairs(paired.ratios)}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_DOMAINS_SHARE, 1)}: ${verdict(ratio, MIN_DOMAINS_SHARE)}).`,
     `hop's answers by outcome per pair, warm-ups and checks included, from its /metrics (hop_redirect_duration_seconds_count; throttled = 429, shed = 503), second domain / default only: ${outcomes.join('; ')}.`,
     ...twoHopTable('domains', [SECOND_DOMAIN_LABEL, DEFAULT_ONLY_LABEL], 'with/without', paired),
   ];
@@ -994,8 +995,8 @@ function describeIntegrations(paired: PairedResult<IntegrationsAfterPair>): stri
     '',
     '### integrations',
     '',
-    `${describePairing(paired, `each driven by its own ${describeClosedLoopDriver(driver)} with ${Math.max(1, Math.floor(CONNECTIONS / 2))} connections over hot's paths and ${listHeaders(ANALYTICS_HEADERS)}`)} Both hops this checkout's with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store. The on hop (BENCH_INTEGRATIONS: ${[...INTEGRATIONS].join(', ')}): HOP_VISIT_LOG=${INTEGRATIONS.has('visits') ? 'on' : 'off'}; ${INTEGRATIONS.has('webhooks') ? 'a webhook for link.created, link.updated, link.deleted and link.clicked to a receiver on loopback in the bench process (HOP_WEBHOOK_ALLOW_PRIVATE=true)' : 'no webhook'}; ${INTEGRATIONS.has('stream') ? 'one `GET /v1/events` subscriber reading throughout' : 'no stream'}. The off hop: HOP_VISIT_LOG=off, no webhook, no stream. No settling between windows: folds, deliveries and the stream run inside them.`,
-    `On served, of what off served in the same windows, per pair: ${paired.ratios.map((r) => percent(r, 1, 1)).join(', ')}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_INTEGRATIONS_SHARE, 1)}: ${ratio >= MIN_INTEGRATIONS_SHARE ? 'met' : 'NOT met'}).`,
+    `${describePairing(paired, eachDrivenBy(`over hot's paths and ${listHeaders(ANALYTICS_HEADERS)}`))} Both hops this checkout's with HOP_COUNTRY_HEADER=${COUNTRY_HEADER}, each on its own copy of the store. The on hop (BENCH_INTEGRATIONS: ${[...INTEGRATIONS].join(', ')}): HOP_VISIT_LOG=${INTEGRATIONS.has('visits') ? 'on' : 'off'}; ${INTEGRATIONS.has('webhooks') ? 'a webhook for link.created, link.updated, link.deleted and link.clicked to a receiver on loopback in the bench process (HOP_WEBHOOK_ALLOW_PRIVATE=true)' : 'no webhook'}; ${INTEGRATIONS.has('stream') ? 'one `GET /v1/events` subscriber reading throughout' : 'no stream'}. The off hop: HOP_VISIT_LOG=off, no webhook, no stream. No settling between windows: folds, deliveries and the stream run inside them.`,
+    `On served, of what off served in the same windows, per pair: ${listPairs(paired.ratios)}; **median ${percent(ratio, 1, 1)}** (range ${percent(Math.min(...paired.ratios), 1, 1)}–${percent(Math.max(...paired.ratios), 1, 1)}) over ${paired.ratios.length} pairs of ${ROUNDS} windows of ${SECONDS} s (target ≥ ${percent(MIN_INTEGRATIONS_SHARE, 1)}: ${verdict(ratio, MIN_INTEGRATIONS_SHARE)}).`,
     `The on hop's click pipeline and deliveries per pair, from its /metrics after its load stopped, warm-ups included: ${perPair.join('; ')}.`,
     ...twoHopTable(
       'integrations',
@@ -1115,7 +1116,7 @@ function hotLoad(headers: Readonly<Record<string, string>>) {
       root: ROOT,
       port,
       pathsFile: pathFiles.hot,
-      connections: Math.max(1, Math.floor(CONNECTIONS / 2)),
+      connections: CONNECTIONS_PER_SIDE,
       seconds,
       headers,
     });
@@ -1153,4 +1154,19 @@ function randomCode(): string {
   let code = '';
   for (let i = 0; i < 7; i++) code += alphabet.charAt(Math.floor(Math.random() * 62));
   return code;
+}
+
+/** Each pair's ratio, as a report lists them. */
+function listPairs(ratios: readonly number[]): string {
+  return ratios.map((r) => percent(r, 1, 1)).join(', ');
+}
+
+/** Whether a median reaches its target, as a report says it. */
+function verdict(ratio: number, target: number): string {
+  return ratio >= target ? 'met' : 'NOT met';
+}
+
+/** A paired scenario's load: each server's own closed-loop driver, then what it sends. */
+function eachDrivenBy(load: string): string {
+  return `each driven by its own ${describeClosedLoopDriver(driver)} with ${CONNECTIONS_PER_SIDE} connections ${load}`;
 }
