@@ -7,8 +7,19 @@
 local requests = {}
 local index = 1
 
+-- wrk's LuaJIT seeds math.random the same way in every process: unseeded, every run would
+-- start at the same path, and a measured window would repeat its warm-up's paths (uniform's
+-- L1 hits then depend on what the warm-up left there, differently for each side of a pair).
+local function seedFromUrandom()
+  local urandom = assert(io.open("/dev/urandom", "rb"))
+  local a, b, c = urandom:read(3):byte(1, 3)
+  urandom:close()
+  math.randomseed(a * 65536 + b * 256 + c)
+end
+
 function init(args)
   for line in io.lines(args[1]) do requests[#requests + 1] = wrk.format("GET", line) end
+  seedFromUrandom()
   index = math.random(#requests)
 end
 

@@ -13,7 +13,8 @@
 # with PORT and DATA set). NODE_FLAGS go to both hops' node (e.g. --cpu-prof
 # --cpu-prof-dir=DIR for one profile per thread, or --perf-basic-prof for `perf record`).
 # CREATES=N adds N creates/s through the API beside each load (the open loop's, with a
-# bootstrap admin key given to both hops), as `mixed` does.
+# bootstrap admin key given to both hops), as `mixed` does. SETTLE=N waits N idle seconds
+# after the load before reading the CPU (see below).
 set -euo pipefail
 seed=$(realpath "$1"); paths=$(realpath "$2"); rate=$3; seconds=$4; shift 4
 root=$(pwd)
@@ -54,6 +55,9 @@ pids=("$(pidOn 9321)" "$(pidOn 9322)")
 drive 9321 "${WARM:-3}" >/dev/null & warm=$!; drive 9322 "${WARM:-3}" >/dev/null; wait $warm
 a0=$(cpuOf "${pids[0]}"); b0=$(cpuOf "${pids[1]}"); am0=$(mainOf "${pids[0]}"); bm0=$(mainOf "${pids[1]}")
 drive 9321 "$seconds" >"$work/a.json" & first=$!; drive 9322 "$seconds" >"$work/b.json"; wait $first
+# SETTLE=N: N seconds more, without load, before the CPU is read, so that work a server put
+# off (clicks queued and not yet folded) is counted too; idle, each costs next to nothing.
+sleep "${SETTLE:-0}"
 a1=$(cpuOf "${pids[0]}"); b1=$(cpuOf "${pids[1]}"); am1=$(mainOf "${pids[0]}"); bm1=$(mainOf "${pids[1]}")
 echo "CPU over the window, ms: main thread A $(((am1 - am0) / 1000000)), B $(((bm1 - bm0) / 1000000)); all threads A $(((a1 - a0) / 1000000)), B $(((b1 - b0) / 1000000))"
 node -e '
