@@ -236,8 +236,12 @@ class LinkFold {
   botTotal = 0;
   /** Past a handful of buckets, a keyed index (a link clicked from many places). */
   #index: Map<string, MutableBucket> | null = null;
-  readonly #hosts = new ValuesPerHour(OTHER_REFERRER);
-  readonly #cities = new ValuesPerHour(OTHER_CITY);
+  /**
+   * Made on a link's first referrer host or city: most clicks name neither, and a fold
+   * over many links holds one LinkFold per link until it commits.
+   */
+  #hosts: ValuesPerHour | null = null;
+  #cities: ValuesPerHour | null = null;
 
   constructor(linkId: string) {
     this.linkId = linkId;
@@ -277,6 +281,7 @@ class LinkFold {
 
   /** The host, or `other` once this link has `maxReferrers` hosts in that hour. */
   boundReferrer(hour: number, host: string, state: FoldState, maxReferrers: number): string {
+    this.#hosts ??= new ValuesPerHour(OTHER_REFERRER);
     return this.#hosts.bound(hour, host, maxReferrers, () =>
       state.referrers.get(linkHourKey(this.linkId, hour)),
     );
@@ -284,6 +289,7 @@ class LinkFold {
 
   /** The city, or `other` once this link has `maxCities` cities in that hour. */
   boundCity(hour: number, city: string, state: FoldState, maxCities: number): string {
+    this.#cities ??= new ValuesPerHour(OTHER_CITY);
     return this.#cities.bound(hour, city, maxCities, () =>
       state.cities?.get(linkHourKey(this.linkId, hour)),
     );

@@ -21,7 +21,10 @@ const options = workerData as AggregatorThreadOptions;
 const port = parentPort;
 if (port === null) throw new Error('the aggregator thread runs as a worker');
 
-const store = SqliteClickDatabase.open(options.clicksFile, options.rowsPerFold);
+const store = SqliteClickDatabase.open(options.clicksFile, {
+  rows: options.rowsPerFold,
+  links: options.linksPerFold,
+});
 /** Until when folds write click events (ADR 0131): kept in clicks.db across restarts. */
 let clickEventsUntilMs = store.clickEventDemand.untilMs();
 const aggregator = new ClickAggregator({

@@ -13,6 +13,8 @@ export interface AggregatorThreadOptions {
   readonly logVisits: boolean;
   /** Queue rows (flushed batches) merged into one fold at most. */
   readonly rowsPerFold: number;
+  /** No further row is merged into a fold once its rows name this many links. */
+  readonly linksPerFold: number;
   /** The pause after a fold that emptied the queue: clicks gather, and fold together. */
   readonly foldIntervalMs: number;
   readonly reportIntervalMs: number;

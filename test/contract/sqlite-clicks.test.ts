@@ -71,6 +71,93 @@ describe('SqliteClickQueue', () => {
     assert.equal((await store.clicks.totals(['link-a'])).get('link-a')?.clicks, 15);
   });
 
+  test('a delivery merges rows until they name `links` links; the rest stay queued, in order', async (t) => {
+    const file = join(tempDataDir(t), 'clicks.db');
+    const clicks = SqliteClickDatabase.open(file, { rows: 10, links: 3 });
+    t.after(() => {
+      clicks.close();
+    });
+    const queue = clicks.clickQueue;
+    // Rows naming links a, b; a again; c; d; then one on a only.
+    const rows = [
+      [...events(2, 0, { linkId: 'a' }), ...events(2, 2, { linkId: 'b' })],
+      events(3, 4, { linkId: 'a' }),
+      events(1, 7, { linkId: 'c' }),
+      events(1, 8, { linkId: 'd' }),
+      events(4, 9, { linkId: 'a' }),
+    ];
+    for (const row of rows) await queue.send(batchOf(row));
+    const seqs = (tallies: readonly ClickTally[]) =>
+      tallies.map((tally) => [tally.fromSeq, tally.toSeq]);
+
+    const first = await queue.next();
+    assert.ok(first !== null);
+    // a, b; then a again (still two links); then c makes three: no further row.
+    assert.deepEqual(seqs(first.tallies), [
+      [0, 3],
+      [4, 6],
+      [7, 7],
+    ]);
+    await first.ack();
+    const second = await queue.next();
+    assert.ok(second !== null);
+    assert.deepEqual(seqs(second.tallies), [
+      [8, 8],
+      [9, 12],
+    ]);
+    await second.ack();
+    assert.equal(await queue.next(), null);
+  });
+
+  test('a fold over more links than one bound array holds counts every one of them', async (t) => {
+    const store = openTempSqliteStore(t);
+    // 4,096 rows are bound at a time: 10,000 links, two clicks each, span three arrays.
+    const links = Array.from({ length: 10_000 }, (_, index) => `link-${index}`);
+    const many = events(20_000).map((event, index) => ({
+      ...event,
+      linkId: links[index % links.length] as string,
+    }));
+    await store.clickQueue.send(batchOf(many));
+    const delivery = await store.clickQueue.next();
+    assert.ok(delivery !== null);
+    assert.deepEqual(await store.clicks.fold(delivery.tallies, 50), {
+      counted: 20_000,
+      duplicates: 0,
+    });
+    const totals = await store.clicks.totals(links);
+    assert.equal(totals.size, links.length);
+    for (const linkId of links) assert.equal(totals.get(linkId)?.clicks, 2, linkId);
+    const last = links.at(-1) as string;
+    const summary = await store.clicks.summarize(last, 0, Number.MAX_SAFE_INTEGER);
+    assert.equal(
+      summary.browsers.reduce((sum, row) => sum + row.clicks, 0),
+      2,
+      'its facet rows were written too',
+    );
+    assert.equal(await store.clicks.clicksBetween(0, Number.MAX_SAFE_INTEGER), 20_000);
+  });
+
+  test('one row naming more links than the bound is still delivered, whole', async (t) => {
+    const clicks = SqliteClickDatabase.open(join(tempDataDir(t), 'clicks.db'), {
+      rows: 10,
+      links: 2,
+    });
+    t.after(() => {
+      clicks.close();
+    });
+    const wide = ['a', 'b', 'c', 'd'].flatMap((linkId, index) => events(1, index, { linkId }));
+    await clicks.clickQueue.send(batchOf(wide));
+    await clicks.clickQueue.send(batchOf(events(1, 4, { linkId: 'e' })));
+    const delivery = await clicks.clickQueue.next();
+    assert.ok(delivery !== null);
+    assert.deepEqual(
+      delivery.tallies.flatMap((tally) => tally.buckets.map((bucket) => bucket.linkId)).sort(),
+      ['a', 'b', 'c', 'd'],
+    );
+    await delivery.ack();
+    assert.equal(await clicks.clickQueue.pendingBatches(), 1);
+  });
+
   test('rows of the JSON format an earlier hop queued still fold; a row that is no tally is dropped', async (t) => {
     const file = join(tempDataDir(t), 'clicks.db');
     // An earlier hop's clicks.db: the first migration only, a JSON row in its queue.
@@ -83,7 +170,7 @@ describe('SqliteClickQueue', () => {
       .prepare('INSERT INTO click_queue (created_at, tally) VALUES (?, ?)')
       .run(1, legacyTallyJson(tallyOfBatch(batchOf(events(4)))));
     old.close();
-    const clicks = SqliteClickDatabase.open(file, 10);
+    const clicks = SqliteClickDatabase.open(file, { rows: 10 });
     t.after(() => {
       clicks.close();
     });

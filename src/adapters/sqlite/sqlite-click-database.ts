@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabaseFile } from './open-database-file.js';
-import { SqliteClickQueue } from './sqlite-click-queue.js';
+import { SqliteClickQueue, type DeliveryBounds } from './sqlite-click-queue.js';
 import { SqliteClickStore } from './sqlite-click-store.js';
 import { SqliteClickEventLog } from './sqlite-click-event-log.js';
 import { SqliteClickEventDemand } from './sqlite-click-event-demand.js';
@@ -32,10 +32,10 @@ export class SqliteClickDatabase {
   readonly spoolWriter: SqliteSpoolWriter;
   readonly #db: Database.Database;
 
-  private constructor(db: Database.Database, rowsPerDelivery: number) {
+  private constructor(db: Database.Database, deliveries: DeliveryBounds) {
     this.#db = db;
     this.clicks = new SqliteClickStore(db);
-    this.clickQueue = new SqliteClickQueue(db, rowsPerDelivery);
+    this.clickQueue = new SqliteClickQueue(db, deliveries);
     this.visits = new SqliteVisitLog(db);
     this.clickEvents = new SqliteClickEventLog(db);
     this.clickEventDemand = new SqliteClickEventDemand(db);
@@ -49,11 +49,11 @@ export class SqliteClickDatabase {
     return new SqliteFoldLogSpool(this.#db, write);
   }
 
-  /** `rowsPerDelivery`: queue rows one aggregator delivery merges (default 1). */
-  static open(file: string, rowsPerDelivery = 1): SqliteClickDatabase {
+  /** `deliveries`: how much of the queue one aggregator delivery takes (default one row). */
+  static open(file: string, deliveries: DeliveryBounds = { rows: 1 }): SqliteClickDatabase {
     const db = openDatabaseFile(file);
     applyMigrations(db, CLICK_MIGRATIONS);
-    return new SqliteClickDatabase(db, rowsPerDelivery);
+    return new SqliteClickDatabase(db, deliveries);
   }
 
   migrate(): number[] {

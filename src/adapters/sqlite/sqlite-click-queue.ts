@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ClickBatch } from '../../domain/click-batch.js';
+import type { ClickTally } from '../../domain/click-tally.js';
 import { FlushTally } from '../../wire/flush-tally.js';
 import { decodeTally } from '../../wire/click-event-codec.js';
 import { decodeTallyWire } from '../../wire/click-tally-wire.js';
@@ -13,6 +14,19 @@ import { guardSqlite } from './sqlite-errors.js';
  * it covers; the in-process aggregator reads the oldest rows, folds them and deletes them.
  * A second of clicks on a few links costs one small insert, not one per click.
  */
+/**
+ * How much of the queue one delivery takes. `rows`: flushed batches merged into one fold at
+ * most; merged rows fold together, so a link clicked every second costs one row update per
+ * fold, not per second. `links`: once the rows taken name this many links, no further row
+ * is taken (the last may go past it by one batch's links). A fold's memory grows with the
+ * links it names (every bucket, its planned rows, the JSON they are bound as): clicks
+ * spread over many links end a delivery early, clicks on a few are merged as before.
+ */
+export interface DeliveryBounds {
+  readonly rows: number;
+  readonly links?: number;
+}
+
 export class SqliteClickQueue implements ClickSink, ClickSource {
   readonly #insert: Database.Statement<[number, Uint8Array]>;
   readonly #oldest: Database.Statement<
@@ -21,15 +35,11 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
   >;
   readonly #deleteUpTo: Database.Statement<[number]>;
   readonly #pending: Database.Statement<[], number>;
-  readonly #rowsPerDelivery: number;
+  readonly #bounds: DeliveryBounds;
   #flushTally: FlushTally | null = null;
 
-  /**
-   * `rowsPerDelivery`: rows (flushed batches) one delivery merges. Merged rows fold
-   * together: a link clicked every second costs one row update per fold, not per second.
-   */
-  constructor(db: Database.Database, rowsPerDelivery = 1) {
-    this.#rowsPerDelivery = rowsPerDelivery;
+  constructor(db: Database.Database, bounds: DeliveryBounds = { rows: 1 }) {
+    this.#bounds = bounds;
     this.#insert = db.prepare(
       "INSERT INTO click_queue (created_at, tally, wire) VALUES (?, '', ?)",
     );
@@ -51,17 +61,30 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
     guardSqlite('queue clicks', () => this.#insert.run(Date.now(), new Uint8Array(wire)));
   }
 
-  /** The oldest queued rows, `rowsPerDelivery` at most: one flushed batch each. */
+  /** The oldest queued rows (one flushed batch each), within the delivery's bounds. */
   async next(): Promise<ClickDelivery | null> {
-    const rows = guardSqlite('read queued clicks', () => this.#oldest.all(this.#rowsPerDelivery));
-    const last = rows[rows.length - 1];
-    if (last === undefined) return null;
-    // A row that is not a tally (written by hand, or corrupt) is dropped, never retried.
-    const tallies = rows.flatMap((row) => decodeRow(row.tally, row.wire) ?? []);
+    const { rows, links } = this.#bounds;
+    const tallies: ClickTally[] = [];
+    const linksSeen = links === undefined ? null : new Set<string>();
+    let lastId = -1;
+    guardSqlite('read queued clicks', () => {
+      for (const row of this.#oldest.iterate(rows)) {
+        lastId = row.id;
+        // A row that is not a tally (written by hand, or corrupt) is dropped, never retried.
+        const tally = decodeRow(row.tally, row.wire);
+        if (tally === null) continue;
+        tallies.push(tally);
+        if (linksSeen === null) continue;
+        for (const bucket of tally.buckets) linksSeen.add(bucket.linkId);
+        // Leaving the loop ends the statement: the rows after this one stay queued.
+        if (linksSeen.size >= (links ?? Infinity)) break;
+      }
+    });
+    if (lastId === -1) return null;
     return {
       tallies,
       ack: async () => {
-        guardSqlite('dequeue clicks', () => this.#deleteUpTo.run(last.id));
+        guardSqlite('dequeue clicks', () => this.#deleteUpTo.run(lastId));
       },
     };
   }
