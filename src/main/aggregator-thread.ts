@@ -91,7 +91,7 @@ export interface AggregatorThread {
 /**
  * A fold makes an object per bucket of every tally it reads, all dead once it commits. It
  * was 64 MB, to hold a whole fold; since a fold names at most about 20,000 links (ADR
- * 0145), 16 MB measured the same CPU per request, paired, under `hot` (0.994, 1.004) and
+ * 0145), 16 MB measured no more CPU per request, paired, under `hot` (0.994, 1.004) and
  * `uniform` (0.987, 0.912), with a 30 to 50 MB smaller heap in this thread.
  */
 const AGGREGATOR_HEAP = { maxYoungGenerationSizeMb: 16 };

@@ -127,14 +127,53 @@ describe('SqliteClickQueue', () => {
     const totals = await store.clicks.totals(links);
     assert.equal(totals.size, links.length);
     for (const linkId of links) assert.equal(totals.get(linkId)?.clicks, 2, linkId);
-    const last = links.at(-1) as string;
-    const summary = await store.clicks.summarize(last, 0, Number.MAX_SAFE_INTEGER);
-    assert.equal(
-      summary.browsers.reduce((sum, row) => sum + row.clicks, 0),
-      2,
-      'its facet rows were written too',
-    );
+    // The first link's rows are in the first array bound, the middle one's and the last
+    // one's in later ones.
+    for (const linkId of [links[0], links[5_000], links.at(-1)] as string[]) {
+      const summary = await store.clicks.summarize(linkId, 0, Number.MAX_SAFE_INTEGER);
+      const sum = (rows: readonly { readonly clicks: number }[]) =>
+        rows.reduce((total, row) => total + row.clicks, 0);
+      assert.equal(sum(summary.hours), 2, `${linkId}: its hourly rows`);
+      assert.equal(sum(summary.countries), 2, `${linkId}: its hourly rows' countries`);
+      assert.equal(sum(summary.browsers), 2, `${linkId}: its facet rows`);
+    }
     assert.equal(await store.clicks.clicksBetween(0, Number.MAX_SAFE_INTEGER), 20_000);
+  });
+
+  test('the row that crosses the bound is delivered whole; a corrupt row after it waits', async (t) => {
+    const file = join(tempDataDir(t), 'clicks.db');
+    const clicks = SqliteClickDatabase.open(file, { rows: 10, links: 3 });
+    t.after(() => {
+      clicks.close();
+    });
+    const raw = new Database(file);
+    t.after(() => {
+      raw.close();
+    });
+    const queue = clicks.clickQueue;
+    await queue.send(batchOf([...events(1, 0, { linkId: 'a' }), ...events(1, 1, { linkId: 'b' })]));
+    // Two links more: the bound (3) is crossed inside this row.
+    await queue.send(batchOf([...events(1, 2, { linkId: 'c' }), ...events(1, 3, { linkId: 'd' })]));
+    raw
+      .prepare("INSERT INTO click_queue (created_at, tally, wire) VALUES (?, '', ?)")
+      .run(3, Buffer.from('not a tally'));
+    await queue.send(batchOf(events(1, 4, { linkId: 'e' })));
+    const seqs = (tallies: readonly ClickTally[]) =>
+      tallies.map((tally) => [tally.fromSeq, tally.toSeq]);
+
+    const first = await queue.next();
+    assert.ok(first !== null);
+    assert.deepEqual(seqs(first.tallies), [
+      [0, 1],
+      [2, 3],
+    ]);
+    await first.ack();
+    assert.equal(await queue.pendingBatches(), 2, 'the corrupt row and the last stay queued');
+    const second = await queue.next();
+    assert.ok(second !== null);
+    assert.deepEqual(seqs(second.tallies), [[4, 4]], 'the corrupt row is dropped');
+    await second.ack();
+    assert.equal(await queue.pendingBatches(), 0);
   });
 
   test('one row naming more links than the bound is still delivered, whole', async (t) => {

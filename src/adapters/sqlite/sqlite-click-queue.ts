@@ -9,12 +9,6 @@ import type { ClickDelivery, ClickSource } from '../../ports/click-source.js';
 import { guardSqlite } from './sqlite-errors.js';
 
 /**
- * The embedded click pipeline's durable middle (SPEC §6): the flusher's sink writes each
- * batch as one row of `click_queue`, already summed per bucket with the run of event ids
- * it covers; the in-process aggregator reads the oldest rows, folds them and deletes them.
- * A second of clicks on a few links costs one small insert, not one per click.
- */
-/**
  * How much of the queue one delivery takes. `rows`: flushed batches merged into one fold at
  * most; merged rows fold together, so a link clicked every second costs one row update per
  * fold, not per second. `links`: once the rows taken name this many links, no further row
@@ -24,9 +18,16 @@ import { guardSqlite } from './sqlite-errors.js';
  */
 export interface DeliveryBounds {
   readonly rows: number;
+  /** Unbounded when absent. */
   readonly links?: number;
 }
 
+/**
+ * The embedded click pipeline's durable middle (SPEC §6): the flusher's sink writes each
+ * batch as one row of `click_queue`, already summed per bucket with the run of event ids
+ * it covers; the in-process aggregator reads the oldest rows, folds them and deletes them.
+ * A second of clicks on a few links costs one small insert, not one per click.
+ */
 export class SqliteClickQueue implements ClickSink, ClickSource {
   readonly #insert: Database.Statement<[number, Uint8Array]>;
   readonly #oldest: Database.Statement<
@@ -63,9 +64,9 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
 
   /** The oldest queued rows (one flushed batch each), within the delivery's bounds. */
   async next(): Promise<ClickDelivery | null> {
-    const { rows, links } = this.#bounds;
+    const { rows, links = Infinity } = this.#bounds;
     const tallies: ClickTally[] = [];
-    const linksSeen = links === undefined ? null : new Set<string>();
+    const linksSeen = links === Infinity ? null : new Set<string>();
     let lastId = -1;
     guardSqlite('read queued clicks', () => {
       for (const row of this.#oldest.iterate(rows)) {
@@ -77,7 +78,7 @@ export class SqliteClickQueue implements ClickSink, ClickSource {
         if (linksSeen === null) continue;
         for (const bucket of tally.buckets) linksSeen.add(bucket.linkId);
         // Leaving the loop ends the statement: the rows after this one stay queued.
-        if (linksSeen.size >= (links ?? Infinity)) break;
+        if (linksSeen.size >= links) break;
       }
     });
     if (lastId === -1) return null;

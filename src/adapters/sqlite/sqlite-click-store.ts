@@ -71,9 +71,9 @@ export class SqliteClickStore implements ClickStore {
     this.#seen = db
       .prepare<[string], string>('SELECT intervals FROM click_seen WHERE instance = ?')
       .pluck();
-    // Whole batches in one statement each, looped inside SQLite over a JSON array: a fold
-    // touching thousands of links makes three calls, not thousands (each call from
-    // JavaScript costs more than the row it writes).
+    // Rows in batches, looped inside SQLite over a JSON array: a fold touching thousands of
+    // links makes a call per 4,096 rows of each table (`bindInChunks`), not one per row
+    // (each call from JavaScript costs more than the row it writes).
     this.#referrers = db
       .prepare<[string], [string, number, string]>(
         `SELECT DISTINCT h.link_id, h.hour, h.referrer_host
