@@ -40,6 +40,11 @@ test("click migration 0004 splits bots' clicks out of an older clicks.db's total
   );
 });
 
+/** Each tally's run of event ids, as [from, to]. */
+function seqsOf(tallies: readonly ClickTally[]): number[][] {
+  return tallies.map((tally) => [tally.fromSeq, tally.toSeq]);
+}
+
 describe('SqliteClickQueue', () => {
   test('a batch stays queued until acknowledged; folding it again after a crash counts nothing twice', async (t) => {
     const store = openTempSqliteStore(t);
@@ -50,11 +55,7 @@ describe('SqliteClickQueue', () => {
 
     const first = await queue.next();
     assert.ok(first !== null);
-    assert.deepEqual(
-      first.tallies.map((tally) => [tally.fromSeq, tally.toSeq]),
-      [[0, 9]],
-      'the oldest row, one tally',
-    );
+    assert.deepEqual(seqsOf(first.tallies), [[0, 9]], 'the oldest row, one tally');
     await store.clicks.fold(first.tallies, 50);
     // The process dies here: folded, never acknowledged. The row is delivered again.
     const again = await queue.next();
@@ -87,13 +88,11 @@ describe('SqliteClickQueue', () => {
       events(4, 9, { linkId: 'a' }),
     ];
     for (const row of rows) await queue.send(batchOf(row));
-    const seqs = (tallies: readonly ClickTally[]) =>
-      tallies.map((tally) => [tally.fromSeq, tally.toSeq]);
 
     const first = await queue.next();
     assert.ok(first !== null);
     // a, b; then a again (still two links); then c makes three: no further row.
-    assert.deepEqual(seqs(first.tallies), [
+    assert.deepEqual(seqsOf(first.tallies), [
       [0, 3],
       [4, 6],
       [7, 7],
@@ -101,7 +100,7 @@ describe('SqliteClickQueue', () => {
     await first.ack();
     const second = await queue.next();
     assert.ok(second !== null);
-    assert.deepEqual(seqs(second.tallies), [
+    assert.deepEqual(seqsOf(second.tallies), [
       [8, 8],
       [9, 12],
     ]);
@@ -158,12 +157,10 @@ describe('SqliteClickQueue', () => {
       .prepare("INSERT INTO click_queue (created_at, tally, wire) VALUES (?, '', ?)")
       .run(3, Buffer.from('not a tally'));
     await queue.send(batchOf(events(1, 4, { linkId: 'e' })));
-    const seqs = (tallies: readonly ClickTally[]) =>
-      tallies.map((tally) => [tally.fromSeq, tally.toSeq]);
 
     const first = await queue.next();
     assert.ok(first !== null);
-    assert.deepEqual(seqs(first.tallies), [
+    assert.deepEqual(seqsOf(first.tallies), [
       [0, 1],
       [2, 3],
     ]);
@@ -171,7 +168,7 @@ describe('SqliteClickQueue', () => {
     assert.equal(await queue.pendingBatches(), 2, 'the corrupt row and the last stay queued');
     const second = await queue.next();
     assert.ok(second !== null);
-    assert.deepEqual(seqs(second.tallies), [[4, 4]], 'the corrupt row is dropped');
+    assert.deepEqual(seqsOf(second.tallies), [[4, 4]], 'the corrupt row is dropped');
     await second.ack();
     assert.equal(await queue.pendingBatches(), 0);
   });
@@ -224,13 +221,10 @@ describe('SqliteClickQueue', () => {
     insert.run(3, '', Buffer.from(new FlushTally().encode(batchOf(events(6, 4)))));
     const delivery = await clicks.clickQueue.next();
     assert.ok(delivery !== null);
-    assert.deepEqual(
-      delivery.tallies.map((tally) => [tally.fromSeq, tally.toSeq]),
-      [
-        [0, 3],
-        [4, 9],
-      ],
-    );
+    assert.deepEqual(seqsOf(delivery.tallies), [
+      [0, 3],
+      [4, 9],
+    ]);
     assert.deepEqual(await clicks.clicks.fold(delivery.tallies, 50), {
       counted: 10,
       duplicates: 0,
