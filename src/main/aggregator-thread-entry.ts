@@ -21,17 +21,14 @@ const options = workerData as AggregatorThreadOptions;
 const port = parentPort;
 if (port === null) throw new Error('the aggregator thread runs as a worker');
 
-const store = SqliteClickDatabase.open(options.clicksFile, {
-  rows: options.rowsPerFold,
-  links: options.linksPerFold,
-});
+const store = SqliteClickDatabase.open(options.clicksFile, options.foldBounds);
 /** Until when folds write click events (ADR 0131): kept in clicks.db across restarts. */
 let clickEventsUntilMs = store.clickEventDemand.untilMs();
 const aggregator = new ClickAggregator({
   source: store.clickQueue,
   store: store.clicks,
   clock: systemClock,
-  batchSize: options.rowsPerFold,
+  batchSize: options.foldBounds.rows,
   maxReferrers: options.maxReferrers,
   logVisits: options.logVisits,
   clickEventsWanted: (nowMs) => nowMs < clickEventsUntilMs,

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { startEntryWorker } from '../adapters/threads/entry-worker.js';
 import { describeWorkerError } from '../adapters/threads/worker-error.js';
+import type { DeliveryBounds } from '../adapters/sqlite/sqlite-click-queue.js';
 import type { SpooledChunk } from '../adapters/sqlite/sqlite-fold-log-spool.js';
 import { FlushTally } from '../wire/flush-tally.js';
 import type { ClickSink } from '../ports/click-sink.js';
@@ -11,10 +12,8 @@ export interface AggregatorThreadOptions {
   readonly maxReferrers: number;
   /** HOP_VISIT_LOG (ADR 0125). */
   readonly logVisits: boolean;
-  /** Queue rows (flushed batches) merged into one fold at most. */
-  readonly rowsPerFold: number;
-  /** No further row is merged into a fold once its rows name this many links. */
-  readonly linksPerFold: number;
+  /** How much of the queue (flushed batches) one fold takes. */
+  readonly foldBounds: DeliveryBounds;
   /** The pause after a fold that emptied the queue: clicks gather, and fold together. */
   readonly foldIntervalMs: number;
   readonly reportIntervalMs: number;

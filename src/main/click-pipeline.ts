@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { randomFillSync } from 'node:crypto';
-import type { SqliteClickQueue } from '../adapters/sqlite/sqlite-click-queue.js';
+import type { DeliveryBounds, SqliteClickQueue } from '../adapters/sqlite/sqlite-click-queue.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
 import { ClickBuffer } from '../clicks/click-buffer.js';
 import { ClickFlusher } from '../clicks/click-flusher.js';
@@ -34,14 +34,14 @@ const AGGREGATOR_IDLE_MS = 250;
  * 15 s keeps the thread's rows per second where they were (BENCHMARKS.md, 2026-12-05).
  */
 const THREAD_FOLD_INTERVAL_MS = 15_000;
-const THREAD_ROWS_PER_FOLD = 120;
 /**
- * A fold holds every link it names in memory until it commits (about 2 KB a link at its
- * peak): 15 s of clicks spread over a million links made one fold of 240,000 links and
- * peaked `hop serve` at over 1 GB. Merging stops once the rows taken name this many links,
- * so clicks on a few links still merge 15 s at a time (ADR 0145).
+ * How much of the queue one fold of the thread takes: 120 flushes at most, and no further
+ * one once those taken name 20,000 links. A fold holds every link it names in memory until
+ * it commits: one fold of 15 s of clicks spread over a million links raised `hop serve`'s
+ * memory by 700 MB, to a 1,148 MB peak. Clicks on a few links still merge 15 s at a time
+ * (ADR 0145).
  */
-const THREAD_LINKS_PER_FOLD = 20_000;
+const THREAD_FOLD_BOUNDS: DeliveryBounds = { rows: 120, links: 20_000 };
 const THREAD_REPORT_INTERVAL_MS = 1_000;
 /** 16 base62 characters ≈ 95 bits: no two process starts share an instance id. */
 const INSTANCE_ID_LENGTH = 16;
@@ -223,8 +223,7 @@ function startEmbeddedAggregatorThread(config: Config, logger: Logger): Aggregat
       clicksFile: config.clicksDatabaseFile,
       maxReferrers: config.clickMaxReferrers,
       logVisits: config.visitLog,
-      rowsPerFold: THREAD_ROWS_PER_FOLD,
-      linksPerFold: THREAD_LINKS_PER_FOLD,
+      foldBounds: THREAD_FOLD_BOUNDS,
       foldIntervalMs: THREAD_FOLD_INTERVAL_MS,
       reportIntervalMs: THREAD_REPORT_INTERVAL_MS,
     },

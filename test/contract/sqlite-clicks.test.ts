@@ -8,6 +8,10 @@ import type { ClickTally } from '../../src/domain/click-tally.js';
 import { tallyOfBatch } from '../support/click-tallies.js';
 import { legacyTallyJson } from '../support/click-tallies.js';
 import { SqliteClickDatabase } from '../../src/adapters/sqlite/sqlite-click-database.js';
+import type {
+  DeliveryBounds,
+  SqliteClickQueue,
+} from '../../src/adapters/sqlite/sqlite-click-queue.js';
 import { WRITE_OUT_ROWS } from '../../src/adapters/sqlite/sqlite-fold-log-spool.js';
 import { applyMigrations, CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import {
@@ -45,6 +49,27 @@ function seqsOf(tallies: readonly ClickTally[]): number[][] {
   return tallies.map((tally) => [tally.fromSeq, tally.toSeq]);
 }
 
+/** A clicks.db of its own whose queue delivers within `bounds`, closed after the test. */
+function openBoundedClicks(
+  t: TestContext,
+  bounds: DeliveryBounds,
+): { clicks: SqliteClickDatabase; file: string } {
+  const file = join(tempDataDir(t), 'clicks.db');
+  const clicks = SqliteClickDatabase.open(file, bounds);
+  t.after(() => {
+    clicks.close();
+  });
+  return { clicks, file };
+}
+
+/** The next delivery's runs of event ids, acknowledged (there must be one). */
+async function takeDelivery(queue: SqliteClickQueue): Promise<number[][]> {
+  const delivery = await queue.next();
+  assert.ok(delivery !== null);
+  await delivery.ack();
+  return seqsOf(delivery.tallies);
+}
+
 describe('SqliteClickQueue', () => {
   test('a batch stays queued until acknowledged; folding it again after a crash counts nothing twice', async (t) => {
     const store = openTempSqliteStore(t);
@@ -73,12 +98,7 @@ describe('SqliteClickQueue', () => {
   });
 
   test('a delivery merges rows until they name `links` links; the rest stay queued, in order', async (t) => {
-    const file = join(tempDataDir(t), 'clicks.db');
-    const clicks = SqliteClickDatabase.open(file, { rows: 10, links: 3 });
-    t.after(() => {
-      clicks.close();
-    });
-    const queue = clicks.clickQueue;
+    const queue = openBoundedClicks(t, { rows: 10, links: 3 }).clicks.clickQueue;
     // Rows naming links a, b; a again; c; d; then one on a only.
     const rows = [
       [...events(2, 0, { linkId: 'a' }), ...events(2, 2, { linkId: 'b' })],
@@ -89,22 +109,16 @@ describe('SqliteClickQueue', () => {
     ];
     for (const row of rows) await queue.send(batchOf(row));
 
-    const first = await queue.next();
-    assert.ok(first !== null);
     // a, b; then a again (still two links); then c makes three: no further row.
-    assert.deepEqual(seqsOf(first.tallies), [
+    assert.deepEqual(await takeDelivery(queue), [
       [0, 3],
       [4, 6],
       [7, 7],
     ]);
-    await first.ack();
-    const second = await queue.next();
-    assert.ok(second !== null);
-    assert.deepEqual(seqsOf(second.tallies), [
+    assert.deepEqual(await takeDelivery(queue), [
       [8, 8],
       [9, 12],
     ]);
-    await second.ack();
     assert.equal(await queue.next(), null);
   });
 
@@ -140,11 +154,7 @@ describe('SqliteClickQueue', () => {
   });
 
   test('the row that crosses the bound is delivered whole; a corrupt row after it waits', async (t) => {
-    const file = join(tempDataDir(t), 'clicks.db');
-    const clicks = SqliteClickDatabase.open(file, { rows: 10, links: 3 });
-    t.after(() => {
-      clicks.close();
-    });
+    const { clicks, file } = openBoundedClicks(t, { rows: 10, links: 3 });
     const raw = new Database(file);
     t.after(() => {
       raw.close();
@@ -158,29 +168,17 @@ describe('SqliteClickQueue', () => {
       .run(3, Buffer.from('not a tally'));
     await queue.send(batchOf(events(1, 4, { linkId: 'e' })));
 
-    const first = await queue.next();
-    assert.ok(first !== null);
-    assert.deepEqual(seqsOf(first.tallies), [
+    assert.deepEqual(await takeDelivery(queue), [
       [0, 1],
       [2, 3],
     ]);
-    await first.ack();
     assert.equal(await queue.pendingBatches(), 2, 'the corrupt row and the last stay queued');
-    const second = await queue.next();
-    assert.ok(second !== null);
-    assert.deepEqual(seqsOf(second.tallies), [[4, 4]], 'the corrupt row is dropped');
-    await second.ack();
+    assert.deepEqual(await takeDelivery(queue), [[4, 4]], 'the corrupt row is dropped');
     assert.equal(await queue.pendingBatches(), 0);
   });
 
   test('one row naming more links than the bound is still delivered, whole', async (t) => {
-    const clicks = SqliteClickDatabase.open(join(tempDataDir(t), 'clicks.db'), {
-      rows: 10,
-      links: 2,
-    });
-    t.after(() => {
-      clicks.close();
-    });
+    const { clicks } = openBoundedClicks(t, { rows: 10, links: 2 });
     const wide = ['a', 'b', 'c', 'd'].flatMap((linkId, index) => events(1, index, { linkId }));
     await clicks.clickQueue.send(batchOf(wide));
     await clicks.clickQueue.send(batchOf(events(1, 4, { linkId: 'e' })));
