@@ -13,7 +13,10 @@ import { prepareSmart, type PreparedSmart } from './smart/prepared-smart.js';
  */
 export interface CachedLink extends Omit<RedirectTarget, 'smart'> {
   readonly found: true;
-  /** The whole outcome, made once, for redirects whose headers never change (302, 307). */
+  /**
+   * The whole outcome, made once: for redirects whose headers never change (302, 307),
+   * and a smart link's `smart` outcome (its answer is the front's to choose, per visitor).
+   */
   readonly fixedOutcome: RedirectOutcome | null;
   /** A smart link's options, prepared once per fill (issue 21); null for a plain link. */
   readonly smart: PreparedSmart | null;
@@ -83,20 +86,7 @@ export function cachedLinkOf(
   smart: SmartOptions | null = null,
   crawlable = false,
 ): CachedLink {
-  // A smart link's answer depends on its visitor: it never has one fixed outcome.
-  const fixedOutcome: RedirectOutcome | null =
-    smart !== null || isPermanentRedirect(status)
-      ? null
-      : Object.freeze({
-          kind: 'redirect',
-          linkId,
-          code,
-          status,
-          location,
-          cacheControl: TEMPORARY_CACHE_CONTROL,
-          crawlable,
-        });
-  const entry: CachedLink = {
+  const entry: { -readonly [K in keyof CachedLink]: CachedLink[K] } = {
     found: true,
     linkId,
     code,
@@ -105,9 +95,23 @@ export function cachedLinkOf(
     expiresAt,
     status,
     location,
-    fixedOutcome,
+    fixedOutcome: null,
     smart: smart === null ? null : prepareSmart(linkId, smart),
     crawlable,
   };
+  if (smart !== null) {
+    // Its outcome names the entry itself: the front chooses per visitor (issue 21).
+    entry.fixedOutcome = Object.freeze({ kind: 'smart', link: entry });
+  } else if (!isPermanentRedirect(status)) {
+    entry.fixedOutcome = Object.freeze({
+      kind: 'redirect',
+      linkId,
+      code,
+      status,
+      location,
+      cacheControl: TEMPORARY_CACHE_CONTROL,
+      crawlable,
+    });
+  }
   return Object.freeze(entry);
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { RedirectOutcome } from '../domain/redirect-outcome.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { LoadShedder } from '../services/protection/load-shedder.js';
@@ -139,6 +139,28 @@ function redirectHeaders(location: string, cacheControl: string, crawlable: bool
       ];
 }
 
+/**
+ * A smart link's redirect headers (issue 21), a flat list like `redirectHeaders`; a
+ * `set-cookie` list is written one line per cookie.
+ */
+function smartRedirectHeaders(
+  location: string,
+  crawlable: boolean,
+  cookies: readonly string[],
+): OutgoingHttpHeader[] {
+  const headers: OutgoingHttpHeader[] = [
+    'location',
+    location,
+    'cache-control',
+    SMART_CACHE_CONTROL,
+    'content-length',
+    '0',
+  ];
+  if (!crawlable) headers.push('x-robots-tag', NOINDEX);
+  if (cookies.length > 0) headers.push('set-cookie', [...cookies]);
+  return headers;
+}
+
 /** A fallback (issue 21): never kept, never counted. */
 const FALLBACK_CACHE_CONTROL = 'no-store';
 
@@ -269,15 +291,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   };
 
   const writer: SmartWriter = {
-    redirect: (request, response, link, status, location, cookies) => {
-      countClick(request, link.linkId, link.code);
-      response.writeHead(status, {
-        location,
-        'cache-control': SMART_CACHE_CONTROL,
-        'content-length': '0',
-        ...(link.crawlable ? {} : { 'x-robots-tag': NOINDEX }),
-        ...(cookies.length === 0 ? {} : { 'set-cookie': [...cookies] }),
-      });
+    redirect: (request, response, link, status, location, cookies, headers) => {
+      if (headers === null) countClick(request, link.linkId, link.code);
+      else if (request.method !== 'HEAD') recordClick(request, headers, link.linkId, link.code);
+      response.writeHead(status, smartRedirectHeaders(location, link.crawlable, cookies));
       response.end();
     },
     spent: (request, response, outcome) => {
@@ -343,7 +360,8 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         // The card reads no headers: the shared object still holds this request's.
         recordClick(request, headers, link.linkId, link.code);
       } else {
-        smart.answer(request, response, link);
+        // Its rules and its click read the headers just read, not the request's again.
+        smart.answer(request, response, link, headers);
       }
       observe(source, startedAt);
       return;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Visitor } from '../domain/smart/visitor.js';
-import { isNamed } from './click-headers.js';
+import type { ClickHeaders } from './click-headers.js';
 
 /** Where a smart link's rules learn a visitor's country and address. */
 export interface VisitorSources {
@@ -13,37 +13,49 @@ export interface VisitorSources {
 }
 
 /**
- * A request as a smart link's rules see it (issue 21). Each answer is read only when a
- * rule asks (the matcher asks each at most once): from node's rawHeaders, never its
- * `headers` object, and the country from the lookup only when no edge header gave one.
+ * A request as a smart link's rules see it (issue 21). The agent, the languages and an
+ * edge's country come from the click's one read of the headers (`readClickHeaders`, made
+ * anyway to count the visit), copied here because that object is shared and overwritten by
+ * the next request; the address, and the country from the lookup when no edge header gave
+ * one, are found only when a rule asks (the matcher asks each at most once).
  */
 export class RequestVisitor implements Visitor {
   readonly #request: IncomingMessage;
+  readonly #userAgent: string | undefined;
+  readonly #acceptLanguage: string | undefined;
+  readonly #edgeCountry: string | undefined;
   readonly #query: string;
   readonly #sources: VisitorSources;
   readonly now: number;
 
-  constructor(request: IncomingMessage, query: string, now: number, sources: VisitorSources) {
+  constructor(
+    request: IncomingMessage,
+    headers: Readonly<ClickHeaders>,
+    query: string,
+    now: number,
+    sources: VisitorSources,
+  ) {
     this.#request = request;
+    this.#userAgent = headers.userAgent;
+    this.#acceptLanguage = headers.acceptLanguage;
+    // readClickHeaders reads a country only from HOP_COUNTRY_HEADER, and only when it is set.
+    this.#edgeCountry = headers.country;
     this.#query = query;
     this.now = now;
     this.#sources = sources;
   }
 
   userAgent(): string | undefined {
-    return headerOf(this.#request.rawHeaders, 'user-agent');
+    return this.#userAgent;
   }
 
   acceptLanguage(): string | undefined {
-    return headerOf(this.#request.rawHeaders, 'accept-language');
+    return this.#acceptLanguage;
   }
 
   country(): string | undefined {
-    const { countryHeader, countryOfAddress } = this.#sources;
-    if (countryHeader !== undefined) {
-      const fromEdge = headerOf(this.#request.rawHeaders, countryHeader);
-      if (fromEdge !== undefined) return fromEdge;
-    }
+    if (this.#edgeCountry !== undefined) return this.#edgeCountry;
+    const { countryOfAddress } = this.#sources;
     if (countryOfAddress === null) return undefined;
     const address = this.address();
     return address === undefined ? undefined : countryOfAddress(address);
@@ -56,12 +68,4 @@ export class RequestVisitor implements Visitor {
   address(): string | undefined {
     return this.#sources.clientAddressOf(this.#request);
   }
-}
-
-/** The first value of a header, by its lower-case name, from rawHeaders. */
-function headerOf(raw: readonly string[], lowerCaseName: string): string | undefined {
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    if (isNamed(raw[index] ?? '', lowerCaseName)) return raw[index + 1];
-  }
-  return undefined;
 }

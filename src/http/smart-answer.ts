@@ -8,7 +8,7 @@ import {
 import type { RedirectStatus } from '../domain/link.js';
 import { chooseDestination } from '../domain/smart/choose-destination.js';
 import type { PreparedSmart } from '../domain/smart/prepared-smart.js';
-import { isNamed } from './click-headers.js';
+import { isNamed, readClickHeaders, type ClickHeaders } from './click-headers.js';
 import type { PasswordGate } from './password-gate.js';
 import { RequestVisitor, type VisitorSources } from './request-visitor.js';
 
@@ -20,7 +20,11 @@ const VARIANT_COOKIE_SECONDS = 90 * 24 * 3600;
 
 /** What the front does with a smart link's chosen answer: count it and write it. */
 export interface SmartWriter {
-  /** A redirect to `location`, counted as a click of `link` (not for HEAD), with these cookies. */
+  /**
+   * A redirect to `location`, counted as a click of `link` (not for HEAD), with these
+   * cookies. `headers`: the request's click headers when they were read in this same
+   * synchronous turn (the shared object is still this request's), else null: read again.
+   */
   redirect(
     request: IncomingMessage,
     response: ServerResponse,
@@ -28,6 +32,7 @@ export interface SmartWriter {
     status: RedirectStatus,
     location: string,
     cookies: readonly string[],
+    headers: Readonly<ClickHeaders> | null,
   ): void;
   /** What a spent (exhausted) link answers: its fallback, or the one 404. */
   spent(request: IncomingMessage, response: ServerResponse, outcome: RedirectOutcome): void;
@@ -58,8 +63,16 @@ export interface SmartAnswerDeps extends VisitorSources {
 }
 
 export interface SmartAnswer {
-  /** GET or HEAD of an active smart link: password, then rules, variants, forwarding, limit. */
-  answer(request: IncomingMessage, response: ServerResponse, link: CachedLink): void;
+  /**
+   * GET or HEAD of an active smart link: password, then rules, variants, forwarding, limit.
+   * `headers`: the request's click headers, just read by the caller, or null.
+   */
+  answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    link: CachedLink,
+    headers: Readonly<ClickHeaders> | null,
+  ): void;
   /** POST of a password link's form, its password read from the body. */
   answerForm(
     request: IncomingMessage,
@@ -93,9 +106,19 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     smart: PreparedSmart,
     passCookie: string | undefined,
     posted: boolean,
+    headers: Readonly<ClickHeaders> | null,
   ): void => {
     const options = smart.options;
-    const visitor = new RequestVisitor(request, queryOf(request.url ?? ''), now(), deps);
+    // Read here when the caller had not (HEAD, or after the password gate's wait); from
+    // here to a synchronous redirect below, nothing else reads the shared object.
+    const clickHeaders = headers ?? readClickHeaders(request.rawHeaders, deps.countryHeader);
+    const visitor = new RequestVisitor(
+      request,
+      clickHeaders,
+      queryOf(request.url ?? ''),
+      now(),
+      deps,
+    );
     const choice = chooseDestination(
       smart.compiled,
       link.location,
@@ -107,19 +130,14 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     // The form's POST is answered 302 (the issue's words), which browsers follow with a GET,
     // whatever the link's status: a 307 or 308 would post the password on (ADR 0114).
     const status = posted ? 302 : (choice.statusCode ?? link.status);
-    const cookies: string[] = passCookie === undefined ? [] : [passCookie];
-    if (choice.variantCookie !== null) {
-      cookies.push(
-        `${smart.compiled.variantCookieName}=${choice.variantCookie}; Path=/${link.code}; Max-Age=${VARIANT_COOKIE_SECONDS}; HttpOnly; SameSite=Lax`,
-      );
-    }
+    const cookies = cookiesOf(passCookie, choice.variantCookie, smart, link.code);
     if (location !== link.location && deps.blocks(location)) {
       writer.spent(request, response, NOT_FOUND);
       return;
     }
     const limit = options.maxClicks;
     if (limit === null) {
-      writer.redirect(request, response, link, status, location, cookies);
+      writer.redirect(request, response, link, status, location, cookies, clickHeaders);
       return;
     }
     const spentKey = `${link.linkId}:${limit}`;
@@ -135,7 +153,8 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     allowed.then(
       (ok) => {
         if (ok) {
-          writer.redirect(request, response, link, status, location, cookies);
+          // A later turn: other requests have read their headers into the shared object.
+          writer.redirect(request, response, link, status, location, cookies, null);
           return;
         }
         rememberSpent(spentKey);
@@ -147,16 +166,22 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     );
   };
 
-  const answer = (request: IncomingMessage, response: ServerResponse, link: CachedLink): void => {
+  const answer = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    link: CachedLink,
+    headers: Readonly<ClickHeaders> | null,
+  ): void => {
     const smart = link.smart;
     if (smart === null) return;
     const passwordHash = smart.options.passwordHash;
     if (passwordHash === null || gate === null) {
-      choose(request, response, link, smart, undefined, false);
+      choose(request, response, link, smart, undefined, false, headers);
       return;
     }
+    // The gate may answer later (a password's hash is checked off the event loop).
     gate.admit(request, response, protectedLinkOf(link, passwordHash), (passCookie) => {
-      choose(request, response, link, smart, passCookie, false);
+      choose(request, response, link, smart, passCookie, false, null);
     });
   };
 
@@ -173,11 +198,25 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
       return;
     }
     gate.admitForm(request, response, protectedLinkOf(link, passwordHash), password, (pass) => {
-      choose(request, response, link, smart, pass, true);
+      choose(request, response, link, smart, pass, true, null);
     });
   };
 
   return { answer, answerForm };
+}
+
+const NO_COOKIES: readonly string[] = Object.freeze([]);
+
+/** The pass cookie and a freshly drawn variant's, if any: most redirects set none. */
+function cookiesOf(
+  passCookie: string | undefined,
+  variantCookie: string | null,
+  smart: PreparedSmart,
+  code: string,
+): readonly string[] {
+  if (variantCookie === null) return passCookie === undefined ? NO_COOKIES : [passCookie];
+  const variant = `${smart.compiled.variantCookieName}=${variantCookie}; Path=/${code}; Max-Age=${VARIANT_COOKIE_SECONDS}; HttpOnly; SameSite=Lax`;
+  return passCookie === undefined ? [variant] : [passCookie, variant];
 }
 
 function protectedLinkOf(link: CachedLink, passwordHash: string) {

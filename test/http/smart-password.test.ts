@@ -252,4 +252,20 @@ describe('password links on hop', () => {
     const huge = await postForm(link.code, `password=${'x'.repeat(5000)}`);
     assertProblem(huge, 413, 'payload-too-large');
   });
+
+  test("a password link with variants: the form's redirect sets the pass and the variant, one line each", async () => {
+    const link = await passwordLink({
+      variants: [
+        { destination: 'https://example.com/a', weight: 50 },
+        { destination: 'https://example.com/b', weight: 50 },
+      ],
+    });
+    const right = await postForm(link.code, `password=${encodeURIComponent(PASSWORD)}`);
+    assert.equal(right.status, 302, right.text);
+    assert.match(right.headers.get('location') ?? '', /^https:\/\/example\.com\/[ab]$/);
+    const lines = right.headers.getSetCookie();
+    assert.equal(lines.length, 2, lines.join(' | '));
+    passCookie(right, link.id);
+    assert.ok(setCookiePair(right, 'hop_v_') !== undefined, lines.join(' | '));
+  });
 });

@@ -44,6 +44,15 @@ describe('who the client is', () => {
     const addressOf = makeClientAddressOf([]);
     assert.equal(addressOf(requestFrom('2001:db8:1:2:3:4:5:6')), '2001:db8:1:2:3:4:5:6');
     assert.equal(addressOf(requestFrom('::ffff:192.0.2.1')), '192.0.2.1');
+    // Only a four-part decimal is unmapped: no leading zero, no part over 255, four parts.
+    for (const notDecimal of [
+      '::ffff:01.2.3.4',
+      '::ffff:256.1.1.1',
+      '::ffff:1.2.3',
+      '::ffff:c000:201',
+    ]) {
+      assert.equal(addressOf(requestFrom(notDecimal)), notDecimal);
+    }
     assert.equal(addressOf(requestFrom('203.0.113.7', '198.51.100.1')), '203.0.113.7');
     const proxied = makeClientAddressOf(['10.0.0.0/8']);
     assert.equal(proxied(requestFrom('10.0.0.2', '1.2.3.4, 2001:db8::9')), '2001:db8::9');

@@ -89,4 +89,28 @@ describe('chooseDestination', () => {
     assert.deepEqual(choice, { destination: OWN, statusCode: null, variantCookie: null });
     assert.equal(cookieReads, 0);
   });
+
+  test('links with the same conditions share one compiled list, each keeping its destinations (ADR 0146)', () => {
+    const toDe = compileSmartLink(LINK_ID, { ...NO_SMART_OPTIONS, rules: options.rules });
+    const toAt = compileSmartLink('01JF0000000000000000000001', {
+      ...NO_SMART_OPTIONS,
+      rules: [
+        { destination: 'https://example.com/at', statusCode: null, when: { country: ['DE'] } },
+      ],
+    });
+    const toFr = compileSmartLink(LINK_ID, {
+      ...NO_SMART_OPTIONS,
+      rules: [
+        { destination: 'https://example.com/de', statusCode: null, when: { country: ['FR'] } },
+      ],
+    });
+    assert.equal(toAt.compiledRules, toDe.compiledRules, 'the same conditions: one list');
+    assert.notEqual(toFr.compiledRules, toDe.compiledRules, 'other conditions: their own');
+    const german = makeVisitor({ country: 'DE' });
+    const destinationOf = (link: typeof toDe) =>
+      chooseDestination(link, OWN, german, noCookie, () => 0).destination;
+    assert.equal(destinationOf(toDe), 'https://example.com/de');
+    assert.equal(destinationOf(toAt), 'https://example.com/at');
+    assert.equal(destinationOf(toFr), OWN);
+  });
 });

@@ -42,8 +42,24 @@ export interface QueryExpectation {
 
 export type CompiledRules = readonly CompiledRule[];
 
+/** Distinct condition lists kept compiled; when full, forgotten all at once (as BoundedMemo). */
+const MAX_SHARED_CONDITION_LISTS = 10_000;
+const SHARED_CONDITION_LISTS = new Map<string, CompiledRules>();
+
+/**
+ * The rules' conditions compiled, shared by every link whose conditions are the same
+ * (ADR 0146): links made from one template (a campaign's, a bulk import's) differ in their
+ * destinations, which are not compiled, and a redirect then reads conditions that other
+ * links' redirects keep in the CPU's caches. Keyed by the conditions' JSON, once per fill.
+ */
 export function compileRules(rules: readonly LinkRule[]): CompiledRules {
-  return rules.map(compileRule);
+  const key = JSON.stringify(rules.map((rule) => rule.when));
+  const shared = SHARED_CONDITION_LISTS.get(key);
+  if (shared !== undefined) return shared;
+  const compiled = rules.map(compileRule);
+  if (SHARED_CONDITION_LISTS.size >= MAX_SHARED_CONDITION_LISTS) SHARED_CONDITION_LISTS.clear();
+  SHARED_CONDITION_LISTS.set(key, compiled);
+  return compiled;
 }
 
 function compileRule({ when }: LinkRule): CompiledRule {

@@ -231,6 +231,8 @@ export class RedirectResolver implements LinkEvents {
     }
     if (entry.fixedOutcome !== null) return entry.fixedOutcome;
     // Its answer depends on the visitor or a shared count: the front decides (issue 21).
+    // cachedLinkOf made this outcome once, as the entry's fixedOutcome; an entry built
+    // field by field (a test's) gets one here.
     if (entry.smart !== null) return { kind: 'smart', link: entry };
     return {
       kind: 'redirect',
