@@ -6,6 +6,11 @@ import { createServer } from 'node:http';
  * same header set as hop's redirect front (src/http/redirect-front.ts), Content-Length
  * included on both answers so neither is chunked. Nothing real can be faster in Node on
  * this machine; hop is measured against it side by side in the same run.
+ *
+ * `X-Robots-Tag: noindex` too: hop sends it on every redirect of a link that is not
+ * crawlable (issue 22, ADR 0121), every link the bench seeds. The ceiling lacked it from
+ * issue 22 until 2026-12-07, and its figures before then are against three headers, not
+ * four (BENCHMARKS.md, 2026-12-07).
  */
 const [codesFile, portText] = process.argv.slice(2);
 if (codesFile === undefined || portText === undefined) {
@@ -40,6 +45,7 @@ createServer((request, response) => {
     location: destination,
     'cache-control': 'private, no-store',
     'content-length': '0',
+    'x-robots-tag': 'noindex',
   });
   response.end();
 }).listen(Number(portText), '127.0.0.1', () => {
