@@ -120,11 +120,15 @@ export interface RedirectFront {
 }
 
 /**
- * A plain redirect's headers, `X-Robots-Tag: noindex` unless the link is crawlable (issue
- * 22, ADR 0121). A flat list, not an object: node:http walks an object's keys with
- * `for…in` and an own-property check each, a list by index (ADR 0124).
+ * A redirect's headers, `X-Robots-Tag: noindex` unless the link is crawlable (issue 22,
+ * ADR 0121). A flat list, not an object: node:http walks an object's keys with `for…in`
+ * and an own-property check each, a list by index (ADR 0124).
  */
-function redirectHeaders(location: string, cacheControl: string, crawlable: boolean): string[] {
+function redirectHeaders(
+  location: string,
+  cacheControl: string,
+  crawlable: boolean,
+): OutgoingHttpHeader[] {
   return crawlable
     ? ['location', location, 'cache-control', cacheControl, 'content-length', '0']
     : [
@@ -137,28 +141,6 @@ function redirectHeaders(location: string, cacheControl: string, crawlable: bool
         'x-robots-tag',
         NOINDEX,
       ];
-}
-
-/**
- * A smart link's redirect headers (issue 21), a flat list like `redirectHeaders`; a
- * `set-cookie` list is written one line per cookie.
- */
-function smartRedirectHeaders(
-  location: string,
-  crawlable: boolean,
-  cookies: readonly string[],
-): OutgoingHttpHeader[] {
-  const headers: OutgoingHttpHeader[] = [
-    'location',
-    location,
-    'cache-control',
-    SMART_CACHE_CONTROL,
-    'content-length',
-    '0',
-  ];
-  if (!crawlable) headers.push('x-robots-tag', NOINDEX);
-  if (cookies.length > 0) headers.push('set-cookie', [...cookies]);
-  return headers;
 }
 
 /** A fallback (issue 21): never kept, never counted. */
@@ -211,11 +193,22 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     return true;
   };
 
-  const countClick = (request: IncomingMessage, linkId: string, code: string) => {
+  /** `headers`: this request's, when just read in this turn; else they are read here. */
+  const countClick = (
+    request: IncomingMessage,
+    linkId: string,
+    code: string,
+    headers: Readonly<ClickHeaders> | null = null,
+  ) => {
     // SPEC §3: HEAD and prefetches are not clicks. A password form's POST (the only other
     // method here) answered by the redirect is one: it is the visit (issue 21).
     if (clicks !== null && request.method !== 'HEAD') {
-      recordClick(request, readClickHeaders(request.rawHeaders, countryHeader), linkId, code);
+      recordClick(
+        request,
+        headers ?? readClickHeaders(request.rawHeaders, countryHeader),
+        linkId,
+        code,
+      );
     }
   };
 
@@ -292,9 +285,11 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
 
   const writer: SmartWriter = {
     redirect: (request, response, link, status, location, cookies, headers) => {
-      if (headers === null) countClick(request, link.linkId, link.code);
-      else if (request.method !== 'HEAD') recordClick(request, headers, link.linkId, link.code);
-      response.writeHead(status, smartRedirectHeaders(location, link.crawlable, cookies));
+      countClick(request, link.linkId, link.code, headers);
+      const list = redirectHeaders(location, SMART_CACHE_CONTROL, link.crawlable);
+      // A `set-cookie` list is written one line per cookie.
+      if (cookies.length > 0) list.push('set-cookie', [...cookies]);
+      response.writeHead(status, list);
       response.end();
     },
     spent: (request, response, outcome) => {

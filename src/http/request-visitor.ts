@@ -4,8 +4,6 @@ import type { ClickHeaders } from './click-headers.js';
 
 /** Where a smart link's rules learn a visitor's country and address. */
 export interface VisitorSources {
-  /** HOP_COUNTRY_HEADER: an edge's country header wins over the lookup when set. */
-  readonly countryHeader: string | undefined;
   /** The country of an address in the IP database (ADR 0109); null when there is none. */
   readonly countryOfAddress: ((address: string) => string | undefined) | null;
   /** The client's full address, through HOP_TRUST_PROXY's proxies. */

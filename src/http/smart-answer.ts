@@ -52,6 +52,8 @@ export interface RedirectBudgets {
 }
 
 export interface SmartAnswerDeps extends VisitorSources {
+  /** HOP_COUNTRY_HEADER: read with the click's headers; an edge's country wins over the lookup. */
+  readonly countryHeader: string | undefined;
   readonly now: () => number;
   /** Null when no password gate was made (tests of the redirect alone). */
   readonly gate: PasswordGate | null;

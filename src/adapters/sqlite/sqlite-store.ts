@@ -132,11 +132,10 @@ export class SqliteStore implements Store {
     // the hot leaves here; the OS page cache holds the rest. `hop serve` on 2 MB instead
     // (BENCHMARKS.md, 2026-12-06 20:13): 5–10% fewer `uniform` redirects over 1M links,
     // paired; resident memory 91–105 MB less in two runs and 3 MB more in the third, and
-    // none less at 10M links. Not
-    // memory-mapped: mapped pages count as the process's own memory, and a scan of the
-    // codes table (the known-codes load) would map the whole file (1M links: 390 MB
-    // resident mapped, 256 MB not, at the same redirect throughput, measured on this
-    // machine).
+    // none less at 10M links. Not memory-mapped: mapped pages count as the process's own
+    // memory, and a scan of the codes table (the known-codes load) would map the whole
+    // file (1M links: 390 MB resident mapped, 256 MB not, at the same redirect throughput,
+    // measured on this machine).
     db.pragma('cache_size = -65536');
     db.pragma('mmap_size = 0');
     const applied = applyMigrations(db);

@@ -11,7 +11,8 @@ import {
   type VisitorAddress,
   type IpRanges,
 } from './ip-ranges.js';
-import type { LinkRule } from './smart-options.js';
+import { BoundedMemo } from '../bounded-memo.js';
+import type { LinkRule, RuleConditions } from './smart-options.js';
 import type { Visitor } from './visitor.js';
 
 /**
@@ -42,9 +43,15 @@ export interface QueryExpectation {
 
 export type CompiledRules = readonly CompiledRule[];
 
-/** Distinct condition lists kept compiled; when full, forgotten all at once (as BoundedMemo). */
+/** Distinct condition lists kept compiled (BoundedMemo: forgotten all at once when full). */
 const MAX_SHARED_CONDITION_LISTS = 10_000;
-const SHARED_CONDITION_LISTS = new Map<string, CompiledRules>();
+
+/** Conditions compiled from their JSON (plain values: it holds them exactly). */
+const SHARED_CONDITION_LISTS = new BoundedMemo(
+  (conditions: string): CompiledRules =>
+    (JSON.parse(conditions) as RuleConditions[]).map(compileConditions),
+  MAX_SHARED_CONDITION_LISTS,
+);
 
 /**
  * The rules' conditions compiled, shared by every link whose conditions are the same
@@ -53,16 +60,10 @@ const SHARED_CONDITION_LISTS = new Map<string, CompiledRules>();
  * links' redirects keep in the CPU's caches. Keyed by the conditions' JSON, once per fill.
  */
 export function compileRules(rules: readonly LinkRule[]): CompiledRules {
-  const key = JSON.stringify(rules.map((rule) => rule.when));
-  const shared = SHARED_CONDITION_LISTS.get(key);
-  if (shared !== undefined) return shared;
-  const compiled = rules.map(compileRule);
-  if (SHARED_CONDITION_LISTS.size >= MAX_SHARED_CONDITION_LISTS) SHARED_CONDITION_LISTS.clear();
-  SHARED_CONDITION_LISTS.set(key, compiled);
-  return compiled;
+  return SHARED_CONDITION_LISTS.resolve(JSON.stringify(rules.map((rule) => rule.when)));
 }
 
-function compileRule({ when }: LinkRule): CompiledRule {
+function compileConditions(when: RuleConditions): CompiledRule {
   return {
     after: when.after ?? -Infinity,
     before: when.before ?? Infinity,
