@@ -13,6 +13,8 @@ import type {
   SqliteClickQueue,
 } from '../../src/adapters/sqlite/sqlite-click-queue.js';
 import { WRITE_OUT_ROWS } from '../../src/adapters/sqlite/sqlite-fold-log-spool.js';
+import { planLogRows } from '../../src/adapters/sqlite/sqlite-fold-logs.js';
+import { decodeTallyWire } from '../../src/wire/click-tally-wire.js';
 import { applyMigrations, CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import {
   assertBotsSplitOut,
@@ -279,13 +281,14 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     const db = new Database(join(dataDir, 'clicks.db'), { readonly: true });
     try {
       return {
+        // Each block's rows, in the order written, with its link first (ADR 0147).
         visits: db
-          .prepare(
-            `SELECT link_id, at, country, city, device, os, browser, language, referrer_host,
-               bot, clicks FROM visits ORDER BY id`,
-          )
+          .prepare<[], [string, string]>('SELECT link_id, rows FROM visit_blocks ORDER BY id')
           .raw()
-          .all(),
+          .all()
+          .flatMap(([linkId, rows]) =>
+            (JSON.parse(rows) as unknown[][]).map((row) => [linkId, ...row]),
+          ),
         clickEvents: db
           .prepare(
             'SELECT link_id, second, clicks, bot_clicks, dimensions FROM click_events ORDER BY seq',
@@ -311,7 +314,7 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     return { expected: logRows(dir), direct };
   }
 
-  test('a spooled fold writes nothing to the logs; written out, even across a restart midway, the logs hold what the fold would have written, once', async (t) => {
+  test('a spooled fold writes its visits at once and spools its click events; written out, even across a restart midway, the logs hold what the fold would have written, once', async (t) => {
     const tally = tallyOfBatch(batchOf(spreadClicks()));
     const { expected, direct } = await writtenByFold(t, tally);
     assert.ok(expected.visits.length > 1_000 && expected.clickEvents.length > 1_000);
@@ -327,8 +330,9 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
       logClickEvents: true,
       spoolLogs: true,
     });
+    // Visits are written by the fold itself (ADR 0147); only click events wait.
     assert.deepEqual(logRows(spooledDir), {
-      visits: [],
+      visits: expected.visits,
       clickEvents: [],
       spooled: 1,
       spooledBuckets: 1,
@@ -345,7 +349,7 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     assert.equal(await spooled.foldLogSpool.writeOut(), true);
     assert.equal(await spooled.foldLogSpool.writeOut(), true);
     const midway = logRows(spooledDir);
-    assert.equal(midway.visits.length, 2 * WRITE_OUT_ROWS);
+    assert.equal(midway.clickEvents.length, 2 * WRITE_OUT_ROWS);
     spooled.close();
     spooled = SqliteClickDatabase.open(file);
     let transactions = 2;
@@ -354,8 +358,7 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     assert.deepEqual(written, { ...expected, spooled: 0, spooledBuckets: 0 });
     assert.equal(
       transactions,
-      Math.ceil(expected.visits.length / WRITE_OUT_ROWS) +
-        Math.ceil(expected.clickEvents.length / WRITE_OUT_ROWS),
+      Math.ceil(expected.clickEvents.length / WRITE_OUT_ROWS),
       'WRITE_OUT_ROWS rows a transaction',
     );
     assert.equal(await spooled.foldLogSpool.pending(), 0);
@@ -396,28 +399,35 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     );
   });
 
-  test('click migration 0011 moves a spooled fold, written out midway, to its buckets table; the rest is written out once', async (t) => {
+  test('click migrations 0011 and 0012: a fold spooled with its visits, written out midway, is written out once, its visits as blocks', async (t) => {
     const tally = tallyOfBatch(batchOf(spreadClicks()));
     const { expected } = await writtenByFold(t, tally);
-    // The fold's buckets as this hop spools them, and their first chunk written out.
+    // The fold's buckets as a hop before ADR 0147 spooled them, visits and click events
+    // both, and their first chunk of visits written out into the table of one row a bucket.
     const newerDir = tempDataDir(t);
     const newer = SqliteClickDatabase.open(join(newerDir, 'clicks.db'));
     t.after(() => {
       newer.close();
     });
     await newer.clicks.fold([tally], 50, {
-      logVisits: true,
+      logVisits: false,
       logClickEvents: true,
       spoolLogs: true,
     });
-    assert.equal(await newer.foldLogSpool.writeOut(), true);
     const spooled = new Database(join(newerDir, 'clicks.db'), { readonly: true });
-    const buckets = spooled.prepare('SELECT buckets FROM fold_log_spool_buckets').pluck().get();
-    const firstChunk = spooled.prepare('SELECT * FROM visits ORDER BY id').all();
+    const buckets = spooled
+      .prepare<[], Buffer>('SELECT buckets FROM fold_log_spool_buckets')
+      .pluck()
+      .get();
     spooled.close();
-    assert.equal(firstChunk.length, WRITE_OUT_ROWS);
+    assert.ok(buckets !== undefined);
+    const planned = planLogRows(decodeTallyWire(buckets)?.buckets ?? [], {
+      visits: true,
+      clickEvents: false,
+    });
+    const firstChunk = planned.visits.slice(0, WRITE_OUT_ROWS);
 
-    // A clicks.db before 0011 holding the same: its buckets in the spool's row.
+    // A clicks.db before 0011 holding that: its buckets in the spool's row.
     const dir = tempDataDir(t);
     const old = new Database(join(dir, 'clicks.db'));
     applyMigrations(old, migrationsBefore(t, CLICK_MIGRATIONS, 11));
@@ -427,8 +437,11 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
          VALUES (50, 1, 1, ?, ?)`,
       )
       .run(buckets, WRITE_OUT_ROWS);
-    const addVisit = old.prepare(`INSERT INTO visits VALUES (${Array(12).fill('?').join(', ')})`);
-    for (const row of firstChunk) addVisit.run(...Object.values(row as object));
+    const addVisit = old.prepare(
+      `INSERT INTO visits (link_id, at, country, city, device, os, browser, language,
+         referrer_host, bot, clicks) VALUES (${Array(11).fill('?').join(', ')})`,
+    );
+    for (const row of firstChunk) addVisit.run(...row);
     old.close();
 
     const migrated = SqliteClickDatabase.open(join(dir, 'clicks.db'));
@@ -437,7 +450,7 @@ describe('the fold log spool of hop serve (ADR 0132)', () => {
     });
     assert.deepEqual(
       logRows(dir),
-      { ...logRows(newerDir), spooled: 1, spooledBuckets: 1 },
+      { visits: firstChunk, clickEvents: [], spooled: 1, spooledBuckets: 1 },
       'the spool and the chunk written before, as they were',
     );
     while (await migrated.foldLogSpool.writeOut());

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { NO_LANGUAGE } from '../../domain/accept-language.js';
-import type { ClickBucket } from '../../domain/click-fold.js';
+import { hourOf, type ClickBucket } from '../../domain/click-fold.js';
 import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visits.js';
 import { TallyWireWriter } from '../../wire/click-tally-wire.js';
 import type { FoldLogChoice } from '../sql/fold-log-choice.js';
@@ -20,6 +20,12 @@ export type VisitRow = [
   clicks: number,
 ];
 
+/**
+ * Bucket rows one visit block holds at most: a visit's id is its block's id times this,
+ * plus its place from the block's end (click-migrations/0012, ADR 0147).
+ */
+export const VISITS_PER_BLOCK = 65_536;
+
 /** A click event row's values: link, second, clicks, bot clicks, dimensions (JSON). */
 export type ClickEventRow = [string, number, number, number, string];
 
@@ -28,28 +34,25 @@ const SPOOL_INSTANCE = 'fold-log-spool';
 
 /**
  * What a fold writes besides the counters (issue 23, ADR 0125), inside its transaction:
- * when the visit log is on, one row per counted bucket holding its clicks' visits (ADR
- * 0130), and, unless nobody reads them (ADR 0131), one click event per link and second.
- * Or, in `hop serve`, those buckets spooled, for the integrations thread to write out
- * (ADR 0132).
+ * when the visit log is on, its counted buckets' visits, one row (a block) per link and
+ * hour holding each bucket's [at, dimensions…, clicks] (ADR 0130, 0147); and, unless
+ * nobody reads them (ADR 0131), one click event per link and second. In `hop serve`, the
+ * click events are spooled for the integrations thread to write out (ADR 0132); the
+ * visits no longer are: a block a link costs the fold less than spooling them did.
  *
- * A row a statement, bound, and the visits in the order of their link's index (ADR 0131):
- * a fold's rows touch that index once per link instead of at random, and binding skips
- * parsing eleven JSON paths a row. Measured on this VM over 60,000-row folds, 10.8 µs a
- * visit row became 5.9.
+ * A row a statement, bound, in the order of their link's index (ADR 0131): a fold's rows
+ * touch that index once per link instead of at random.
  */
 export class SqliteFoldLogs {
-  readonly #addVisit: Database.Statement<VisitRow>;
+  readonly #addVisitBlock: Database.Statement<[string, number, number, string]>;
   readonly #addClickEvent: Database.Statement<[...ClickEventRow, number]>;
   readonly #addSpooled: Database.Statement<[number, number, number]>;
   readonly #addSpooledBuckets: Database.Statement<[bigint | number, Buffer]>;
   readonly #wire = new TallyWireWriter();
 
   constructor(db: Database.Database) {
-    this.#addVisit = db.prepare(
-      `INSERT INTO visits (link_id, at, country, city, device, os, browser, language,
-         referrer_host, bot, clicks)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.#addVisitBlock = db.prepare(
+      'INSERT INTO visit_blocks (link_id, newest_at, oldest_at, rows) VALUES (?, ?, ?, ?)',
     );
     this.#addClickEvent = db.prepare(
       `INSERT INTO click_events (link_id, second, clicks, bot_clicks, dimensions, recorded_at)
@@ -66,18 +69,52 @@ export class SqliteFoldLogs {
 
   /** Call inside the fold's transaction, with the buckets it counted. */
   write(counted: readonly ClickBucket[], logs: FoldLogChoice): void {
-    if (counted.length === 0 || (!logs.visits && !logs.clickEvents)) return;
+    if (counted.length === 0) return;
+    if (logs.visits) this.addVisits(planLogRows(counted, VISITS_ONLY).visits);
+    if (!logs.clickEvents) return;
     if (logs.spool) {
-      this.#spool(counted, logs);
+      this.#spool(counted, logs.nowMs);
       return;
     }
-    const planned = planLogRows(counted, logs);
-    this.addVisits(planned.visits);
-    this.addClickEvents(planned.clickEvents, logs.nowMs);
+    this.addClickEvents(planLogRows(counted, CLICK_EVENTS_ONLY).clickEvents, logs.nowMs);
   }
 
+  /**
+   * `rows` as blocks: each run of one link and hour, in the order given, one block of at
+   * most VISITS_PER_BLOCK rows.
+   */
   addVisits(rows: readonly VisitRow[]): void {
-    for (const row of rows) this.#addVisit.run(...row);
+    let start = 0;
+    while (start < rows.length) {
+      const first = rows[start] as VisitRow;
+      const [linkId] = first;
+      const hour = hourOf(first[1]);
+      let end = start + 1;
+      while (
+        end < rows.length &&
+        end - start < VISITS_PER_BLOCK &&
+        (rows[end] as VisitRow)[0] === linkId &&
+        hourOf((rows[end] as VisitRow)[1]) === hour
+      ) {
+        end++;
+      }
+      this.#addBlock(rows, start, end);
+      start = end;
+    }
+  }
+
+  #addBlock(rows: readonly VisitRow[], start: number, end: number): void {
+    const block: BlockRow[] = [];
+    let newest = -Infinity;
+    let oldest = Infinity;
+    for (let i = start; i < end; i++) {
+      const row = rows[i] as VisitRow;
+      const at = row[1];
+      if (at > newest) newest = at;
+      if (at < oldest) oldest = at;
+      block.push(row.slice(1) as BlockRow);
+    }
+    this.#addVisitBlock.run((rows[start] as VisitRow)[0], newest, oldest, JSON.stringify(block));
   }
 
   addClickEvents(rows: readonly ClickEventRow[], recordedAt: number): void {
@@ -88,11 +125,11 @@ export class SqliteFoldLogs {
    * The buckets as one wire tally in one row (ADR 0132): a statement per fold instead of
    * one or two per bucket, and no sorting or grouping here; the write-out does that.
    */
-  #spool(counted: readonly ClickBucket[], logs: FoldLogChoice): void {
+  #spool(counted: readonly ClickBucket[], nowMs: number): void {
     // The format holds a run of ids, one per click: the spool's are 0…clicks-1.
     let clicks = 0;
     for (const bucket of counted) clicks += bucket.clicks;
-    this.#wire.begin(SPOOL_INSTANCE, 0, clicks - 1, logs.nowMs, logs.nowMs);
+    this.#wire.begin(SPOOL_INSTANCE, 0, clicks - 1, nowMs, nowMs);
     for (const bucket of counted) {
       this.#wire.bucket(
         bucket.linkId,
@@ -107,14 +144,17 @@ export class SqliteFoldLogs {
         bucket.clicks,
       );
     }
-    const { lastInsertRowid } = this.#addSpooled.run(
-      logs.nowMs,
-      logs.visits ? 1 : 0,
-      logs.clickEvents ? 1 : 0,
-    );
+    // Spooled visits (1) are only those of folds before ADR 0147, still written out.
+    const { lastInsertRowid } = this.#addSpooled.run(nowMs, 0, 1);
     this.#addSpooledBuckets.run(lastInsertRowid, Buffer.from(this.#wire.finish()));
   }
 }
+
+/** A bucket row of a visit block: a VisitRow without its link. */
+export type BlockRow = VisitRow extends [string, ...infer Rest] ? Rest : never;
+
+const VISITS_ONLY = { visits: true, clickEvents: false } as const;
+const CLICK_EVENTS_ONLY = { visits: false, clickEvents: true } as const;
 
 /** A fold's log rows, in the order written: the same every time for the same buckets. */
 export interface PlannedLogRows {
@@ -126,7 +166,7 @@ export function planLogRows(
   counted: readonly ClickBucket[],
   logs: { readonly visits: boolean; readonly clickEvents: boolean },
 ): PlannedLogRows {
-  const visits: VisitRow[] = logs.visits
+  const rows: VisitRow[] = logs.visits
     ? visitsOf(counted).map(({ visit: v, clicks }) => [
         v.linkId,
         v.at,
@@ -141,7 +181,7 @@ export function planLogRows(
         clicks,
       ])
     : [];
-  visits.sort(byLinkThenTime);
+  const visits = inLinkOrder(rows);
   const clickEvents: ClickEventRow[] = logs.clickEvents
     ? clickSecondsOf(counted).map((s) => [
         s.linkId,
@@ -154,8 +194,26 @@ export function planLogRows(
   return { visits, clickEvents };
 }
 
-/** The visits index's order (link, then time): see click-migrations/0006. */
-function byLinkThenTime(a: VisitRow, b: VisitRow): number {
-  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+/**
+ * `rows` by link, then newest first, alike rows in the order given (click-migrations/0006,
+ * 0012): grouped by link and the links sorted, not the rows, which a fold has many more of.
+ */
+function inLinkOrder(rows: readonly VisitRow[]): VisitRow[] {
+  const byLink = new Map<string, VisitRow[]>();
+  for (const row of rows) {
+    const list = byLink.get(row[0]);
+    if (list === undefined) byLink.set(row[0], [row]);
+    else list.push(row);
+  }
+  const ordered: VisitRow[] = [];
+  for (const linkId of [...byLink.keys()].sort()) {
+    const list = byLink.get(linkId) as VisitRow[];
+    if (list.length > 1) list.sort(newestFirst);
+    for (const row of list) ordered.push(row);
+  }
+  return ordered;
+}
+
+function newestFirst(a: VisitRow, b: VisitRow): number {
   return b[1] - a[1];
 }

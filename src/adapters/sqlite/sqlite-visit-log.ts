@@ -1,65 +1,88 @@
 import type Database from 'better-sqlite3';
 import type { BrowserClass, DeviceClass, OsClass } from '../../domain/click-event.js';
+import { HOUR_MS } from '../../domain/click-fold.js';
 import type { StoredVisit, VisitLog, VisitPageQuery } from '../../ports/visit-log.js';
 import { rowsForPage, visitsOfRows, type VisitLogRow } from '../sql/visit-rows.js';
 import { guardSqlite } from './sqlite-errors.js';
+import { VISITS_PER_BLOCK } from './sqlite-fold-logs.js';
 
-type VisitRow = [
-  number,
-  string,
-  number,
-  string | null,
-  string | null,
-  DeviceClass,
-  OsClass,
-  BrowserClass,
-  string | null,
-  string | null,
-  number,
-  number,
+/** A block as read: its id, newest `at` and bucket rows (JSON). */
+type BlockOfRows = [id: number, newestAt: number, rows: string];
+
+/** A bucket row as a block holds it (see BlockRow in sqlite-fold-logs.ts). */
+type StoredBucketRow = [
+  at: number,
+  country: string | null,
+  city: string | null,
+  device: DeviceClass,
+  os: OsClass,
+  browser: BrowserClass,
+  language: string | null,
+  referrerHost: string | null,
+  bot: number,
+  clicks: number,
 ];
 
-const COLUMNS =
-  'id, link_id, at, country, city, device, os, browser, language, referrer_host, bot, clicks';
-
-/** The visit log in clicks.db (click-migrations/0006), written by SqliteClickStore.fold. */
+/**
+ * The visit log in clicks.db (click-migrations/0006, 0012), written by the fold (and the
+ * spool's write-out) as blocks: one row per link, hour and write, holding its buckets'
+ * rows (ADR 0147). A bucket row's id is its block's id times VISITS_PER_BLOCK plus its
+ * place from the block's end, so that rows of one block and millisecond read back in the
+ * order they were written, as rows of their own did (ADR 0130).
+ */
 export class SqliteVisitLog implements VisitLog {
-  readonly #first: Database.Statement<[string, number, number, number], VisitRow>;
-  readonly #next: Database.Statement<
-    [string, number, number, number, number, number, number],
-    VisitRow
-  >;
+  readonly #blocks: Database.Statement<[string, number, number, number], BlockOfRows>;
   readonly #forget: Database.Statement<[number, number]>;
 
   constructor(db: Database.Database) {
-    this.#first = db
-      .prepare<[string, number, number, number], VisitRow>(
-        `SELECT ${COLUMNS} FROM visits WHERE link_id = ? AND at >= ? AND at < ?
-         ORDER BY at DESC, id DESC LIMIT ?`,
+    // A block spans at most an hour: one whose newest `at` is an hour past the page's end
+    // holds nothing for it, which bounds the walk back to the page's position.
+    this.#blocks = db
+      .prepare<[string, number, number, number], BlockOfRows>(
+        `SELECT id, newest_at, rows FROM visit_blocks
+         WHERE link_id = ? AND newest_at >= ? AND newest_at < ? AND oldest_at < ?
+         ORDER BY newest_at DESC, id DESC`,
       )
       .raw();
-    this.#next = db
-      .prepare<[string, number, number, number, number, number, number], VisitRow>(
-        `SELECT ${COLUMNS} FROM visits WHERE link_id = ? AND at >= ? AND at < ?
-           AND (at < ? OR (at = ? AND id <= ?))
-         ORDER BY at DESC, id DESC LIMIT ?`,
-      )
-      .raw();
-    // Oldest first, a bounded batch: the write lock is held briefly each time.
+    // Oldest first, a bounded batch: the write lock is held briefly each time. A block goes
+    // once its newest visit is older than the cutoff: a visit outlives it by an hour at most.
     this.#forget = db.prepare(
-      'DELETE FROM visits WHERE id IN (SELECT id FROM visits WHERE at < ? ORDER BY at LIMIT ?)',
+      `DELETE FROM visit_blocks WHERE id IN
+         (SELECT id FROM visit_blocks WHERE newest_at < ? ORDER BY newest_at LIMIT ?)`,
     );
   }
 
   async page(query: VisitPageQuery): Promise<readonly StoredVisit[]> {
     return guardSqlite('read visits', () => {
       const { linkId, fromMs, toMs, after, limit } = query;
-      const rows = rowsForPage(after, limit);
-      const found =
-        after === null
-          ? this.#first.all(linkId, fromMs, toMs, rows)
-          : this.#next.all(linkId, fromMs, toMs, after.at, after.at, after.id, rows);
-      return visitsOfRows(found.map(visitLogRowOf), after, limit);
+      const wanted = rowsForPage(after, limit);
+      // Visits at or before the position's `at`, before the page's end.
+      const end = after === null ? toMs : Math.min(toMs, after.at + 1);
+      const found: VisitLogRow[] = [];
+      for (const [blockId, newestAt, json] of this.#blocks.iterate(
+        linkId,
+        fromMs,
+        end + HOUR_MS,
+        end,
+      )) {
+        // Blocks come newest first: once `wanted` rows are newer than this block's newest,
+        // no row of it or of any block after it is among them.
+        if (found.length >= wanted) {
+          found.sort(newestFirst);
+          if ((found[wanted - 1] as VisitLogRow).visit.at > newestAt) break;
+        }
+        const rows = JSON.parse(json) as StoredBucketRow[];
+        const lastId = blockId * VISITS_PER_BLOCK + rows.length - 1;
+        rows.forEach((row, index) => {
+          const id = lastId - index;
+          const at = row[0];
+          if (at < fromMs || at >= end) return;
+          if (after !== null && at === after.at && id > after.id) return;
+          found.push(visitLogRowOf(linkId, id, row));
+        });
+      }
+      found.sort(newestFirst);
+      return visitsOfRows(found.slice(0, wanted), after, limit);
     });
   }
 
@@ -72,9 +95,13 @@ export class SqliteVisitLog implements VisitLog {
   }
 }
 
-function visitLogRowOf(row: VisitRow): VisitLogRow {
-  const [id, linkId, at, country, city, device, os, browser, language, referrerHost, bot, clicks] =
-    row;
+/** (at, id) descending: the log's order. */
+function newestFirst(a: VisitLogRow, b: VisitLogRow): number {
+  return b.visit.at - a.visit.at || b.id - a.id;
+}
+
+function visitLogRowOf(linkId: string, id: number, row: StoredBucketRow): VisitLogRow {
+  const [at, country, city, device, os, browser, language, referrerHost, bot, clicks] = row;
   return {
     id,
     visit: {
