@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { NO_LANGUAGE } from '../../domain/accept-language.js';
+import { BOT_DEVICE, NO_CITY, NO_REFERRER, UNKNOWN_COUNTRY } from '../../domain/click-event.js';
 import { hourOf, type ClickBucket } from '../../domain/click-fold.js';
-import { clickSecondsOf, dimensionsOf, visitsOf } from '../../domain/click-visits.js';
+import { clickSecondsOf, dimensionsOf } from '../../domain/click-visits.js';
 import { TallyWireWriter } from '../../wire/click-tally-wire.js';
 import type { FoldLogChoice } from '../sql/fold-log-choice.js';
 
@@ -70,7 +71,7 @@ export class SqliteFoldLogs {
   /** Call inside the fold's transaction, with the buckets it counted. */
   write(counted: readonly ClickBucket[], logs: FoldLogChoice): void {
     if (counted.length === 0) return;
-    if (logs.visits) this.addVisits(planLogRows(counted, VISITS_ONLY).visits);
+    if (logs.visits) this.#addVisitsOf(counted);
     if (!logs.clickEvents) return;
     if (logs.spool) {
       this.#spool(counted, logs.nowMs);
@@ -80,41 +81,59 @@ export class SqliteFoldLogs {
   }
 
   /**
-   * `rows` as blocks: each run of one link and hour, in the order given, one block of at
-   * most VISITS_PER_BLOCK rows.
+   * The counted buckets' visits as blocks (ADR 0147): grouped by link, the links in the
+   * index's order, each link's rows newest first (alike ones in the order counted), one
+   * block per hour. The same blocks as `addVisits` of `planLogRows`' visits, built without
+   * an object or array per bucket beyond the block's own rows.
+   */
+  #addVisitsOf(counted: readonly ClickBucket[]): void {
+    const byLink = new Map<string, ClickBucket[]>();
+    for (const bucket of counted) {
+      const list = byLink.get(bucket.linkId);
+      if (list === undefined) byLink.set(bucket.linkId, [bucket]);
+      else list.push(bucket);
+    }
+    for (const linkId of [...byLink.keys()].sort()) {
+      const list = byLink.get(linkId) as ClickBucket[];
+      if (list.length > 1) list.sort(newestBucketFirst);
+      forEachBlock(list, atOfBucket, (start, end) => {
+        const rows: BlockRow[] = [];
+        for (let i = start; i < end; i++) rows.push(blockRowOf(list[i] as ClickBucket));
+        this.#addBlock(linkId, rows);
+      });
+    }
+  }
+
+  /**
+   * `rows` (a spooled fold's, planned by `planLogRows`) as blocks: each run of one link
+   * and hour, in the order given.
    */
   addVisits(rows: readonly VisitRow[]): void {
     let start = 0;
     while (start < rows.length) {
-      const first = rows[start] as VisitRow;
-      const [linkId] = first;
-      const hour = hourOf(first[1]);
+      const linkId = (rows[start] as VisitRow)[0];
       let end = start + 1;
-      while (
-        end < rows.length &&
-        end - start < VISITS_PER_BLOCK &&
-        (rows[end] as VisitRow)[0] === linkId &&
-        hourOf((rows[end] as VisitRow)[1]) === hour
-      ) {
-        end++;
-      }
-      this.#addBlock(rows, start, end);
+      while (end < rows.length && (rows[end] as VisitRow)[0] === linkId) end++;
+      forEachBlock(rows.slice(start, end), atOfRow, (from, to) => {
+        const block: BlockRow[] = [];
+        for (let i = start + from; i < start + to; i++) {
+          block.push((rows[i] as VisitRow).slice(1) as BlockRow);
+        }
+        this.#addBlock(linkId, block);
+      });
       start = end;
     }
   }
 
-  #addBlock(rows: readonly VisitRow[], start: number, end: number): void {
-    const block: BlockRow[] = [];
+  /** One block: `rows` of `linkId`, each [at, …]. */
+  #addBlock(linkId: string, rows: readonly BlockRow[]): void {
     let newest = -Infinity;
     let oldest = Infinity;
-    for (let i = start; i < end; i++) {
-      const row = rows[i] as VisitRow;
-      const at = row[1];
+    for (const [at] of rows) {
       if (at > newest) newest = at;
       if (at < oldest) oldest = at;
-      block.push(row.slice(1) as BlockRow);
     }
-    this.#addVisitBlock.run((rows[start] as VisitRow)[0], newest, oldest, JSON.stringify(block));
+    this.#addVisitBlock.run(linkId, newest, oldest, JSON.stringify(rows));
   }
 
   addClickEvents(rows: readonly ClickEventRow[], recordedAt: number): void {
@@ -153,7 +172,58 @@ export class SqliteFoldLogs {
 /** A bucket row of a visit block: a VisitRow without its link. */
 export type BlockRow = VisitRow extends [string, ...infer Rest] ? Rest : never;
 
-const VISITS_ONLY = { visits: true, clickEvents: false } as const;
+/**
+ * A bucket's visits as a block holds them: unknown values null, as the visit log keeps
+ * them (issue 23; the domain's `visitsOf` for the other stores).
+ */
+function blockRowOf(bucket: ClickBucket): BlockRow {
+  const language = bucket.language ?? NO_LANGUAGE;
+  return [
+    bucket.second ?? bucket.hour,
+    bucket.country === UNKNOWN_COUNTRY ? null : bucket.country,
+    bucket.city === NO_CITY ? null : bucket.city,
+    bucket.device,
+    bucket.os,
+    bucket.browser,
+    language === NO_LANGUAGE ? null : language,
+    bucket.referrer === NO_REFERRER ? null : bucket.referrer,
+    bucket.device === BOT_DEVICE ? 1 : 0,
+    bucket.clicks,
+  ];
+}
+
+const atOfBucket = (bucket: ClickBucket): number => bucket.second ?? bucket.hour;
+const atOfRow = (row: VisitRow): number => row[1];
+
+function newestBucketFirst(a: ClickBucket, b: ClickBucket): number {
+  return atOfBucket(b) - atOfBucket(a);
+}
+
+/**
+ * Calls `block` with each run of `items` (one link's) within one hour and of at most
+ * VISITS_PER_BLOCK items: a block spans an hour at most (sqlite-visit-log.ts).
+ */
+function forEachBlock<T>(
+  items: readonly T[],
+  atOf: (item: T) => number,
+  block: (start: number, end: number) => void,
+): void {
+  let start = 0;
+  while (start < items.length) {
+    const hour = hourOf(atOf(items[start] as T));
+    let end = start + 1;
+    while (
+      end < items.length &&
+      end - start < VISITS_PER_BLOCK &&
+      hourOf(atOf(items[end] as T)) === hour
+    ) {
+      end++;
+    }
+    block(start, end);
+    start = end;
+  }
+}
+
 const CLICK_EVENTS_ONLY = { visits: false, clickEvents: true } as const;
 
 /** A fold's log rows, in the order written: the same every time for the same buckets. */
@@ -167,19 +237,7 @@ export function planLogRows(
   logs: { readonly visits: boolean; readonly clickEvents: boolean },
 ): PlannedLogRows {
   const rows: VisitRow[] = logs.visits
-    ? visitsOf(counted).map(({ visit: v, clicks }) => [
-        v.linkId,
-        v.at,
-        v.country,
-        v.city,
-        v.device,
-        v.os,
-        v.browser,
-        v.language,
-        v.referrerHost,
-        v.bot ? 1 : 0,
-        clicks,
-      ])
+    ? counted.map((bucket): VisitRow => [bucket.linkId, ...blockRowOf(bucket)])
     : [];
   const visits = inLinkOrder(rows);
   const clickEvents: ClickEventRow[] = logs.clickEvents
