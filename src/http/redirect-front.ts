@@ -1,4 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+// Not the global `performance`, an accessor: a getter call at each use (BENCHMARKS.md, 2026-12-07).
+import { performance } from 'node:perf_hooks';
 import type { RedirectOutcome } from '../domain/redirect-outcome.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { LoadShedder } from '../services/protection/load-shedder.js';

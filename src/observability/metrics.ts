@@ -1,4 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+// Not the global `performance`, an accessor: a getter call at each use (BENCHMARKS.md, 2026-12-07).
+import { performance } from 'node:perf_hooks';
 import { LeanHistogram } from './lean-histogram.js';
 import { RecentRedirectsWindow, type RecentRedirects } from './recent-redirects.js';
 

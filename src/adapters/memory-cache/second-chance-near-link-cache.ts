@@ -1,4 +1,6 @@
 import type { CacheEntry, NearLinkCache } from '../../ports/near-link-cache.js';
+// Not the global `performance`, an accessor: a getter call at each use (BENCHMARKS.md, 2026-12-07).
+import { performance } from 'node:perf_hooks';
 
 export interface SecondChanceNearLinkCacheOptions {
   readonly maxEntries: number;
