@@ -87,7 +87,7 @@ export const METRIC_TABLE: readonly Row[] = [
   {
     group: 'aggregator',
     name: 'hop_click_log_spooled_folds',
-    help: 'Folds whose visits and click events wait to be written out at low priority (ADR 0132).',
+    help: 'Folds whose click events wait to be written out at low priority (ADR 0132; visits: ADR 0147).',
     type: 'gauge',
     read: (c) => c.spooledFolds,
   },

@@ -16,9 +16,9 @@ export interface ClickCounters {
   readonly duplicates: number;
   readonly lagSeconds: number;
   /**
-   * Folds whose visits and click events wait in the spool to be written out (ADR 0132): the
-   * integrations' backlog, which grows while redirects take the whole CPU. 0 where folds
-   * write them themselves.
+   * Folds whose click events wait in the spool to be written out (ADR 0132; visits are
+   * written by the fold, ADR 0147): the integrations' backlog, which grows while redirects
+   * take the whole CPU. 0 where folds write them themselves.
    */
   readonly spooledFolds: number;
 }
