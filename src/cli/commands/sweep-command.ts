@@ -43,7 +43,9 @@ every HOP_SWEEP_INTERVAL; this runs it now, next to a running server or without 
             `(${expire + reclaim + purge} batches, ${ms} ms)\n`,
         );
         if (visits.removed > 0) {
-          process.stdout.write(`hop: ${visits.removed} old visits (or days of them) removed\n`);
+          process.stdout.write(
+            `hop: ${visits.removed} rows of old visits (or days of them) removed\n`,
+          );
         }
       });
     });
