@@ -28,6 +28,7 @@ import { batchOf } from '../support/click-batches.js';
 import { openTempSqliteStore, tempDataDir } from '../support/temp-data.js';
 import { events, runClickStoreContract } from './click-store-contract.js';
 import { runClickLogsContract } from './click-logs-contract.js';
+import type { VisitPosition } from '../../src/ports/visit-log.js';
 
 runClickStoreContract('SqliteClickStore', async (t) => openTempSqliteStore(t).clicks);
 
@@ -238,6 +239,123 @@ describe('SqliteClickQueue', () => {
 runClickLogsContract('SqliteClickEventLog, SqliteVisitLog', async (t) => {
   const store = openTempSqliteStore(t);
   return { clicks: store.clicks, clickEvents: store.clickEvents, visits: store.visits };
+});
+
+describe('the visit log in blocks (ADR 0147)', () => {
+  const HOUR = Date.UTC(2026, 5, 20, 12);
+  let seq = 0;
+  /** `clicks` alike clicks of link-a at `at`, from Berlin when `city` is set. */
+  const clicksAt = (at: number, clicks: number, city = ''): ClickEvent[] =>
+    Array.from({ length: clicks }, () => ({
+      instance: 'inst1',
+      seq: seq++,
+      linkId: 'link-a',
+      code: 'abc1234',
+      at,
+      country: 'DE',
+      device: 'mobile' as const,
+      referrer: '',
+      browser: 'safari' as const,
+      os: 'ios' as const,
+      city,
+      language: '',
+    }));
+
+  test('blocks of two folds that overlap in time, and a late hour, page newest first one visit at a time', async (t) => {
+    const dir = tempDataDir(t);
+    const store = SqliteClickDatabase.open(join(dir, 'clicks.db'));
+    t.after(() => {
+      store.close();
+    });
+    // The first fold: 3 visits at HOUR + 5 s, 2 at HOUR + 6 s, 1 at HOUR + 9 s.
+    await store.clicks.fold(
+      [
+        tallyOfBatch(
+          batchOf([
+            ...clicksAt(HOUR + 5_000, 3),
+            ...clicksAt(HOUR + 6_000, 2),
+            ...clicksAt(HOUR + 9_000, 1),
+          ]),
+        ),
+      ],
+      50,
+      { logVisits: true },
+    );
+    // The second, inside the first's span: the rest of HOUR + 6 s (another city: another
+    // row), HOUR + 7 s, and a late click of the hour before (a block of its own).
+    await store.clicks.fold(
+      [
+        tallyOfBatch(
+          batchOf([
+            ...clicksAt(HOUR + 6_000, 1, 'Berlin'),
+            ...clicksAt(HOUR + 7_000, 1),
+            ...clicksAt(HOUR - 1_000, 1),
+          ]),
+        ),
+      ],
+      50,
+      { logVisits: true },
+    );
+    const db = new Database(join(dir, 'clicks.db'), { readonly: true });
+    const blocks = db.prepare('SELECT count(*) FROM visit_blocks').pluck().get();
+    db.close();
+    assert.equal(blocks, 3, 'one block per link, hour and fold');
+
+    const page = (after: VisitPosition | null, limit: number) =>
+      store.visits.page({
+        linkId: 'link-a',
+        fromMs: HOUR - 3_600_000,
+        toMs: HOUR + 3_600_000,
+        after,
+        limit,
+      });
+    const all = await page(null, 100);
+    assert.deepEqual(
+      all.map((v) => [v.at - HOUR, v.city]),
+      [
+        [9_000, null],
+        // Newer than the first block's older rows, though its block is read second.
+        [7_000, null],
+        // The same second in two blocks: the later block's row first (the larger id).
+        [6_000, 'Berlin'],
+        [6_000, null],
+        [6_000, null],
+        [5_000, null],
+        [5_000, null],
+        [5_000, null],
+        [-1_000, null],
+      ],
+    );
+    const ids = all.map((v) => `${v.id}.${v.ordinal}`);
+    assert.equal(new Set(ids).size, all.length, 'each visit its own position');
+    for (const limit of [1, 2, 3]) {
+      const paged = [];
+      let after: VisitPosition | null = null;
+      for (;;) {
+        const next = await page(after, limit);
+        paged.push(...next);
+        const last = next.at(-1);
+        if (next.length < limit || last === undefined) break;
+        after = last;
+      }
+      assert.deepEqual(paged, all, `pages of ${limit}`);
+    }
+    // A window inside the blocks: only its visits.
+    const window = await store.visits.page({
+      linkId: 'link-a',
+      fromMs: HOUR + 6_000,
+      toMs: HOUR + 7_000,
+      after: null,
+      limit: 100,
+    });
+    assert.deepEqual(
+      window.map((v) => v.at - HOUR),
+      [6_000, 6_000, 6_000],
+    );
+    // Retention goes by a block's newest visit: the late hour's block alone is older.
+    assert.equal(await store.visits.forgetBefore(HOUR, 10), 1);
+    assert.equal((await page(null, 100)).length, 8);
+  });
 });
 
 test('clicks.db keeps until when click events are wanted, only ever later, across a reopen (ADR 0131)', (t) => {
