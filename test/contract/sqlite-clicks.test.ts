@@ -13,7 +13,7 @@ import type {
   SqliteClickQueue,
 } from '../../src/adapters/sqlite/sqlite-click-queue.js';
 import { WRITE_OUT_ROWS } from '../../src/adapters/sqlite/sqlite-fold-log-spool.js';
-import { planLogRows } from '../../src/adapters/sqlite/sqlite-fold-logs.js';
+import { planLogRows, ROWS_PER_BLOCK } from '../../src/adapters/sqlite/sqlite-fold-logs.js';
 import { decodeTallyWire } from '../../src/wire/click-tally-wire.js';
 import { applyMigrations, CLICK_MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import {
@@ -355,6 +355,52 @@ describe('the visit log in blocks (ADR 0147)', () => {
     // Retention goes by a block's newest visit: the late hour's block alone is older.
     assert.equal(await store.visits.forgetBefore(HOUR, 10), 1);
     assert.equal((await page(null, 100)).length, 8);
+  });
+
+  test('a link clicked in more ways in one fold than a block holds gets several blocks, paged as one log', async (t) => {
+    const dir = tempDataDir(t);
+    const store = SqliteClickDatabase.open(join(dir, 'clicks.db'));
+    t.after(() => {
+      store.close();
+    });
+    // ROWS_PER_BLOCK + 76 buckets: one per second, all in one hour.
+    const seconds = ROWS_PER_BLOCK + 76;
+    await store.clicks.fold(
+      [
+        tallyOfBatch(
+          batchOf(Array.from({ length: seconds }, (_, i) => clicksAt(HOUR + i * 1_000, 1)).flat()),
+        ),
+      ],
+      50,
+      { logVisits: true },
+    );
+    const db = new Database(join(dir, 'clicks.db'), { readonly: true });
+    const sizes = db
+      .prepare<[], string>('SELECT rows FROM visit_blocks ORDER BY id')
+      .pluck()
+      .all()
+      .map((rows) => (JSON.parse(rows) as unknown[]).length);
+    db.close();
+    assert.deepEqual(sizes, [ROWS_PER_BLOCK, 76]);
+    const paged = [];
+    let after: VisitPosition | null = null;
+    for (;;) {
+      const next = await store.visits.page({
+        linkId: 'link-a',
+        fromMs: HOUR,
+        toMs: HOUR + 3_600_000,
+        after,
+        limit: 300,
+      });
+      paged.push(...next);
+      const last = next.at(-1);
+      if (next.length < 300 || last === undefined) break;
+      after = last;
+    }
+    assert.deepEqual(
+      paged.map((v) => v.at - HOUR),
+      Array.from({ length: seconds }, (_, i) => (seconds - 1 - i) * 1_000),
+    );
   });
 });
 

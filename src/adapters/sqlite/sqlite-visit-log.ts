@@ -4,7 +4,7 @@ import { HOUR_MS } from '../../domain/click-fold.js';
 import type { StoredVisit, VisitLog, VisitPageQuery } from '../../ports/visit-log.js';
 import { rowsForPage, visitsOfRows, type VisitLogRow } from '../sql/visit-rows.js';
 import { guardSqlite } from './sqlite-errors.js';
-import { VISITS_PER_BLOCK } from './sqlite-fold-logs.js';
+import { IDS_PER_BLOCK } from './sqlite-fold-logs.js';
 
 /** A block as read: its id, newest `at` and bucket rows (JSON). */
 type BlockOfRows = [id: number, newestAt: number, rows: string];
@@ -26,7 +26,7 @@ type StoredBucketRow = [
 /**
  * The visit log in clicks.db (click-migrations/0006, 0012), written by the fold (and the
  * spool's write-out) as blocks: one row per link, hour and write, holding its buckets'
- * rows (ADR 0147). A bucket row's id is its block's id times VISITS_PER_BLOCK plus its
+ * rows (ADR 0147). A bucket row's id is its block's id times IDS_PER_BLOCK plus its
  * place from the block's end, so that rows of one block and millisecond read back in the
  * order they were written, as rows of their own did (ADR 0130).
  */
@@ -72,7 +72,7 @@ export class SqliteVisitLog implements VisitLog {
           if ((found[wanted - 1] as VisitLogRow).visit.at > newestAt) break;
         }
         const rows = JSON.parse(json) as StoredBucketRow[];
-        const lastId = blockId * VISITS_PER_BLOCK + rows.length - 1;
+        const lastId = blockId * IDS_PER_BLOCK + rows.length - 1;
         rows.forEach((row, index) => {
           const id = lastId - index;
           const at = row[0];
