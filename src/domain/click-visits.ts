@@ -34,20 +34,37 @@ export interface VisitsOfBucket {
   readonly clicks: number;
 }
 
+/** The start of a bucket's second; its hour's for tallies from before seconds were kept. */
+export const bucketSecond = (bucket: ClickBucket): number => bucket.second ?? bucket.hour;
+
+/**
+ * A bucket's values as the visit log keeps them, unknown ones null: one definition for
+ * `visitsOf` and the embedded store's visit blocks, which build rows without a Visit each.
+ */
+export const visitCountry = (bucket: ClickBucket): string | null =>
+  bucket.country === UNKNOWN_COUNTRY ? null : bucket.country;
+export const visitCity = (bucket: ClickBucket): string | null =>
+  bucket.city === NO_CITY ? null : bucket.city;
+export const visitLanguage = (bucket: ClickBucket): string | null =>
+  (bucket.language ?? NO_LANGUAGE) === NO_LANGUAGE ? null : (bucket.language ?? null);
+export const visitReferrerHost = (bucket: ClickBucket): string | null =>
+  bucket.referrer === NO_REFERRER ? null : bucket.referrer;
+export const isBotVisit = (bucket: ClickBucket): boolean => bucket.device === BOT_DEVICE;
+
 /** The visits of a fold's counted buckets, one entry per bucket with its click count. */
 export function visitsOf(buckets: readonly ClickBucket[]): VisitsOfBucket[] {
   return buckets.map((bucket) => ({
     visit: {
       linkId: bucket.linkId,
-      at: bucket.second ?? bucket.hour,
-      country: bucket.country === UNKNOWN_COUNTRY ? null : bucket.country,
-      city: bucket.city === NO_CITY ? null : bucket.city,
+      at: bucketSecond(bucket),
+      country: visitCountry(bucket),
+      city: visitCity(bucket),
       device: bucket.device,
       os: bucket.os,
       browser: bucket.browser,
-      language: (bucket.language ?? NO_LANGUAGE) === NO_LANGUAGE ? null : (bucket.language ?? null),
-      referrerHost: bucket.referrer === NO_REFERRER ? null : bucket.referrer,
-      bot: bucket.device === BOT_DEVICE,
+      language: visitLanguage(bucket),
+      referrerHost: visitReferrerHost(bucket),
+      bot: isBotVisit(bucket),
     },
     clicks: bucket.clicks,
   }));
@@ -77,7 +94,7 @@ export interface ClickSecond {
 export function clickSecondsOf(buckets: readonly ClickBucket[]): ClickSecond[] {
   const seconds = new Map<string, ClickSecond>();
   for (const bucket of buckets) {
-    const second = bucket.second ?? bucket.hour;
+    const second = bucketSecond(bucket);
     const key = `${bucket.linkId}\n${second}`;
     let sum = seconds.get(key);
     if (sum === undefined) {

@@ -1,8 +1,17 @@
 import type Database from 'better-sqlite3';
 import { NO_LANGUAGE } from '../../domain/accept-language.js';
-import { BOT_DEVICE, NO_CITY, NO_REFERRER, UNKNOWN_COUNTRY } from '../../domain/click-event.js';
+import type { BrowserClass, DeviceClass, OsClass } from '../../domain/click-event.js';
 import { hourOf, type ClickBucket } from '../../domain/click-fold.js';
-import { clickSecondsOf, dimensionsOf } from '../../domain/click-visits.js';
+import {
+  bucketSecond,
+  clickSecondsOf,
+  dimensionsOf,
+  isBotVisit,
+  visitCity,
+  visitCountry,
+  visitLanguage,
+  visitReferrerHost,
+} from '../../domain/click-visits.js';
 import { TallyWireWriter } from '../../wire/click-tally-wire.js';
 import type { FoldLogChoice } from '../sql/fold-log-choice.js';
 
@@ -12,9 +21,9 @@ export type VisitRow = [
   at: number,
   country: string | null,
   city: string | null,
-  device: string,
-  os: string,
-  browser: string,
+  device: DeviceClass,
+  os: OsClass,
+  browser: BrowserClass,
   language: string | null,
   referrerHost: string | null,
   bot: number,
@@ -87,60 +96,47 @@ export class SqliteFoldLogs {
     this.addClickEvents(planLogRows(counted, CLICK_EVENTS_ONLY).clickEvents, logs.nowMs);
   }
 
-  /**
-   * The counted buckets' visits as blocks (ADR 0147): grouped by link, the links in the
-   * index's order, each link's rows newest first (alike ones in the order counted), one
-   * block per hour. The same blocks as `addVisits` of `planLogRows`' visits, built without
-   * an object or array per bucket beyond the block's own rows.
-   */
+  /** The counted buckets' visits as blocks (ADR 0147), built without a Visit per bucket. */
   #addVisitsOf(counted: readonly ClickBucket[]): void {
-    const byLink = new Map<string, ClickBucket[]>();
-    for (const bucket of counted) {
-      const list = byLink.get(bucket.linkId);
-      if (list === undefined) byLink.set(bucket.linkId, [bucket]);
-      else list.push(bucket);
-    }
-    for (const linkId of [...byLink.keys()].sort()) {
-      const list = byLink.get(linkId) as ClickBucket[];
-      if (list.length > 1) list.sort(newestBucketFirst);
-      forEachBlock(list, atOfBucket, (start, end) => {
-        const rows: BlockRow[] = [];
-        for (let i = start; i < end; i++) rows.push(blockRowOf(list[i] as ClickBucket));
-        this.#addBlock(linkId, rows);
-      });
+    for (const [linkId, buckets] of byLinkNewestFirst(counted, linkOfBucket, bucketSecond)) {
+      this.#addBlocks(linkId, buckets.map(blockRowOf));
     }
   }
 
   /**
-   * `rows` (a spooled fold's, planned by `planLogRows`) as blocks: each run of one link
-   * and hour, in the order given.
+   * A spooled fold's rows (spooled before ADR 0147, planned by `planLogRows`), as blocks.
    */
   addVisits(rows: readonly VisitRow[]): void {
-    let start = 0;
-    while (start < rows.length) {
-      const linkId = (rows[start] as VisitRow)[0];
-      let end = start + 1;
-      while (end < rows.length && (rows[end] as VisitRow)[0] === linkId) end++;
-      forEachBlock(rows.slice(start, end), atOfRow, (from, to) => {
-        const block: BlockRow[] = [];
-        for (let i = start + from; i < start + to; i++) {
-          block.push((rows[i] as VisitRow).slice(1) as BlockRow);
-        }
-        this.#addBlock(linkId, block);
-      });
-      start = end;
+    for (const [linkId, ofLink] of byLinkNewestFirst(rows, linkOfRow, atOfRow)) {
+      this.#addBlocks(
+        linkId,
+        ofLink.map((row) => row.slice(1) as BlockRow),
+      );
     }
   }
 
-  /** One block: `rows` of `linkId`, each [at, …]. */
-  #addBlock(linkId: string, rows: readonly BlockRow[]): void {
-    let newest = -Infinity;
-    let oldest = Infinity;
-    for (const [at] of rows) {
-      if (at > newest) newest = at;
-      if (at < oldest) oldest = at;
+  /**
+   * One link's rows, newest first, as blocks: a run within one hour (a block spans an hour
+   * at most: sqlite-visit-log.ts) of at most ROWS_PER_BLOCK rows each.
+   */
+  #addBlocks(linkId: string, rows: readonly BlockRow[]): void {
+    let start = 0;
+    while (start < rows.length) {
+      const hour = hourOf((rows[start] as BlockRow)[0]);
+      let end = start + 1;
+      while (
+        end < rows.length &&
+        end - start < ROWS_PER_BLOCK &&
+        hourOf((rows[end] as BlockRow)[0]) === hour
+      ) {
+        end++;
+      }
+      const block = rows.slice(start, end);
+      const newest = (block[0] as BlockRow)[0];
+      const oldest = (block[block.length - 1] as BlockRow)[0];
+      this.#addVisitBlock.run(linkId, newest, oldest, JSON.stringify(block));
+      start = end;
     }
-    this.#addVisitBlock.run(linkId, newest, oldest, JSON.stringify(rows));
   }
 
   addClickEvents(rows: readonly ClickEventRow[], recordedAt: number): void {
@@ -179,56 +175,49 @@ export class SqliteFoldLogs {
 /** A bucket row of a visit block: a VisitRow without its link. */
 export type BlockRow = VisitRow extends [string, ...infer Rest] ? Rest : never;
 
-/**
- * A bucket's visits as a block holds them: unknown values null, as the visit log keeps
- * them (issue 23; the domain's `visitsOf` for the other stores).
- */
+/** A bucket's visits as a block holds them (the visit log's values: click-visits.ts). */
 function blockRowOf(bucket: ClickBucket): BlockRow {
-  const language = bucket.language ?? NO_LANGUAGE;
   return [
-    bucket.second ?? bucket.hour,
-    bucket.country === UNKNOWN_COUNTRY ? null : bucket.country,
-    bucket.city === NO_CITY ? null : bucket.city,
+    bucketSecond(bucket),
+    visitCountry(bucket),
+    visitCity(bucket),
     bucket.device,
     bucket.os,
     bucket.browser,
-    language === NO_LANGUAGE ? null : language,
-    bucket.referrer === NO_REFERRER ? null : bucket.referrer,
-    bucket.device === BOT_DEVICE ? 1 : 0,
+    visitLanguage(bucket),
+    visitReferrerHost(bucket),
+    isBotVisit(bucket) ? 1 : 0,
     bucket.clicks,
   ];
 }
 
-const atOfBucket = (bucket: ClickBucket): number => bucket.second ?? bucket.hour;
+const linkOfBucket = (bucket: ClickBucket): string => bucket.linkId;
+const linkOfRow = (row: VisitRow): string => row[0];
 const atOfRow = (row: VisitRow): number => row[1];
 
-function newestBucketFirst(a: ClickBucket, b: ClickBucket): number {
-  return atOfBucket(b) - atOfBucket(a);
-}
-
 /**
- * Calls `block` with each run of `items` (one link's) within one hour and of at most
- * ROWS_PER_BLOCK items: a block spans an hour at most (sqlite-visit-log.ts).
+ * `items` grouped by link, the links in the visit index's order, each link's newest first
+ * (alike ones in the order given; click-migrations/0006, 0012): grouped and the links
+ * sorted, not the items, which a fold has many more of.
  */
-function forEachBlock<T>(
+function byLinkNewestFirst<T>(
   items: readonly T[],
+  linkOf: (item: T) => string,
   atOf: (item: T) => number,
-  block: (start: number, end: number) => void,
-): void {
-  let start = 0;
-  while (start < items.length) {
-    const hour = hourOf(atOf(items[start] as T));
-    let end = start + 1;
-    while (
-      end < items.length &&
-      end - start < ROWS_PER_BLOCK &&
-      hourOf(atOf(items[end] as T)) === hour
-    ) {
-      end++;
-    }
-    block(start, end);
-    start = end;
+): [linkId: string, items: T[]][] {
+  const byLink = new Map<string, T[]>();
+  for (const item of items) {
+    const linkId = linkOf(item);
+    const list = byLink.get(linkId);
+    if (list === undefined) byLink.set(linkId, [item]);
+    else list.push(item);
   }
+  const newestFirst = (a: T, b: T): number => atOf(b) - atOf(a);
+  return [...byLink.keys()].sort().map((linkId) => {
+    const list = byLink.get(linkId) as T[];
+    if (list.length > 1) list.sort(newestFirst);
+    return [linkId, list];
+  });
 }
 
 const CLICK_EVENTS_ONLY = { visits: false, clickEvents: true } as const;
@@ -243,10 +232,11 @@ export function planLogRows(
   counted: readonly ClickBucket[],
   logs: { readonly visits: boolean; readonly clickEvents: boolean },
 ): PlannedLogRows {
-  const rows: VisitRow[] = logs.visits
-    ? counted.map((bucket): VisitRow => [bucket.linkId, ...blockRowOf(bucket)])
+  const visits: VisitRow[] = logs.visits
+    ? byLinkNewestFirst(counted, linkOfBucket, bucketSecond).flatMap(([linkId, buckets]) =>
+        buckets.map((bucket): VisitRow => [linkId, ...blockRowOf(bucket)]),
+      )
     : [];
-  const visits = inLinkOrder(rows);
   const clickEvents: ClickEventRow[] = logs.clickEvents
     ? clickSecondsOf(counted).map((s) => [
         s.linkId,
@@ -257,28 +247,4 @@ export function planLogRows(
       ])
     : [];
   return { visits, clickEvents };
-}
-
-/**
- * `rows` by link, then newest first, alike rows in the order given (click-migrations/0006,
- * 0012): grouped by link and the links sorted, not the rows, which a fold has many more of.
- */
-function inLinkOrder(rows: readonly VisitRow[]): VisitRow[] {
-  const byLink = new Map<string, VisitRow[]>();
-  for (const row of rows) {
-    const list = byLink.get(row[0]);
-    if (list === undefined) byLink.set(row[0], [row]);
-    else list.push(row);
-  }
-  const ordered: VisitRow[] = [];
-  for (const linkId of [...byLink.keys()].sort()) {
-    const list = byLink.get(linkId) as VisitRow[];
-    if (list.length > 1) list.sort(newestFirst);
-    for (const row of list) ordered.push(row);
-  }
-  return ordered;
-}
-
-function newestFirst(a: VisitRow, b: VisitRow): number {
-  return b[1] - a[1];
 }

@@ -1,27 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { BrowserClass, DeviceClass, OsClass } from '../../domain/click-event.js';
 import { HOUR_MS } from '../../domain/click-fold.js';
 import type { StoredVisit, VisitLog, VisitPageQuery } from '../../ports/visit-log.js';
 import { rowsForPage, visitsOfRows, type VisitLogRow } from '../sql/visit-rows.js';
 import { guardSqlite } from './sqlite-errors.js';
-import { IDS_PER_BLOCK } from './sqlite-fold-logs.js';
+import { IDS_PER_BLOCK, type BlockRow } from './sqlite-fold-logs.js';
 
 /** A block as read: its id, newest `at` and bucket rows (JSON). */
 type BlockOfRows = [id: number, newestAt: number, rows: string];
-
-/** A bucket row as a block holds it (see BlockRow in sqlite-fold-logs.ts). */
-type StoredBucketRow = [
-  at: number,
-  country: string | null,
-  city: string | null,
-  device: DeviceClass,
-  os: OsClass,
-  browser: BrowserClass,
-  language: string | null,
-  referrerHost: string | null,
-  bot: number,
-  clicks: number,
-];
 
 /**
  * The visit log in clicks.db (click-migrations/0006, 0012), written by the fold (and the
@@ -71,7 +56,7 @@ export class SqliteVisitLog implements VisitLog {
           found.sort(newestFirst);
           if ((found[wanted - 1] as VisitLogRow).visit.at > newestAt) break;
         }
-        const rows = JSON.parse(json) as StoredBucketRow[];
+        const rows = JSON.parse(json) as BlockRow[];
         const lastId = blockId * IDS_PER_BLOCK + rows.length - 1;
         rows.forEach((row, index) => {
           const id = lastId - index;
@@ -100,7 +85,7 @@ function newestFirst(a: VisitLogRow, b: VisitLogRow): number {
   return b.visit.at - a.visit.at || b.id - a.id;
 }
 
-function visitLogRowOf(linkId: string, id: number, row: StoredBucketRow): VisitLogRow {
+function visitLogRowOf(linkId: string, id: number, row: BlockRow): VisitLogRow {
   const [at, country, city, device, os, browser, language, referrerHost, bot, clicks] = row;
   return {
     id,
