@@ -231,8 +231,8 @@ export class RedirectResolver implements LinkEvents {
     }
     if (entry.fixedOutcome !== null) return entry.fixedOutcome;
     // Its answer depends on the visitor or a shared count: the front decides (issue 21).
-    // cachedLinkOf made this outcome once, as the entry's fixedOutcome; an entry built
-    // field by field (a test's) gets one here.
+    // cachedLinkOf makes this outcome once, as the entry's fixedOutcome, for every entry
+    // hop builds; the type still allows one without, which gets it here, not a plain 302.
     if (entry.smart !== null) return { kind: 'smart', link: entry };
     return {
       kind: 'redirect',
