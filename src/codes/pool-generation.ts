@@ -122,7 +122,7 @@ export async function generatePoolCodes(
  * short, and returns how many codes it read. `onProgress` hears the running total.
  */
 export async function loadStoreCodes(
-  links: LinkCodeScan,
+  links: Pick<LinkCodeScan, 'scanCodes'>,
   filter: PoolCodeFilter,
   batchSize: number,
   onProgress: (read: number) => void = () => {},

@@ -352,7 +352,7 @@ export const ENV_SPEC = [
     name: 'HOP_KNOWN_CODES',
     key: 'knownCodes',
     default: 'on',
-    doc: 'Keep every code in a Bloom filter so unknown codes are 404 without a store read (~1.2 bytes a code; off beyond a few hundred million links).',
+    doc: 'Keep every code in a Bloom filter so unknown codes are 404 without a store read (about 1.7 bytes a code, sized at start for the codes the store holds and a quarter more: ADR 0148; off beyond a few hundred million links).',
     parse: parseSwitch,
   },
   {

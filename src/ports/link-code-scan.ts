@@ -18,4 +18,10 @@ export interface LinkCodeScan {
    * redirect's filter of known codes loads and catches up this way.
    */
   scanCodes(cursor: string | null, limit: number): Promise<CodeScanPage>;
+  /**
+   * About how many codes a full scan returns, to size what holds them (the known-codes
+   * filter: ADR 0148): never fewer than the links the store holds when asked (it may count
+   * rows since deleted), and far cheaper than the scan it precedes.
+   */
+  estimateCodeCount(): Promise<number>;
 }

@@ -14,6 +14,7 @@ import type { LinkCodeScan } from '../../src/ports/link-code-scan.js';
 import type { RedirectReads } from '../../src/ports/redirect-reads.js';
 import type { SharedLinkCache } from '../../src/ports/shared-link-cache.js';
 import type { RedirectOutcome } from '../../src/domain/redirect-outcome.js';
+import { BloomFilter } from '../../src/codes/bloom-filter.js';
 import { ScalableBloomFilter } from '../../src/codes/scalable-bloom-filter.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { KnownCodes } from '../../src/services/redirect/known-codes.js';
@@ -300,6 +301,34 @@ describe('RedirectResolver with the known codes loaded', () => {
     );
   });
 
+  test("the first load sizes the filter by the store's estimate: one layer, not two", async (t) => {
+    const { store, codeScan } = countingStore(t);
+    const links = Array.from({ length: 1050 }, () => makeLink());
+    await store.links.importLinks(links);
+    const sized = makeKnownCodes(codeScan);
+    await sized.catchUp();
+    assert.ok(links.every((link) => sized.mightExist(link.code)));
+    const unsized = makeKnownCodes({
+      scanCodes: (cursor, limit) => codeScan.scanCodes(cursor, limit),
+      estimateCodeCount: () => Promise.resolve(0),
+    });
+    await unsized.catchUp();
+    const layerOf = (capacity: number) => new BloomFilter(capacity, 0.001, 1).byteLength;
+    // Without an estimate, 1050 codes fill the first layer (1000) and start a second (4000).
+    assert.equal(unsized.byteLength, layerOf(1000) + layerOf(4000));
+    assert.ok(
+      sized.byteLength >= layerOf(1050) && sized.byteLength <= layerOf(2 * 1050),
+      `sized for 1050 codes and some room: ${sized.byteLength} bytes`,
+    );
+    // A catch-up later reserves nothing again: the filter holds codes by then.
+    const later = makeLink();
+    await store.links.insertLink(later);
+    const bytes = sized.byteLength;
+    assert.equal(await sized.catchUp(), 1);
+    assert.equal(sized.byteLength, bytes);
+    assert.equal(sized.mightExist(later.code), true);
+  });
+
   test('a failed catch-up keeps its place and the next one resumes', async (t) => {
     const { store, codeScan } = countingStore(t);
     await store.links.insertLink(makeLink());
@@ -307,6 +336,7 @@ describe('RedirectResolver with the known codes loaded', () => {
     const failing: LinkCodeScan = {
       scanCodes: (cursor, limit) =>
         fail ? Promise.reject(new Error('store down')) : codeScan.scanCodes(cursor, limit),
+      estimateCodeCount: () => codeScan.estimateCodeCount(),
     };
     const knownCodes = makeKnownCodes(failing);
     assert.equal(await knownCodes.catchUp(), 1);

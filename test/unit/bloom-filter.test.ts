@@ -101,6 +101,50 @@ describe('ScalableBloomFilter', () => {
     assert.ok(rate < 0.015, `false-positive rate ${rate}`);
   });
 
+  test('reserved before the first add, it holds that many in one layer', () => {
+    const filter = new ScalableBloomFilter({
+      initialCapacity: 1000,
+      falsePositiveRate: 0.005,
+      seed: 9,
+    });
+    filter.reserve(20_000);
+    assert.equal(filter.byteLength, new BloomFilter(20_000, 0.005, 9).byteLength);
+    const codes = seededCodes(5, 20_000);
+    for (const code of codes) filter.add(code);
+    assert.equal(filter.layerCount, 1, 'grown by layers, it took three (the test above)');
+    assert.ok(codes.every((code) => filter.mightContain(code)));
+    const rate = falsePositiveRate((code) => filter.mightContain(code), seededCodes(6, 50_000));
+    assert.ok(rate < 0.0075, `false-positive rate ${rate}: one layer's, about 0.5%`);
+    // A code the filter already (falsely) reports is not added, so the layer may not be
+    // quite full yet: a hundred more fill it.
+    const beyond = seededCodes(7, 100);
+    for (const code of beyond) filter.add(code);
+    assert.equal(filter.layerCount, 2, 'past the reserve it grows as before');
+    assert.ok(beyond.every((code) => filter.mightContain(code)));
+  });
+
+  test('a reserve changes nothing once a code is in, or when the first layer is large enough', () => {
+    const filled = new ScalableBloomFilter({
+      initialCapacity: 10,
+      falsePositiveRate: 0.01,
+      seed: 0,
+    });
+    filled.add('Abc1234');
+    const before = filled.byteLength;
+    filled.reserve(1000);
+    assert.equal(filled.byteLength, before);
+    assert.ok(filled.mightContain('Abc1234'), 'nothing added is forgotten');
+    const large = new ScalableBloomFilter({
+      initialCapacity: 1000,
+      falsePositiveRate: 0.01,
+      seed: 0,
+    });
+    const largeBytes = large.byteLength;
+    large.reserve(500);
+    large.reserve(Number.NaN);
+    assert.equal(large.byteLength, largeBytes);
+  });
+
   test('a fresh filter contains nothing and holds one layer', () => {
     const filter = new ScalableBloomFilter({
       initialCapacity: 10,

@@ -21,6 +21,10 @@ interface ScanPosition {
 
 const SCAN_START: ScanPosition = { after: 0, contiguous: 0 };
 
+interface LastSeqRow extends RowDataPacket {
+  last: number | string;
+}
+
 interface ScanRow extends RowDataPacket {
   seq: number;
   code: string;
@@ -66,6 +70,16 @@ export class MariaDbCodeScan implements LinkCodeScan {
     }
     // The pass is over: the next one starts again at the first gap still open.
     return { codes, cursor: formatScanCursor({ after: contiguous, contiguous }) };
+  }
+
+  /** The largest `scan_seq`: every row holds a distinct one (AUTO_INCREMENT), read off its index. */
+  async estimateCodeCount(): Promise<number> {
+    return guardMariaDb('count codes', async () => {
+      const [rows] = await this.#pool.query<LastSeqRow[]>(
+        'SELECT COALESCE(MAX(scan_seq), 0) AS last FROM links',
+      );
+      return Number(rows[0]?.last ?? 0);
+    });
   }
 
   /**

@@ -86,6 +86,19 @@ export class PgCodeScan implements LinkCodeScan {
    * them (one statement: a second query's snapshot could be newer than the rows'). The
    * single-row subquery keeps the snapshot's bounds when no row follows `after`.
    */
+  /**
+   * Counted: PostgreSQL keeps no cheap upper bound (reltuples lags until an ANALYZE), and
+   * a count is a fraction of the full scan it comes before.
+   */
+  async estimateCodeCount(): Promise<number> {
+    return guardPg('count codes', async () => {
+      const { rows } = await this.#primary.query<{ count: string }>(
+        'SELECT count(*)::text AS count FROM links',
+      );
+      return Number(rows[0]?.count ?? 0);
+    });
+  }
+
   async #scanPage(after: ScanKey, limit: number): Promise<ScanPage> {
     const { rows } = await this.#primary.query<{
       xmin: string;

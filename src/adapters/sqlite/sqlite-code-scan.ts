@@ -80,6 +80,11 @@ export class SqliteCodeScan implements LinkCodeScan {
     });
   }
 
+  /** The largest rowid: every row has one at most that (see the class comment), O(log n). */
+  async estimateCodeCount(): Promise<number> {
+    return guardSqlite('count codes', () => this.#lastRowid.get() ?? 0);
+  }
+
   #firstScanPosition(): ScanPosition {
     return { phase: 'codes', untilRowid: this.#lastRowid.get() ?? 0, afterCode: '' };
   }

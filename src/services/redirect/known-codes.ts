@@ -2,6 +2,9 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ScalableBloomFilter } from '../../codes/scalable-bloom-filter.js';
 import type { LinkCodeScan } from '../../ports/link-code-scan.js';
 
+/** Codes the first load sizes the filter for, as a multiple of the store's estimate. */
+const RESERVE_HEADROOM = 1.25;
+
 export interface KnownCodesDeps {
   readonly codeScan: LinkCodeScan;
   readonly filter: ScalableBloomFilter;
@@ -75,6 +78,11 @@ export class KnownCodes {
   }
 
   async #readNewCodes(): Promise<number> {
+    if (this.#cursor === null && this.#filter.count === 0) {
+      // Sized once for what the store holds, with room for the links made after: the
+      // layers a filter grows by take about twice the memory (ADR 0148).
+      this.#filter.reserve((await this.#codeScan.estimateCodeCount()) * RESERVE_HEADROOM);
+    }
     let read = 0;
     for (;;) {
       const scan = await this.#codeScan.scanCodes(this.#cursor, this.#batchSize);
