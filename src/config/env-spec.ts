@@ -335,6 +335,13 @@ export const ENV_SPEC = [
     parse: inBytes(parseInteger(1, 65_536)),
   },
   {
+    name: 'HOP_SQLITE_CACHE_MB',
+    key: 'sqliteCacheMebibytes',
+    default: undefined,
+    doc: "SQLite page cache of the embedded store's redirect reads, in MiB; unset = 64 up to 2.5M links at start, 16 beyond (ADR 0149).",
+    parse: parseInteger(1, 65_536),
+  },
+  {
     name: 'HOP_L1_TTL',
     key: 'l1TtlMs',
     default: '60s',

@@ -70,12 +70,14 @@ function openSqlite(config: Config, logger: Logger, serving: boolean): SqliteSto
       return SqliteStore.open({
         file: config.databaseFile,
         clicksFile: config.clicksDatabaseFile,
+        pageCacheMebibytes: config.sqliteCacheMebibytes,
       });
     }
     let failing = false;
     return SqliteStore.open({
       file: config.databaseFile,
       clicksFile: config.clicksDatabaseFile,
+      pageCacheMebibytes: config.sqliteCacheMebibytes,
       backgroundCheckpoints: {
         intervalMs: CHECKPOINT_INTERVAL_MS,
         onResult: (result) => {

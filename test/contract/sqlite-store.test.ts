@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadMigrations } from '../../src/adapters/sqlite/sqlite-migrations.js';
-import { SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { pageCacheMebibytesFor, SqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { domainStoreContract } from './domain-store-contract.js';
 import { runRedirectAllowanceContract } from './redirect-allowance-contract.js';
 import { runStoreContract } from './store-contract.js';
@@ -52,6 +52,27 @@ describe('SqliteStore specifics', () => {
     const raw = new Database(file, { readonly: true, fileMustExist: true });
     t.after(() => raw.close());
     assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
+  });
+
+  test('the page cache is 64 MiB up to 2.5M links, 16 beyond, or as configured (ADR 0149)', async (t) => {
+    assert.equal(pageCacheMebibytesFor(0), 64);
+    assert.equal(pageCacheMebibytesFor(2_500_000), 64);
+    assert.equal(pageCacheMebibytesFor(2_500_001), 16);
+    const file = join(makeTempDir(t), 'hop.db');
+    const small = SqliteStore.open({ file });
+    await small.links.insertLink(makeLink());
+    assert.equal(small.pageCacheMebibytes(), 64, 'a new store is small');
+    await small.close();
+    // A store whose rows reached past 2.5M links: its last rowid says so, read at open.
+    const raw = new Database(file);
+    raw.prepare('UPDATE links SET rowid = 2500001').run();
+    raw.close();
+    const large = SqliteStore.open({ file });
+    assert.equal(large.pageCacheMebibytes(), 16);
+    await large.close();
+    const configured = SqliteStore.open({ file, pageCacheMebibytes: 8 });
+    t.after(() => configured.close());
+    assert.equal(configured.pageCacheMebibytes(), 8, 'HOP_SQLITE_CACHE_MB wins');
   });
 
   test('opening creates the missing folders of the file', async (t) => {

@@ -78,6 +78,7 @@ describe('loadConfig: defaults', () => {
     assert.equal(config.maxUrlLength, 2048);
     assert.equal(config.bootstrapAdminKey, undefined);
     assert.equal(config.blocklistFile, undefined);
+    assert.equal(config.sqliteCacheMebibytes, undefined, 'the page cache is sized by the store');
   });
 
   test('an empty variable counts as unset', () => {
@@ -121,8 +122,10 @@ describe('loadConfig: given values', () => {
       HOP_BLOCKLIST_FILE: '/etc/hop/blocklist.txt',
       HOP_LOG_LEVEL: 'debug',
       HOP_BOOTSTRAP_ADMIN_KEY: 'hop_admin_0123456789abcdefghij',
+      HOP_SQLITE_CACHE_MB: '32',
     });
     assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.sqliteCacheMebibytes, 32);
     assert.equal(config.port, 9000);
     assert.equal(config.publicUrl, 'https://hop.example');
     assert.equal(config.rootRedirect, 'https://example.com/about?from=hop');
@@ -350,6 +353,8 @@ describe('loadConfig: bad variables', () => {
       ['HOP_MAX_URL_LENGTH', '10'],
       ['HOP_LOG_LEVEL', 'INFO'],
       ['HOP_SHUTDOWN_TIMEOUT', '0'],
+      ['HOP_SQLITE_CACHE_MB', '0'],
+      ['HOP_SQLITE_CACHE_MB', '64MB'],
     ];
     for (const [name, value] of cases) assertOneProblemFor({ [name]: value }, name);
   });

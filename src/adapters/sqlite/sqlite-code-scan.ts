@@ -82,7 +82,12 @@ export class SqliteCodeScan implements LinkCodeScan {
 
   /** The largest rowid: every row has one at most that (see the class comment), O(log n). */
   async estimateCodeCount(): Promise<number> {
-    return guardSqlite('count codes', () => this.#lastRowid.get() ?? 0);
+    return guardSqlite('count codes', () => this.lastRowid());
+  }
+
+  /** `estimateCodeCount`, synchronously: for sizing the store's own page cache at open. */
+  lastRowid(): number {
+    return this.#lastRowid.get() ?? 0;
   }
 
   #firstScanPosition(): ScanPosition {

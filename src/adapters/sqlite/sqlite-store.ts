@@ -53,6 +53,34 @@ export interface SqliteStoreOptions {
    * as a short-lived CLI command wants.
    */
   readonly insertThread?: { readonly onLost: (reason: string) => void };
+  /**
+   * The redirect connection's page cache in MiB (HOP_SQLITE_CACHE_MB); absent: sized by
+   * the links the store holds when opened (`pageCacheMebibytesFor`, ADR 0149).
+   */
+  readonly pageCacheMebibytes?: number | undefined;
+}
+
+/** The page cache of a store small enough for it to hold much of the redirect index. */
+const SMALL_STORE_CACHE_MIB = 64;
+/** The page cache of a larger store: the redirect index's interior pages, and some leaves. */
+const LARGE_STORE_CACHE_MIB = 16;
+/**
+ * Links up to which a store counts as small: its redirect index (links_redirect, about
+ * 100 MB a million links) is then at most four times the small store's cache.
+ */
+const SMALL_STORE_LINKS = 2_500_000;
+
+/**
+ * The page cache for a store of `links` links, in MiB (ADR 0149). The default cache is
+ * 2 MB: random code lookups into a million-row index would go to the OS for nearly every
+ * page. 64 MB keeps most of a small store's redirect index here; at 1M links, 2 MB instead
+ * cost 5–10% of `uniform`'s redirects, paired (BENCHMARKS.md, 2026-12-06 20:13). Past a few
+ * million links the index is gigabytes, and 64 MB holds too little of it to spare random
+ * reads the OS: at 10M links 16 MB served as many `uniform` redirects, with about 50 MB
+ * less resident (BENCHMARKS.md, 2026-12-07).
+ */
+export function pageCacheMebibytesFor(links: number): number {
+  return links <= SMALL_STORE_LINKS ? SMALL_STORE_CACHE_MIB : LARGE_STORE_CACHE_MIB;
 }
 
 /** The embedded store: one SQLite file in WAL mode (SPEC §4). */
@@ -127,18 +155,15 @@ export class SqliteStore implements Store {
   static open(options: SqliteStoreOptions): SqliteStore {
     const db = openDatabaseFile(options.file);
     db.pragma('foreign_keys = ON');
-    // The default page cache is 2 MB: random code lookups into a million-row index would go
-    // to the OS for nearly every page. 64 MB keeps the upper levels of the code index and
-    // the hot leaves here; the OS page cache holds the rest. `hop serve` on 2 MB instead
-    // (BENCHMARKS.md, 2026-12-06 20:13): 5–10% fewer `uniform` redirects over 1M links,
-    // paired; resident memory 91–105 MB less in two runs and 3 MB more in the third, and
-    // none less at 10M links. Not memory-mapped: mapped pages count as the process's own
-    // memory, and a scan of the codes table (the known-codes load) would map the whole
-    // file (1M links: 390 MB resident mapped, 256 MB not, at the same redirect throughput,
-    // measured on this machine).
-    db.pragma('cache_size = -65536');
+    // Not memory-mapped: mapped pages count as the process's own memory, and a scan of the
+    // codes table (the known-codes load) would map the whole file (1M links: 390 MB
+    // resident mapped, 256 MB not, at the same redirect throughput, measured on this machine).
     db.pragma('mmap_size = 0');
     const applied = applyMigrations(db);
+    // Sized after the migrations, which a first start needs to find a `links` table.
+    const cacheMebibytes =
+      options.pageCacheMebibytes ?? pageCacheMebibytesFor(new SqliteCodeScan(db).lastRowid());
+    db.pragma(`cache_size = ${-cacheMebibytes * 1024}`);
     const clicksFile = options.clicksFile ?? join(dirname(options.file), 'clicks.db');
     const clickDb = SqliteClickDatabase.open(clicksFile);
     const insertThread =
@@ -161,6 +186,12 @@ export class SqliteStore implements Store {
       },
     );
     return new SqliteStore(db, applied, checkpoints, clickDb, clicksFile, insertThread);
+  }
+
+  /** The redirect connection's page cache, in MiB, as SQLite has it (ADR 0149). */
+  pageCacheMebibytes(): number {
+    // Negative: in KiB (a positive size would be in pages).
+    return -(this.#db.pragma('cache_size', { simple: true }) as number) / 1024;
   }
 
   async ping(): Promise<void> {
