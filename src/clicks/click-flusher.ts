@@ -9,6 +9,16 @@ import type { ClickBuffer } from './click-buffer.js';
  */
 const CLICKS_PER_TURN = 1000;
 
+/**
+ * The most clicks one flush to `sink` peeks at once, sends of `batchSize`: what a buffer
+ * feeding it makes its outgoing columns for (ClickBuffer's `largestPeek`). A summing sink
+ * is handed CLICKS_PER_TURN at a time, so columns for a whole send (100,000 clicks, 8 MB
+ * embedded) would sit unused: the summing is in slices since ADR 0143.
+ */
+export function largestPeekFor(sink: ClickSink, batchSize: number): number {
+  return sink.summing === undefined ? batchSize : Math.min(batchSize, CLICKS_PER_TURN);
+}
+
 export interface ClickFlusherDeps {
   readonly buffer: ClickBuffer;
   readonly sink: ClickSink;

@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 import type { DeliveryBounds, SqliteClickQueue } from '../adapters/sqlite/sqlite-click-queue.js';
 import { ClickAggregator } from '../clicks/click-aggregator.js';
 import { ClickBuffer } from '../clicks/click-buffer.js';
-import { ClickFlusher } from '../clicks/click-flusher.js';
+import { ClickFlusher, largestPeekFor } from '../clicks/click-flusher.js';
 import { ClickDimensions } from '../clicks/click-dimensions.js';
 import { StoreFoldingClickSink } from '../clicks/store-folding-click-sink.js';
 import { ALPHABETS } from '../codes/alphabets.js';
@@ -122,7 +122,6 @@ export async function composeClickPipeline(
     config.natsServers === undefined ? config.clickBufferSize : config.clickBatchSize;
   // Without an edge's country header (geo is then null), clicks are placed by their
   // address, looked up at each flush (issue 21, ADR 0109).
-  const buffer = new ClickBuffer(config.clickBufferSize, new ClickDimensions(geo), clicksPerSend);
   const thread = embedded && serving ? startEmbeddedAggregatorThread(config, logger) : null;
   // The thread keeps the horizon itself; the in-process aggregator asks the demand.
   const clickEvents = embedded
@@ -150,6 +149,11 @@ export async function composeClickPipeline(
           },
         })
       : (direct ?? thread?.sink ?? (queue as SqliteClickQueue));
+  const buffer = new ClickBuffer(
+    config.clickBufferSize,
+    new ClickDimensions(geo),
+    largestPeekFor(sink, clicksPerSend),
+  );
   const flusher = new ClickFlusher({
     buffer,
     sink,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ClickBuffer } from '../../src/clicks/click-buffer.js';
 import { ClickDimensions } from '../../src/clicks/click-dimensions.js';
-import { ClickFlusher } from '../../src/clicks/click-flusher.js';
+import { ClickFlusher, largestPeekFor } from '../../src/clicks/click-flusher.js';
 import type { ClickSink } from '../../src/ports/click-sink.js';
 import { decodeTallyWire } from '../../src/wire/click-tally-wire.js';
 import type { ClickTally } from '../../src/domain/click-tally.js';
@@ -80,10 +80,19 @@ const clicksIn = (tally: ClickTally) =>
   tally.buckets.reduce((sum, bucket) => sum + bucket.clicks, 0);
 
 describe('ClickFlusher over a summing sink', () => {
+  test("a buffer's outgoing columns: a send's clicks for a plain sink, a slice's for a summing one", () => {
+    const plain: ClickSink = { send: () => Promise.resolve(), close: () => Promise.resolve() };
+    assert.equal(largestPeekFor(plain, 5_000), 5_000, 'JetStream: HOP_CLICK_BATCH a send');
+    assert.equal(largestPeekFor(summingSink().sink, 100_000), 1_000);
+    assert.equal(largestPeekFor(summingSink().sink, 500), 500, 'never more than a send');
+  });
+
   test('one send per flush, summed a thousand clicks a turn with the event loop free between', async () => {
-    const buffer = new ClickBuffer(20_000, new ClickDimensions());
-    clicked(buffer, 4_500, 300);
     const { sink, sent, slices } = summingSink();
+    // Made as the pipeline makes it: outgoing columns for one slice, not for the whole send.
+    assert.equal(largestPeekFor(sink, 20_000), 1_000);
+    const buffer = new ClickBuffer(20_000, new ClickDimensions(), largestPeekFor(sink, 20_000));
+    clicked(buffer, 4_500, 300);
     const { flusher } = flusherOver(buffer, sink);
     // Turns the event loop takes while the flush runs: a redirect would be answered in each.
     let turns = 0;
