@@ -82,11 +82,6 @@ export class PgCodeScan implements LinkCodeScan {
   }
 
   /**
-   * Up to `limit` rows after `after`, with the xmin and xmax of the very snapshot that read
-   * them (one statement: a second query's snapshot could be newer than the rows'). The
-   * single-row subquery keeps the snapshot's bounds when no row follows `after`.
-   */
-  /**
    * Counted: PostgreSQL keeps no cheap upper bound (reltuples lags until an ANALYZE), and
    * a count is a fraction of the full scan it comes before.
    */
@@ -99,6 +94,11 @@ export class PgCodeScan implements LinkCodeScan {
     });
   }
 
+  /**
+   * Up to `limit` rows after `after`, with the xmin and xmax of the very snapshot that read
+   * them (one statement: a second query's snapshot could be newer than the rows'). The
+   * single-row subquery keeps the snapshot's bounds when no row follows `after`.
+   */
   async #scanPage(after: ScanKey, limit: number): Promise<ScanPage> {
     const { rows } = await this.#primary.query<{
       xmin: string;

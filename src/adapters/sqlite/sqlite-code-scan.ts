@@ -91,6 +91,6 @@ export class SqliteCodeScan implements LinkCodeScan {
   }
 
   #firstScanPosition(): ScanPosition {
-    return { phase: 'codes', untilRowid: this.#lastRowid.get() ?? 0, afterCode: '' };
+    return { phase: 'codes', untilRowid: this.lastRowid(), afterCode: '' };
   }
 }

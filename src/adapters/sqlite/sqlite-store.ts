@@ -71,13 +71,13 @@ const LARGE_STORE_CACHE_MIB = 16;
 const SMALL_STORE_LINKS = 2_500_000;
 
 /**
- * The page cache for a store of `links` links, in MiB (ADR 0149). The default cache is
- * 2 MB: random code lookups into a million-row index would go to the OS for nearly every
- * page. 64 MB keeps most of a small store's redirect index here; at 1M links, 2 MB instead
- * cost 5–10% of `uniform`'s redirects, paired (BENCHMARKS.md, 2026-12-06 20:13). Past a few
- * million links the index is gigabytes, and 64 MB holds too little of it to spare random
- * reads the OS: at 10M links 16 MB served as many `uniform` redirects, with about 50 MB
- * less resident (BENCHMARKS.md, 2026-12-07).
+ * The page cache for a store of `links` links, in MiB (ADR 0149). 64 MB keeps most of a
+ * small store's redirect index here: at 1M links, 2 MB instead cost 5–10% of `uniform`'s
+ * redirects, paired (BENCHMARKS.md, 2026-12-06 20:13). Past a few million links the index
+ * is gigabytes, and 64 MB holds too little of it to spare random reads the OS: at 10M
+ * links 16 MB served as many `uniform` redirects, with about 50 MB less resident
+ * (BENCHMARKS.md, 2026-12-07). 16 MB is also what better-sqlite3 gives a connection when
+ * nothing is set (its build's default, -16000 KiB; SQLite's own is 2 MB).
  */
 export function pageCacheMebibytesFor(links: number): number {
   return links <= SMALL_STORE_LINKS ? SMALL_STORE_CACHE_MIB : LARGE_STORE_CACHE_MIB;
@@ -121,6 +121,7 @@ export class SqliteStore implements Store {
     clickDb: SqliteClickDatabase,
     clicksFile: string,
     insertThread: LinkInsertThread | null,
+    codeScan: SqliteCodeScan,
   ) {
     this.#db = db;
     this.#insertThread = insertThread;
@@ -134,7 +135,7 @@ export class SqliteStore implements Store {
     this.tags = new SqliteTagQueries(() => links.connectionWithClicks());
     this.clickAnalytics = new SqliteClickAnalyticsQueries(() => links.connectionWithClicks());
     this.redirectAllowance = new SqliteRedirectAllowance(db);
-    this.codeScan = new SqliteCodeScan(db);
+    this.codeScan = codeScan;
     this.sweep = new SqliteSweepQueries(db);
     this.keys = new SqliteApiKeyStore(db);
     this.bulkAnswers = new SqliteBulkAnswers(db);
@@ -160,9 +161,11 @@ export class SqliteStore implements Store {
     // resident mapped, 256 MB not, at the same redirect throughput, measured on this machine).
     db.pragma('mmap_size = 0');
     const applied = applyMigrations(db);
-    // Sized after the migrations, which a first start needs to find a `links` table.
+    // Sized after the migrations, which a first start needs to find a `links` table; the
+    // store's code scan reads how many rows there have been.
+    const codeScan = new SqliteCodeScan(db);
     const cacheMebibytes =
-      options.pageCacheMebibytes ?? pageCacheMebibytesFor(new SqliteCodeScan(db).lastRowid());
+      options.pageCacheMebibytes ?? pageCacheMebibytesFor(codeScan.lastRowid());
     db.pragma(`cache_size = ${-cacheMebibytes * 1024}`);
     const clicksFile = options.clicksFile ?? join(dirname(options.file), 'clicks.db');
     const clickDb = SqliteClickDatabase.open(clicksFile);
@@ -172,7 +175,7 @@ export class SqliteStore implements Store {
         : startLinkInsertThread(options.file, options.insertThread.onLost);
     const background = options.backgroundCheckpoints;
     if (background === undefined) {
-      return new SqliteStore(db, applied, null, clickDb, clicksFile, insertThread);
+      return new SqliteStore(db, applied, null, clickDb, clicksFile, insertThread, codeScan);
     }
     db.pragma('wal_autocheckpoint = 0');
     const checkpoints = startBackgroundCheckpoints(
@@ -185,7 +188,7 @@ export class SqliteStore implements Store {
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       },
     );
-    return new SqliteStore(db, applied, checkpoints, clickDb, clicksFile, insertThread);
+    return new SqliteStore(db, applied, checkpoints, clickDb, clicksFile, insertThread, codeScan);
   }
 
   /** The redirect connection's page cache, in MiB, as SQLite has it (ADR 0149). */

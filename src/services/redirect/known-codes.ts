@@ -78,9 +78,11 @@ export class KnownCodes {
   }
 
   async #readNewCodes(): Promise<number> {
-    if (this.#cursor === null && this.#filter.count === 0) {
+    if (this.#cursor === null) {
       // Sized once for what the store holds, with room for the links made after: the
-      // layers a filter grows by take about twice the memory (ADR 0148).
+      // layers a filter grows by take about twice the memory (ADR 0148). `reserve` leaves
+      // a filter that already holds codes (links made here before the first load began)
+      // as it is: it never drops a code.
       this.#filter.reserve((await this.#codeScan.estimateCodeCount()) * RESERVE_HEADROOM);
     }
     let read = 0;
