@@ -222,7 +222,10 @@ export class ClickBuffer {
     for (let index = 0; index < removed; index++) {
       let slot = this.#head + index;
       if (slot >= this.capacity) slot -= this.capacity;
-      // Let go of the raw strings, so a quiet buffer holds nothing of any request.
+      // Let go of the raw strings, so a quiet buffer holds nothing of any request; and of
+      // the link's, which L1 may no longer hold (ADR 0150): 100,000 slots kept 8 MB of them.
+      this.#linkIds[slot] = '';
+      this.#codes[slot] = '';
       this.#rawAgents[slot] = undefined;
       this.#rawReferers[slot] = undefined;
       this.#rawCountries[slot] = undefined;

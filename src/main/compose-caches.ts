@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { Doorkeeper } from '../codes/doorkeeper.js';
 import { SecondChanceNearLinkCache } from '../adapters/memory-cache/second-chance-near-link-cache.js';
 import type { RedisTarget } from '../adapters/redis/redis-connection.js';
 import type { RedisSharedLinkCache } from '../adapters/redis/redis-shared-link-cache.js';
@@ -93,6 +94,8 @@ export async function composeCaches(
       positiveTtlMs: config.l1TtlMs,
       negativeTtlMs: config.l1NegativeTtlMs,
       jitter: L1_TTL_JITTER,
+      // A code is kept once asked for twice within about L1's size of other codes (ADR 0150).
+      doorkeeper: new Doorkeeper(config.l1MaxEntries, randomInt(2 ** 31)),
     }),
   });
   return { redisTarget, shared, regional, knownCodes, resolver };

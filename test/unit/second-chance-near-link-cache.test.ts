@@ -4,6 +4,7 @@ import {
   SecondChanceNearLinkCache,
   type SecondChanceNearLinkCacheOptions,
 } from '../../src/adapters/memory-cache/second-chance-near-link-cache.js';
+import { Doorkeeper } from '../../src/codes/doorkeeper.js';
 import { ABSENT_ENTRY, cachedLinkOf } from '../../src/domain/cache-entry.js';
 
 /** A cache on a clock the test moves: `clock.ms`. */
@@ -87,9 +88,9 @@ describe('SecondChanceNearLinkCache', () => {
   });
 
   test('over its bytes, entries go until the rest fit', () => {
-    // 160 bytes of overhead plus two per character of the code and of the destination.
+    // 300 bytes of overhead plus one per character of the code and of the destination.
     const long = `https://example.com/${'x'.repeat(400)}`;
-    const size = 160 + 2 * (7 + long.length);
+    const size = 300 + 7 + long.length;
     const { cache } = cacheWith({ maxBytes: 2 * size });
     for (const code of ['aaaaaaa', 'bbbbbbb', 'ccccccc']) cache.set(code, link(code, 1, long));
     assert.equal(cache.size, 2);
@@ -109,5 +110,105 @@ describe('SecondChanceNearLinkCache', () => {
     assert.equal(cache.size, 2);
     assert.equal(cache.get('aaaaaaa'), undefined);
     assert.ok(cache.get('bbbbbbb') && cache.get('ccccccc'));
+  });
+
+  describe('with a doorkeeper: W-TinyLFU admission (ADR 0150)', () => {
+    // 10 entries: a window of one.
+    const withDoorkeeper = (window = 100, maxEntries = 10) =>
+      cacheWith({ maxEntries, doorkeeper: new Doorkeeper(window, 7) });
+
+    test('a code first set waits in the window, and moves into the cache when read there', () => {
+      const { cache } = withDoorkeeper();
+      assert.equal(cache.set('aaaaaaa', link('aaaaaaa')), true);
+      assert.equal(cache.size, 1);
+      assert.equal(cache.set('bbbbbbb', link('bbbbbbb')), true);
+      assert.equal(cache.size, 1, 'the window holds one: a went');
+      assert.equal(cache.get('aaaaaaa'), undefined);
+      assert.equal(cache.get('bbbbbbb')?.code, 'bbbbbbb', 'read in the window');
+      cache.set('ccccccc', link('ccccccc'));
+      assert.equal(cache.get('bbbbbbb')?.code, 'bbbbbbb', 'since in the cache proper');
+      assert.equal(cache.size, 2);
+    });
+
+    test('a code the doorkeeper has seen goes into the cache proper at its next fill', () => {
+      const { cache } = withDoorkeeper();
+      cache.set('aaaaaaa', link('aaaaaaa'));
+      cache.set('bbbbbbb', link('bbbbbbb'));
+      assert.equal(cache.get('aaaaaaa'), undefined, 'pushed out of the window');
+      cache.set('aaaaaaa', link('aaaaaaa'));
+      cache.set('ccccccc', link('ccccccc'));
+      cache.set('ddddddd', link('ddddddd'));
+      assert.equal(cache.get('aaaaaaa')?.code, 'aaaaaaa');
+      assert.equal(cache.set('nothere', ABSENT_ENTRY), true);
+      assert.equal(cache.get('nothere'), ABSENT_ENTRY, 'an absence waits in the window alike');
+    });
+
+    test('codes asked for once do not push out the ones asked for again', () => {
+      const { cache } = withDoorkeeper(1_000, 3);
+      for (const code of ['aaaaaaa', 'bbbbbbb', 'ccccccc']) {
+        cache.set(code, link(code));
+        cache.get(code);
+      }
+      for (let i = 0; i < 100; i++) cache.set(`once${String(i).padStart(3, '0')}`, link('x'));
+      assert.equal(cache.size, 4, 'three, and the window of one');
+      assert.deepEqual(
+        ['aaaaaaa', 'bbbbbbb', 'ccccccc'].map((code) => cache.get(code)?.code),
+        ['aaaaaaa', 'bbbbbbb', 'ccccccc'],
+      );
+    });
+
+    test('an entry in the window is replaced by a newer one (a create replaces an absence)', () => {
+      const { cache } = withDoorkeeper();
+      cache.set('abc1234', ABSENT_ENTRY);
+      assert.equal(cache.set('abc1234', link('abc1234', 2)), true);
+      assert.equal(cache.get('abc1234')?.version, 2);
+      assert.equal(cache.set('abc1234', link('abc1234', 1)), false, 'older than the one held');
+    });
+
+    test('an invalidation drops an older entry from the window; a stale fill is refused', () => {
+      const { cache } = withDoorkeeper();
+      cache.set('abc1234', link('abc1234', 2));
+      cache.invalidate('abc1234', 3);
+      assert.equal(cache.get('abc1234'), undefined);
+      assert.equal(cache.size, 0);
+      assert.equal(cache.set('abc1234', link('abc1234', 2)), false);
+    });
+
+    test('an entry in the window expires like any other', () => {
+      const { cache, clock } = withDoorkeeper();
+      cache.set('nothere', ABSENT_ENTRY);
+      clock.ms += 10_000;
+      assert.equal(cache.get('nothere'), undefined);
+      assert.equal(cache.size, 0);
+    });
+
+    test('an entry that expired while held in the cache goes back into it at its next fill', () => {
+      const { cache, clock } = withDoorkeeper(2);
+      cache.set('abc1234', link('abc1234'));
+      cache.get('abc1234');
+      // Two windows of other codes: the doorkeeper has forgotten the first sighting.
+      for (const code of ['q000001', 'q000002', 'q000003', 'q000004', 'q000005']) {
+        cache.set(code, link(code));
+      }
+      clock.ms += 66_001;
+      assert.equal(cache.get('abc1234'), undefined, 'expired');
+      cache.set('abc1234', link('abc1234', 2));
+      cache.set('q000006', link('q000006'));
+      assert.equal(cache.get('abc1234')?.version, 2, 'not in the window: the cache proper');
+    });
+
+    test('a code seen once is forgotten after two doorkeeper windows of other first sightings', () => {
+      const { cache } = withDoorkeeper(2);
+      cache.set('abc1234', link('abc1234'));
+      for (const code of ['q000001', 'q000002', 'q000003', 'q000004']) {
+        cache.set(code, link(code));
+      }
+      cache.set('abc1234', link('abc1234'));
+      cache.set('q000005', link('q000005'));
+      assert.equal(cache.get('abc1234'), undefined, 'a first sighting again: the window');
+      cache.set('abc1234', link('abc1234'));
+      cache.set('q000006', link('q000006'));
+      assert.ok(cache.get('abc1234'), 'seen: the cache proper');
+    });
   });
 });

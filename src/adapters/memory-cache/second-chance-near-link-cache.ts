@@ -2,6 +2,14 @@ import type { CacheEntry, NearLinkCache } from '../../ports/near-link-cache.js';
 // Not the global `performance`, an accessor: a getter call at each use (BENCHMARKS.md, 2026-12-07).
 import { performance } from 'node:perf_hooks';
 
+/** What L1 asks before it keeps a code it does not hold (src/codes/doorkeeper.ts). */
+export interface Doorkeeper {
+  /** True when `key` was asked for before, within its memory; remembers it if not. */
+  admits(key: string): boolean;
+  /** Remembers `key` as asked for. */
+  remember(key: string): void;
+}
+
 export interface SecondChanceNearLinkCacheOptions {
   readonly maxEntries: number;
   /** Approximate bound on the memory held by entries, in bytes. */
@@ -12,10 +20,23 @@ export interface SecondChanceNearLinkCacheOptions {
   readonly jitter: number;
   /** A monotonic clock in ms; performance.now() unless a test drives time. */
   readonly now?: () => number;
+  /**
+   * W-TinyLFU's admission (SPEC §5, ADR 0150): a code the doorkeeper has not seen asked for
+   * is kept only in a small first-in-first-out window (1% of `maxEntries` more, at least
+   * one), and moves into the cache proper when asked for again while there, or when the
+   * doorkeeper remembers it. Without it, every entry set goes into the cache proper.
+   */
+  readonly doorkeeper?: Doorkeeper;
 }
 
-/** Per-entry overhead beyond its strings: the slot, the map's entry, the key. */
-const ENTRY_OVERHEAD_BYTES = 160;
+/**
+ * Per-entry bytes besides its code and destination (a byte a character: URLs are ASCII,
+ * which V8 keeps a byte a character): the entry, its outcome, the slot, the map's entry,
+ * the link id and the key. Measured (ADR 0150): 100,000 entries of 7-char codes and
+ * 22-char destinations held 360 bytes each of V8's heap after a collection; the 160 this
+ * was before made them 218.
+ */
+const ENTRY_OVERHEAD_BYTES = 300;
 
 /** One held entry. `used`: read since the eviction scan last passed it (0 or 1, a Smi). */
 interface Slot {
@@ -48,6 +69,9 @@ interface Floor {
  */
 export class SecondChanceNearLinkCache implements NearLinkCache {
   readonly #entries = new Map<string, Slot>();
+  /** Codes first asked for, oldest first (only with a doorkeeper): see the options. */
+  readonly #window = new Map<string, Slot>();
+  readonly #windowEntries: number;
   readonly #floors = new Map<string, Floor>();
   readonly #options: SecondChanceNearLinkCacheOptions;
   readonly #now: () => number;
@@ -60,17 +84,20 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
     this.#options = options;
     this.#now = options.now ?? (() => performance.now());
     this.#floorTtlMs = Math.ceil(options.positiveTtlMs * (1 + options.jitter));
+    this.#windowEntries = Math.max(1, Math.ceil(options.maxEntries / 100));
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#entries.size + this.#window.size;
   }
 
   get(code: string): CacheEntry | undefined {
     const slot = this.#entries.get(code);
-    if (slot === undefined) return undefined;
+    if (slot === undefined) return this.#window.size === 0 ? undefined : this.#fromWindow(code);
     if (slot.expiresAt <= this.#now()) {
       this.#remove(code, slot);
+      // It was asked for while held: its next fill is kept at once.
+      this.#options.doorkeeper?.remember(code);
       return undefined;
     }
     slot.used = 1;
@@ -81,7 +108,7 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
     const now = this.#now();
     const floor = this.#floorOf(code, now);
     if (floor !== undefined && entry.version < floor) return false;
-    const held = this.#entries.get(code);
+    const held = this.#entries.get(code) ?? this.#window.get(code);
     if (held !== undefined) {
       if (held.expiresAt > now && held.entry.version > entry.version) return false;
       this.#remove(code, held);
@@ -89,19 +116,50 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
     const ttl = entry.found
       ? this.#jittered(this.#options.positiveTtlMs)
       : this.#options.negativeTtlMs;
-    const bytes = ENTRY_OVERHEAD_BYTES + 2 * (code.length + entry.location.length);
+    const bytes = ENTRY_OVERHEAD_BYTES + code.length + entry.location.length;
     // Larger than the whole bound: not kept, and nothing else dropped for it (lru-cache's way).
     if (bytes > this.#options.maxBytes) return true;
-    // Room first, then the new entry at the back: made after it, the walk could reach it
-    // (once every older one was sent behind it) and drop it before it was ever read.
-    this.#makeRoom(bytes, now);
-    this.#entries.set(code, { entry, expiresAt: now + ttl, bytes, used: 0 });
-    this.#bytes += bytes;
+    const slot: Slot = { entry, expiresAt: now + ttl, bytes, used: 0 };
+    // A replaced entry was asked for before; a new one only if the doorkeeper says so.
+    if (held === undefined && this.#options.doorkeeper?.admits(code) === false) {
+      this.#intoWindow(code, slot);
+    } else {
+      this.#intoCache(code, slot, now);
+    }
     return true;
   }
 
+  /** Room first, then the slot at the back of the cache proper. */
+  #intoCache(code: string, slot: Slot, now: number): void {
+    // Made after the slot, the walk could reach it (once every older one was sent behind
+    // it) and drop it before it was ever read.
+    this.#makeRoom(slot.bytes, now);
+    this.#entries.set(code, slot);
+    this.#bytes += slot.bytes;
+  }
+
+  #intoWindow(code: string, slot: Slot): void {
+    if (this.#window.size >= this.#windowEntries) {
+      const oldest = this.#window.keys().next();
+      if (oldest.done !== true) this.#remove(oldest.value, this.#window.get(oldest.value) as Slot);
+    }
+    this.#window.set(code, slot);
+    this.#bytes += slot.bytes;
+  }
+
+  /** A code in the window asked for again: into the cache proper, while live. */
+  #fromWindow(code: string): CacheEntry | undefined {
+    const slot = this.#window.get(code);
+    if (slot === undefined) return undefined;
+    this.#remove(code, slot);
+    const now = this.#now();
+    if (slot.expiresAt <= now) return undefined;
+    this.#intoCache(code, slot, now);
+    return slot.entry;
+  }
+
   invalidate(code: string, version: number): void {
-    const held = this.#entries.get(code);
+    const held = this.#entries.get(code) ?? this.#window.get(code);
     if (held !== undefined && held.entry.version < version) this.#remove(code, held);
     const now = this.#now();
     const floor = this.#floorOf(code, now);
@@ -161,8 +219,9 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
     return next.done === true ? undefined : next.value;
   }
 
+  /** Drops `code`'s slot, from the cache proper or the window (never in both). */
   #remove(code: string, slot: Slot): void {
-    this.#entries.delete(code);
+    if (!this.#entries.delete(code)) this.#window.delete(code);
     this.#bytes -= slot.bytes;
   }
 
