@@ -143,6 +143,24 @@ describe('SecondChanceNearLinkCache', () => {
       assert.equal(cache.get('nothere'), ABSENT_ENTRY, 'an absence waits in the window alike');
     });
 
+    test('the window drops its oldest first, whatever left it from the middle', () => {
+      // 300 entries: a window of three.
+      const { cache } = withDoorkeeper(1_000, 300);
+      for (const code of ['aaaaaaa', 'bbbbbbb', 'ccccccc']) cache.set(code, link(code));
+      assert.ok(cache.get('bbbbbbb'), 'read: into the cache proper');
+      cache.set('ddddddd', link('ddddddd'));
+      cache.set('eeeeeee', link('eeeeeee'));
+      cache.set('fffffff', link('fffffff'));
+      // a, then c went; d, e and f wait; b is in the cache proper.
+      assert.equal(cache.size, 4);
+      assert.deepEqual(
+        ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'].map(
+          (code) => cache.get(code)?.code,
+        ),
+        [undefined, 'bbbbbbb', undefined, 'ddddddd', 'eeeeeee', 'fffffff'],
+      );
+    });
+
     test('codes asked for once do not push out the ones asked for again', () => {
       const { cache } = withDoorkeeper(1_000, 3);
       for (const code of ['aaaaaaa', 'bbbbbbb', 'ccccccc']) {

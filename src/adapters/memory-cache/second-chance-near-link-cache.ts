@@ -72,6 +72,8 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
   /** Codes first asked for, oldest first (only with a doorkeeper): see the options. */
   readonly #window = new Map<string, Slot>();
   readonly #windowEntries: number;
+  /** Where the window's oldest key is: every key before it was deleted (FIFO). */
+  #windowHand: MapIterator<string> = this.#window.keys();
   readonly #floors = new Map<string, Floor>();
   readonly #options: SecondChanceNearLinkCacheOptions;
   readonly #now: () => number;
@@ -140,7 +142,15 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
 
   #intoWindow(code: string, slot: Slot): void {
     if (this.#window.size >= this.#windowEntries) {
-      const oldest = this.#window.keys().next();
+      // The oldest: the window's first key, reached through one live iterator, as the
+      // cache proper's hand is (#makeRoom): a new iterator each time would walk every
+      // slot deleted since the map last compacted (hundreds of them): 1,150 against 620 ns
+      // a miss and fill, 2M codes through a 100,000-entry L1 (ADR 0150).
+      let oldest = this.#windowHand.next();
+      if (oldest.done === true) {
+        this.#windowHand = this.#window.keys();
+        oldest = this.#windowHand.next();
+      }
       if (oldest.done !== true) this.#remove(oldest.value, this.#window.get(oldest.value) as Slot);
     }
     this.#window.set(code, slot);
