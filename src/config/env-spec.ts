@@ -324,7 +324,7 @@ export const ENV_SPEC = [
     name: 'HOP_L1_MAX_ENTRIES',
     key: 'l1MaxEntries',
     default: '100000',
-    doc: 'Codes the in-process cache (L1) holds at most.',
+    doc: 'Codes the in-process cache (L1) holds at most, besides a window of 1% more asked for only once so far (ADR 0150).',
     parse: parseInteger(1, 50_000_000),
   },
   {
