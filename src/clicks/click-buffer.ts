@@ -223,7 +223,7 @@ export class ClickBuffer {
       let slot = this.#head + index;
       if (slot >= this.capacity) slot -= this.capacity;
       // Let go of the raw strings, so a quiet buffer holds nothing of any request; and of
-      // the link's, which L1 may no longer hold (ADR 0150): 100,000 slots kept 8 MB of them.
+      // the link's, which L1 may not hold (ADR 0150): a slot kept them until it was reused.
       this.#linkIds[slot] = '';
       this.#codes[slot] = '';
       this.#rawAgents[slot] = undefined;

@@ -7,9 +7,8 @@ const FALSE_ADMISSION_RATE = 0.01;
  * TinyLFU's doorkeeper (Einziger, Friedman and Manes, "TinyLFU: A Highly Efficient Cache
  * Admission Policy", 2017; SPEC §5 names W-TinyLFU): L1 keeps a code only the second time
  * it is asked for within a window, so codes asked for once (most of them, when reads
- * spread over millions of links) neither push out the ones asked for again nor fill the
- * old generation with entries nobody reads twice: made and not kept, they die young
- * (ADR 0150).
+ * spread over millions of links) neither push out the ones asked for again nor fill L1
+ * with entries nobody reads twice (ADR 0150).
  *
  * Two generations of Bloom filters, each holding up to `window` keys: a key was seen when
  * either holds it. When the newer is full, the older is dropped and a new one begun, so a

@@ -72,15 +72,15 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
   /** Codes first asked for, oldest first (only with a doorkeeper): see the options. */
   readonly #window = new Map<string, Slot>();
   readonly #windowEntries: number;
-  /** Where the window's oldest key is: every key before it was deleted (FIFO). */
-  #windowHand: MapIterator<string> = this.#window.keys();
+  /** The window's oldest key: every key before it was deleted (first in, first out). */
+  readonly #windowHand = new KeyHand(this.#window);
   readonly #floors = new Map<string, Floor>();
   readonly #options: SecondChanceNearLinkCacheOptions;
   readonly #now: () => number;
   readonly #floorTtlMs: number;
   #bytes = 0;
   /** Where the eviction walk is: see #makeRoom. */
-  #hand: MapIterator<string> = this.#entries.keys();
+  readonly #hand = new KeyHand(this.#entries);
 
   constructor(options: SecondChanceNearLinkCacheOptions) {
     this.#options = options;
@@ -142,16 +142,8 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
 
   #intoWindow(code: string, slot: Slot): void {
     if (this.#window.size >= this.#windowEntries) {
-      // The oldest: the window's first key, reached through one live iterator, as the
-      // cache proper's hand is (#makeRoom): a new iterator each time would walk every
-      // slot deleted since the map last compacted (hundreds of them): 1,150 against 620 ns
-      // a miss and fill, 2M codes through a 100,000-entry L1 (ADR 0150).
-      let oldest = this.#windowHand.next();
-      if (oldest.done === true) {
-        this.#windowHand = this.#window.keys();
-        oldest = this.#windowHand.next();
-      }
-      if (oldest.done !== true) this.#remove(oldest.value, this.#window.get(oldest.value) as Slot);
+      const oldest = this.#windowHand.next();
+      if (oldest !== undefined) this.#dropFromWindow(oldest, this.#window.get(oldest) as Slot);
     }
     this.#window.set(code, slot);
     this.#bytes += slot.bytes;
@@ -161,7 +153,7 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
   #fromWindow(code: string): CacheEntry | undefined {
     const slot = this.#window.get(code);
     if (slot === undefined) return undefined;
-    this.#remove(code, slot);
+    this.#dropFromWindow(code, slot);
     const now = this.#now();
     if (slot.expiresAt <= now) return undefined;
     this.#intoCache(code, slot, now);
@@ -195,17 +187,14 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
    * Drops entries, oldest first, until one more of `bytes` fits, giving each one read since
    * the hand last passed it a second chance.
    *
-   * The hand is one live iterator of the map's keys, kept from call to call: a map's
-   * iterator skips what was deleted behind it and reaches what was added since. A first
-   * version walked from the map's start at every call, and with most reads missing L1
-   * (`uniform`) hop served 69.5% of what it did with lru-cache; with the hand, 104.3%
-   * (ADR 0142). Likely cause: each walk crossed the deleted slots V8's table keeps at its
-   * front until it is compacted.
+   * The hand (`KeyHand`) is kept from call to call. A first version walked from the map's
+   * start at every call, and with most reads missing L1 (`uniform`) hop served 69.5% of
+   * what it did with lru-cache; with the hand, 104.3% (ADR 0142).
    */
   #makeRoom(bytes: number, now: number): void {
     const { maxEntries, maxBytes } = this.#options;
     while (this.#entries.size >= maxEntries || this.#bytes + bytes > maxBytes) {
-      const code = this.#nextUnderHand();
+      const code = this.#hand.next();
       if (code === undefined) return;
       const slot = this.#entries.get(code) as Slot;
       if (slot.used === 1 && slot.expiresAt > now) {
@@ -219,24 +208,46 @@ export class SecondChanceNearLinkCache implements NearLinkCache {
     }
   }
 
-  /** The key under the hand, which then moves on; from the oldest again after the newest. */
-  #nextUnderHand(): string | undefined {
-    let next = this.#hand.next();
-    if (next.done === true) {
-      this.#hand = this.#entries.keys();
-      next = this.#hand.next();
-    }
-    return next.done === true ? undefined : next.value;
-  }
-
   /** Drops `code`'s slot, from the cache proper or the window (never in both). */
   #remove(code: string, slot: Slot): void {
-    if (!this.#entries.delete(code)) this.#window.delete(code);
+    if (this.#entries.delete(code)) this.#bytes -= slot.bytes;
+    else this.#dropFromWindow(code, slot);
+  }
+
+  #dropFromWindow(code: string, slot: Slot): void {
+    this.#window.delete(code);
     this.#bytes -= slot.bytes;
   }
 
   #jittered(ttlMs: number): number {
     const spread = ttlMs * this.#options.jitter;
     return Math.max(1, Math.round(ttlMs - spread + Math.random() * 2 * spread));
+  }
+}
+
+/**
+ * One live iterator of a map's keys, kept from call to call: a map's iterator skips what
+ * was deleted behind it and reaches what was added since, so `next` is the oldest key not
+ * yet passed, and after the newest the oldest again. An iterator made at each call would
+ * first cross every slot deleted since V8 last compacted the map's table: for L1's window,
+ * 1,150 against 620 ns a miss and fill, 2M codes through a 100,000-entry L1 (ADR 0150).
+ */
+class KeyHand {
+  readonly #map: ReadonlyMap<string, unknown>;
+  #keys: MapIterator<string>;
+
+  constructor(map: ReadonlyMap<string, unknown>) {
+    this.#map = map;
+    this.#keys = map.keys();
+  }
+
+  /** The key under the hand, which then moves on; undefined when the map is empty. */
+  next(): string | undefined {
+    let next = this.#keys.next();
+    if (next.done === true) {
+      this.#keys = this.#map.keys();
+      next = this.#keys.next();
+    }
+    return next.done === true ? undefined : next.value;
   }
 }
