@@ -338,7 +338,7 @@ export const ENV_SPEC = [
     name: 'HOP_SQLITE_CACHE_MB',
     key: 'sqliteCacheMebibytes',
     default: undefined,
-    doc: "SQLite page cache of the embedded store's redirect reads, in MiB; unset = 64 up to 2.5M links at start, 16 beyond (ADR 0149).",
+    doc: "SQLite page cache of the embedded store's redirect reads, in MiB; unset = 64 up to 2.5M links at start, beyond that 8 per 10M links, at least 8 (ADRs 0149, 0151).",
     parse: parseInteger(1, 65_536),
   },
   {

@@ -54,10 +54,13 @@ describe('SqliteStore specifics', () => {
     assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
   });
 
-  test('the page cache is 64 MiB up to 2.5M links, 16 beyond, or as configured (ADR 0149)', async (t) => {
+  test('the page cache is 64 MiB up to 2.5M links, 8 per 10M beyond (at least 8), or as configured (ADRs 0149, 0151)', async (t) => {
     assert.equal(pageCacheMebibytesFor(0), 64);
     assert.equal(pageCacheMebibytesFor(2_500_000), 64);
-    assert.equal(pageCacheMebibytesFor(2_500_001), 16);
+    assert.equal(pageCacheMebibytesFor(2_500_001), 8);
+    assert.equal(pageCacheMebibytesFor(10_000_000), 8);
+    assert.equal(pageCacheMebibytesFor(10_000_001), 9);
+    assert.equal(pageCacheMebibytesFor(20_000_000), 16);
     const file = join(makeTempDir(t), 'hop.db');
     const small = SqliteStore.open({ file });
     await small.links.insertLink(makeLink());
@@ -68,11 +71,11 @@ describe('SqliteStore specifics', () => {
     raw.prepare('UPDATE links SET rowid = 2500001').run();
     raw.close();
     const large = SqliteStore.open({ file });
-    assert.equal(large.pageCacheMebibytes(), 16);
+    assert.equal(large.pageCacheMebibytes(), 8);
     await large.close();
-    const configured = SqliteStore.open({ file, pageCacheMebibytes: 8 });
+    const configured = SqliteStore.open({ file, pageCacheMebibytes: 12 });
     t.after(() => configured.close());
-    assert.equal(configured.pageCacheMebibytes(), 8, 'HOP_SQLITE_CACHE_MB wins');
+    assert.equal(configured.pageCacheMebibytes(), 12, 'HOP_SQLITE_CACHE_MB wins');
   });
 
   test('opening creates the missing folders of the file', async (t) => {

@@ -47,7 +47,7 @@ describe('deploy/hop.service', () => {
       ReadWritePaths: '/var/lib/hop',
       Restart: 'on-failure',
       EnvironmentFile: '/etc/hop/hop.env',
-      ExecStart: '/usr/bin/node /opt/hop/dist/cli/hop.js serve',
+      ExecStart: '/usr/bin/node --max-semi-space-size=8 /opt/hop/dist/cli/hop.js serve',
       KillSignal: 'SIGTERM',
       CapabilityBoundingSet: '',
     };

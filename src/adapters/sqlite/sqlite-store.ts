@@ -62,8 +62,13 @@ export interface SqliteStoreOptions {
 
 /** The page cache of a store small enough for it to hold much of the redirect index. */
 const SMALL_STORE_CACHE_MIB = 64;
-/** The page cache of a larger store: the redirect index's interior pages, and some leaves. */
-const LARGE_STORE_CACHE_MIB = 16;
+/**
+ * A larger store's page cache per link: the redirect index's interior pages, about 0.5% of
+ * its 1,021 MB at ten million links (ADR 0149), with room to spare: 8 MiB per 10M links.
+ */
+const LARGE_STORE_LINKS_PER_MIB = 1_250_000;
+/** The least page cache of a larger store. */
+const LARGE_STORE_MIN_CACHE_MIB = 8;
 /**
  * Links up to which a store counts as small: its redirect index (links_redirect, about
  * 100 MB a million links) is then at most four times the small store's cache.
@@ -71,16 +76,16 @@ const LARGE_STORE_CACHE_MIB = 16;
 const SMALL_STORE_LINKS = 2_500_000;
 
 /**
- * The page cache for a store of `links` links, in MiB (ADR 0149). 64 MB keeps most of a
- * small store's redirect index here: at 1M links, 2 MB instead cost 5–10% of `uniform`'s
- * redirects, paired (BENCHMARKS.md, 2026-12-06 20:13). Past a few million links the index
- * is gigabytes, and 64 MB holds too little of it to spare random reads the OS: at 10M
- * links 16 MB served as many `uniform` redirects, with about 50 MB less resident
- * (BENCHMARKS.md, 2026-12-07). 16 MB is also what better-sqlite3 gives a connection when
- * nothing is set (its build's default, -16000 KiB; SQLite's own is 2 MB).
+ * The page cache for a store of `links` links, in MiB (ADR 0149, ADR 0151). 64 MB keeps
+ * most of a small store's redirect index here: at 1M links, 2 MB instead cost 5–10% of
+ * `uniform`'s redirects, paired (BENCHMARKS.md, 2026-12-06 20:13). Past a few million links
+ * the index is gigabytes, and a cache of any affordable size holds too few of its leaves
+ * to spare random reads the OS: what it must hold is the index's interior, which every
+ * lookup walks, so it grows with the store (8 MiB at 10M links, 16 at 20M).
  */
 export function pageCacheMebibytesFor(links: number): number {
-  return links <= SMALL_STORE_LINKS ? SMALL_STORE_CACHE_MIB : LARGE_STORE_CACHE_MIB;
+  if (links <= SMALL_STORE_LINKS) return SMALL_STORE_CACHE_MIB;
+  return Math.max(LARGE_STORE_MIN_CACHE_MIB, Math.ceil(links / LARGE_STORE_LINKS_PER_MIB));
 }
 
 /** The embedded store: one SQLite file in WAL mode (SPEC §4). */
