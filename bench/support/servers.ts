@@ -133,7 +133,11 @@ export function prepareNpmStart(root: string): void {
   }
 }
 
-/** hop compiled (`npm run build` first), as the scenarios that measure a deployment run it. */
+/**
+ * hop compiled (`npm run build` first), for the scenarios that measure a deployment's
+ * topology (sweep, scale, regions): V8's default young generation, without the
+ * `--max-semi-space-size=8` that `npm start` and deploy/hop.service pass (ADR 0151).
+ */
 export function compiledHopCommand(...args: string[]): string[] {
   return [process.execPath, 'dist/cli/hop.js', ...args];
 }

@@ -33,7 +33,7 @@ describe('npm start', () => {
     const first = await run('SIGTERM');
     assert.match(first.output, /hop: building \(dist\/cli\/hop\.js is missing\)/);
     // hop itself, not a shell running it, is what npm started and signalled.
-    assert.match(first.output, /> exec node dist\/cli\/hop\.js serve/);
+    assert.match(first.output, /> exec node --max-semi-space-size=8 dist\/cli\/hop\.js serve/);
     assert.equal(first.npmExitCode, 0, first.output);
     assert.match(first.output, /"msg":"stopped"/, 'hop stopped through its own shutdown');
 

@@ -63,11 +63,12 @@ export interface SqliteStoreOptions {
 /** The page cache of a store small enough for it to hold much of the redirect index. */
 const SMALL_STORE_CACHE_MIB = 64;
 /**
- * A larger store's page cache per link: the redirect index's interior pages, about 0.5% of
- * its 1,021 MB at ten million links (ADR 0149), with room to spare: 8 MiB per 10M links.
+ * Links a MiB of a larger store's page cache is for: what that cache must hold is the
+ * redirect index's interior, about 0.5% of the index (5 MB of 1,021 at ten million links,
+ * ADR 0149); 8 MiB per ten million links holds it with a little to spare.
  */
 const LARGE_STORE_LINKS_PER_MIB = 1_250_000;
-/** The least page cache of a larger store. */
+/** At the least: just past 2.5M links the interior is about 1.3 MB; 8 MiB holds it and some leaves. */
 const LARGE_STORE_MIN_CACHE_MIB = 8;
 /**
  * Links up to which a store counts as small: its redirect index (links_redirect, about
