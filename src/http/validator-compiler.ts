@@ -30,9 +30,9 @@ const coercing = (): Ajv => (coercingAjv ??= addFormats(new Ajv({ ...SHARED, coe
 
 /**
  * `schema`'s validator, compiled when it first validates, not when its route is
- * registered: compiling every route's schemas at start was a fifth of `hop serve`'s start
- * (ajv in a CPU profile of one start, 2 × Intel Xeon VM, 2026-12-07), for routes most
- * processes never serve.
+ * registered: ajv was 18% of the event loop's busy samples in a CPU profile of one
+ * `hop serve` start (2 × Intel Xeon VM, 2026-12-07), compiling routes most processes
+ * never serve.
  */
 function lazyValidator(ajv: () => Ajv, schema: object): Validator {
   let compiled: ValidateFunction | undefined;
