@@ -10,6 +10,13 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A checked-out client has no 'error' listener (the pool's is for idle ones): a
+  // connection lost between two statements would throw from the socket's event, uncaught,
+  // and end the thread. Its next statement fails instead, and it is destroyed on release.
+  const lost = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', lost);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -21,6 +28,7 @@ export async function inTransaction<T>(
     });
     throw error;
   } finally {
+    client.removeListener('error', lost);
     client.release(broken);
   }
 }
