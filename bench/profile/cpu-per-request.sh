@@ -14,8 +14,11 @@
 # --cpu-prof-dir=DIR for one profile per thread, or --perf-basic-prof for `perf record`).
 # CREATES=N adds N creates/s through the API beside each load (the open loop's, with a
 # bootstrap admin key given to both hops), as `mixed` does. SETTLE=N waits N idle seconds
-# after the load before reading the CPU (see below).
+# after the load before reading the CPU (see below). HEADERS: headers for every load request,
+# one a line (`Name: value`), as a browser's (the smart and analytics scenarios' own).
 set -euo pipefail
+loadHeaders=()
+while IFS= read -r header; do [[ -n $header ]] && loadHeaders+=(--header "$header"); done <<<"${HEADERS:-}"
 seed=$(realpath "$1"); paths=$(realpath "$2"); rate=$3; seconds=$4; shift 4
 root=$(pwd)
 work=$(mktemp -d)
@@ -45,7 +48,7 @@ mainOf() { awk '{ printf "%d", $1 }' /proc/"$1"/task/"$1"/schedstat; }
 createKey=hop_bench_admin_key_0123456789abcdef
 drive() { taskset -c 1 node --import tsx bench/open-loop.ts --url "http://127.0.0.1:$1" \
   ${CREATES:+--creates-per-second "$CREATES" --create-key "$createKey"} \
-  --paths "$paths" --rate "$rate" --connections 20 --seconds "$2" | tail -1; }
+  --paths "$paths" --rate "$rate" --connections 20 --seconds "$2" ${loadHeaders[@]+"${loadHeaders[@]}"} | tail -1; }
 start "$1" 9321 "$work/a"
 start "$2" 9322 "$work/b"
 for port in 9321 9322; do

@@ -54,7 +54,12 @@ export class ClickBuffer {
   readonly #addresses: (string | undefined)[];
   /** Cities of placed addresses (a failed send peeks them again). */
   readonly #cities: (string | undefined)[];
-  /** Accept-Language as sent: parsed at the flush, never on the redirect (ADR 0125). */
+  /** The primary language, when this Accept-Language was seen before (ADR 0152). */
+  readonly #languages: (string | undefined)[];
+  /**
+   * Accept-Language as sent, only where its language was not known yet: parsed at the flush,
+   * never on the redirect (ADR 0125).
+   */
   readonly #rawLanguages: (string | undefined)[];
   #out: OutgoingColumns | null = null;
   #head = 0;
@@ -84,6 +89,7 @@ export class ClickBuffer {
     this.#rawCountries = column<string | undefined>(undefined);
     this.#addresses = column<string | undefined>(undefined);
     this.#cities = column<string | undefined>(undefined);
+    this.#languages = column<string | undefined>(undefined);
     this.#rawLanguages = column<string | undefined>(undefined);
     this.#outgoing(Math.min(largestPeek, capacity));
   }
@@ -95,7 +101,8 @@ export class ClickBuffer {
   /**
    * Adds a click; false (and counted) when the buffer is full. `address`: the client's,
    * when its country is to be looked up (then `country` is ignored). `acceptLanguage`:
-   * kept as it is, one more reference, and parsed by the flusher.
+   * its language when this header value was seen before, else kept as it is and parsed by
+   * the flusher.
    */
   push(
     linkId: string,
@@ -134,7 +141,11 @@ export class ClickBuffer {
     }
     this.#addresses[slot] = address;
     this.#cities[slot] = undefined;
-    this.#rawLanguages[slot] = acceptLanguage;
+    // Canonical, like the agent: a request's own string kept until the flush outlived the
+    // young generation's collections and was promoted, every click (ADR 0152).
+    const language = dimensions.knownLanguage(acceptLanguage);
+    this.#languages[slot] = language;
+    this.#rawLanguages[slot] = language === undefined ? acceptLanguage : undefined;
     this.#size++;
     return true;
   }
@@ -169,7 +180,7 @@ export class ClickBuffer {
       out.browsers[index] = agent.browser;
       out.oses[index] = agent.os;
       out.referrers[index] = this.#referrers[slot] ?? dimensions.referrer(this.#rawReferers[slot]);
-      out.languages[index] = dimensions.language(this.#rawLanguages[slot]);
+      out.languages[index] = this.#languages[slot] ?? dimensions.language(this.#rawLanguages[slot]);
       const address = this.#addresses[slot];
       if (address === undefined) {
         out.countries[index] =

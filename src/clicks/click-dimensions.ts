@@ -68,6 +68,11 @@ export class ClickDimensions {
    * Accept-Language's primary subtag: asked only at the flush (the redirect keeps the raw
    * value, ADR 0125), one parse per distinct header.
    */
+  /** The language of an Accept-Language seen before; undefined when only parsing can tell. */
+  knownLanguage(raw: string | undefined): string | undefined {
+    return raw === undefined ? NO_LANGUAGE : this.#languages.known(raw);
+  }
+
   language(raw: string | undefined): string {
     return raw === undefined ? NO_LANGUAGE : this.#languages.resolve(raw);
   }

@@ -126,6 +126,8 @@ export interface ProtectionDeps {
  * dimension; new ones are kept raw and classified by the flusher.
  */
 export type ClickRecorder = (
+  /** The request's start, a `performance.now()` reading: the click's time (ADR 0152). */
+  startedAt: number,
   linkId: string,
   code: string,
   userAgent: string | undefined,

@@ -9,6 +9,7 @@ import type { ClickRecorder } from './app-deps.js';
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import { isReservedAlias } from '../domain/alias-rules.js';
 import { isLinkCrawler } from '../domain/link-crawlers.js';
+import { BoundedMemo } from '../domain/bounded-memo.js';
 import { readClickHeaders, type ClickHeaders } from './click-headers.js';
 import { makeCrawlerAnswer, NOINDEX } from './crawler-answer.js';
 import { makeLinkPreviewAnswer, type LinkPageDeps } from './link-preview-answer.js';
@@ -145,6 +146,10 @@ function redirectHeaders(
       ];
 }
 
+/** Agents whose crawler verdict is remembered, and the longest remembered (ADR 0152). */
+const REMEMBERED_AGENTS = 10_000;
+const LONGEST_REMEMBERED_AGENT = 512;
+
 /** A fallback (issue 21): never kept, never counted. */
 const FALLBACK_CACHE_CONTROL = 'no-store';
 
@@ -172,6 +177,15 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     domains,
   } = deps;
 
+  // The pattern ran over every browser's agent, 111 characters for a desktop Chrome, at
+  // each redirect; a memo compares the agent with one it saw before (ADR 0152).
+  const crawlerVerdicts = new BoundedMemo(isLinkCrawler, REMEMBERED_AGENTS);
+  const isCrawler = (userAgent: string | undefined): boolean =>
+    userAgent !== undefined &&
+    (userAgent.length > LONGEST_REMEMBERED_AGENT
+      ? isLinkCrawler(userAgent)
+      : crawlerVerdicts.resolve(userAgent));
+
   /** A 302 of ours that is never kept or counted: fallbacks, a domain's own redirects. */
   const sendTo = (response: ServerResponse, location: string) => {
     response.writeHead(302, {
@@ -195,11 +209,15 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     return true;
   };
 
-  /** `headers`: this request's, when just read in this turn; else they are read here. */
+  /**
+   * `headers`: this request's, when just read in this turn; else they are read here.
+   * `startedAt`: the request's start (`performance.now()`), the click's time (ADR 0152).
+   */
   const countClick = (
     request: IncomingMessage,
     linkId: string,
     code: string,
+    startedAt: number,
     headers: Readonly<ClickHeaders> | null = null,
   ) => {
     // SPEC §3: HEAD and prefetches are not clicks. A password form's POST (the only other
@@ -210,6 +228,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
         headers ?? readClickHeaders(request.rawHeaders, countryHeader),
         linkId,
         code,
+        startedAt,
       );
     }
   };
@@ -219,11 +238,13 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     headers: Readonly<ClickHeaders>,
     linkId: string,
     code: string,
+    startedAt: number,
   ) => {
     if (clicks !== null && !headers.prefetch) {
       // Issue 21: without an edge's country header, the address is passed on and placed
       // at the flush, off the redirect (ADR 0109); reading it is all the redirect adds.
       clicks(
+        startedAt,
         linkId,
         code,
         headers.userAgent,
@@ -245,10 +266,11 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     response: ServerResponse,
     linkId: string,
     code: string,
+    startedAt: number,
   ): boolean => {
     const headers = readClickHeaders(request.rawHeaders, countryHeader);
-    recordClick(request, headers, linkId, code);
-    if (!isLinkCrawler(headers.userAgent)) return false;
+    recordClick(request, headers, linkId, code, startedAt);
+    if (!isCrawler(headers.userAgent)) return false;
     return answerCrawler(request, response, linkId);
   };
 
@@ -286,8 +308,8 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   };
 
   const writer: SmartWriter = {
-    redirect: (request, response, link, status, location, cookies, headers) => {
-      countClick(request, link.linkId, link.code, headers);
+    redirect: (request, response, link, status, location, cookies, headers, startedAt) => {
+      countClick(request, link.linkId, link.code, startedAt, headers);
       const list = redirectHeaders(location, SMART_CACHE_CONTROL, link.crawlable);
       // A `set-cookie` list is written one line per cookie.
       if (cookies.length > 0) list.push('set-cookie', [...cookies]);
@@ -329,7 +351,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
       // shown to matter.
       if (
         request.method !== 'HEAD' &&
-        countedCard(request, response, outcome.linkId, outcome.code)
+        countedCard(request, response, outcome.linkId, outcome.code, startedAt)
       ) {
         observe(source, startedAt);
         return;
@@ -351,14 +373,14 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
           : readClickHeaders(request.rawHeaders, countryHeader);
       if (
         headers !== null &&
-        isLinkCrawler(headers.userAgent) &&
+        isCrawler(headers.userAgent) &&
         answerCrawler(request, response, link.linkId)
       ) {
         // The card reads no headers: the shared object still holds this request's.
-        recordClick(request, headers, link.linkId, link.code);
+        recordClick(request, headers, link.linkId, link.code, startedAt);
       } else {
         // Its rules and its click read the headers just read, not the request's again.
-        smart.answer(request, response, link, headers);
+        smart.answer(request, response, link, headers, startedAt);
       }
       observe(source, startedAt);
       return;
@@ -507,8 +529,9 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     const answerWith = (outcome: RedirectOutcome) => {
       if (outcome.kind === 'smart' && outcome.link.smart?.options.passwordHash != null) {
         const link = outcome.link;
+        const startedAt = performance.now();
         readPassword((password) => {
-          smart.answerForm(request, response, link, password);
+          smart.answerForm(request, response, link, password, startedAt);
         });
         return;
       }

@@ -33,6 +33,8 @@ export interface SmartWriter {
     location: string,
     cookies: readonly string[],
     headers: Readonly<ClickHeaders> | null,
+    /** The request's start (`performance.now()`): its click's time (ADR 0152). */
+    startedAt: number,
   ): void;
   /** What a spent (exhausted) link answers: its fallback, or the one 404. */
   spent(request: IncomingMessage, response: ServerResponse, outcome: RedirectOutcome): void;
@@ -54,7 +56,8 @@ export interface RedirectBudgets {
 export interface SmartAnswerDeps extends VisitorSources {
   /** HOP_COUNTRY_HEADER: read with the click's headers; an edge's country wins over the lookup. */
   readonly countryHeader: string | undefined;
-  readonly now: () => number;
+  /** Epoch ms of a `performance.now()` reading: a visit's time, from its start (ADR 0152). */
+  readonly timeAt: (monotonicMs: number) => number;
   /** Null when no password gate was made (tests of the redirect alone). */
   readonly gate: PasswordGate | null;
   readonly allowance: RedirectBudgets;
@@ -67,13 +70,15 @@ export interface SmartAnswerDeps extends VisitorSources {
 export interface SmartAnswer {
   /**
    * GET or HEAD of an active smart link: password, then rules, variants, forwarding, limit.
-   * `headers`: the request's click headers, just read by the caller, or null.
+   * `headers`: the request's click headers, just read by the caller, or null. `startedAt`:
+   * the request's start (`performance.now()`), the visit's time (ADR 0152).
    */
   answer(
     request: IncomingMessage,
     response: ServerResponse,
     link: CachedLink,
     headers: Readonly<ClickHeaders> | null,
+    startedAt: number,
   ): void;
   /** POST of a password link's form, its password read from the body. */
   answerForm(
@@ -81,6 +86,7 @@ export interface SmartAnswer {
     response: ServerResponse,
     link: CachedLink,
     password: string | null,
+    startedAt: number,
   ): void;
 }
 
@@ -91,7 +97,7 @@ export interface SmartAnswer {
  * only a redirect actually served uses one of `max_clicks`. A plain link never comes here.
  */
 export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
-  const { gate, allowance, writer, now } = deps;
+  const { gate, allowance, writer, timeAt } = deps;
   // A budget only grows spent (ADR 0111): once a take fails, every later take of that link
   // at that limit fails too, so its visits are answered here without a store write. A new
   // limit is a new key; a version is not needed (the count survives edits).
@@ -109,6 +115,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     passCookie: string | undefined,
     posted: boolean,
     headers: Readonly<ClickHeaders> | null,
+    startedAt: number,
   ): void => {
     const options = smart.options;
     // Read here when the caller had not (HEAD, or after the password gate's wait); from
@@ -118,7 +125,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
       request,
       clickHeaders,
       queryOf(request.url ?? ''),
-      now(),
+      timeAt(startedAt),
       deps,
     );
     const choice = chooseDestination(
@@ -139,7 +146,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     }
     const limit = options.maxClicks;
     if (limit === null) {
-      writer.redirect(request, response, link, status, location, cookies, clickHeaders);
+      writer.redirect(request, response, link, status, location, cookies, clickHeaders, startedAt);
       return;
     }
     const spentKey = `${link.linkId}:${limit}`;
@@ -156,7 +163,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
       (ok) => {
         if (ok) {
           // A later turn: other requests have read their headers into the shared object.
-          writer.redirect(request, response, link, status, location, cookies, null);
+          writer.redirect(request, response, link, status, location, cookies, null, startedAt);
           return;
         }
         rememberSpent(spentKey);
@@ -173,17 +180,18 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     response: ServerResponse,
     link: CachedLink,
     headers: Readonly<ClickHeaders> | null,
+    startedAt: number,
   ): void => {
     const smart = link.smart;
     if (smart === null) return;
     const passwordHash = smart.options.passwordHash;
     if (passwordHash === null || gate === null) {
-      choose(request, response, link, smart, undefined, false, headers);
+      choose(request, response, link, smart, undefined, false, headers, startedAt);
       return;
     }
     // The gate may answer later (a password's hash is checked off the event loop).
     gate.admit(request, response, protectedLinkOf(link, passwordHash), (passCookie) => {
-      choose(request, response, link, smart, passCookie, false, null);
+      choose(request, response, link, smart, passCookie, false, null, startedAt);
     });
   };
 
@@ -192,6 +200,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
     response: ServerResponse,
     link: CachedLink,
     password: string | null,
+    startedAt: number,
   ): void => {
     const smart = link.smart;
     const passwordHash = smart?.options.passwordHash ?? null;
@@ -200,7 +209,7 @@ export function makeSmartAnswer(deps: SmartAnswerDeps): SmartAnswer {
       return;
     }
     gate.admitForm(request, response, protectedLinkOf(link, passwordHash), password, (pass) => {
-      choose(request, response, link, smart, pass, true, null);
+      choose(request, response, link, smart, pass, true, null, startedAt);
     });
   };
 

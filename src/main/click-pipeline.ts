@@ -17,7 +17,7 @@ import type { ClickSink } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
 import { startAggregatorThread, type AggregatorThread } from './aggregator-thread.js';
 import type { GeoLookup } from '../ports/geo-lookup.js';
-import type { Clock } from '../ports/clock.js';
+import { wallTimeAt, type Clock } from '../ports/clock.js';
 import { ClickEventDemand } from '../services/events/click-event-demand.js';
 import { EVENTS_KEEP_MS } from '../services/webhooks/forget-old-events.js';
 
@@ -177,6 +177,7 @@ export async function composeClickPipeline(
     },
   });
   const folding = thread ?? aggregator ?? direct;
+  const clickTimeAt = wallTimeAt(clock);
   return {
     buffer,
     flusher,
@@ -188,8 +189,17 @@ export async function composeClickPipeline(
       thread.acceptSpoolWrites(channel.port1);
       return channel.port2;
     },
-    record: (linkId, code, userAgent, referer, country, address, acceptLanguage) => {
-      buffer.push(linkId, code, clock.now(), userAgent, referer, country, address, acceptLanguage);
+    record: (startedAt, linkId, code, userAgent, referer, country, address, acceptLanguage) => {
+      buffer.push(
+        linkId,
+        code,
+        clickTimeAt(startedAt),
+        userAgent,
+        referer,
+        country,
+        address,
+        acceptLanguage,
+      );
     },
     counters: () => ({
       bufferDepth: buffer.size,

@@ -9,7 +9,7 @@ import { makeClientAddressOf } from '../http/client-address.js';
 import type { Logger } from '../observability/logger.js';
 import type { GeoLookup } from '../ports/geo-lookup.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { Clock } from '../ports/clock.js';
+import { wallTimeAt, type Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { RedirectResolver } from '../services/redirect/redirect-resolver.js';
 import type { ClickPipeline } from './click-pipeline.js';
@@ -55,7 +55,7 @@ export function composeAppDeps(
   const cookies = (): LinkPassCookies =>
     (passCookies ??= makeLinkPassCookies(console.sessions.secret()));
   const smartLinks: SmartLinkDeps = {
-    now,
+    timeAt: wallTimeAt(clock),
     gate: makePasswordGate({
       cookies: {
         passCookieFor: (link, nowMs, secure) => cookies().passCookieFor(link, nowMs, secure),

@@ -109,3 +109,23 @@ describe('ClickBuffer', () => {
     assert.deepEqual(buffer.peek(8, 'inst').countries.slice(0, 4), ['DE', 'JP', 'ZZ', 'FR']);
   });
 });
+
+describe('ClickBuffer and Accept-Language (ADR 0152)', () => {
+  test('a header first seen is kept raw and parsed at the flush; once known, its language is kept instead', () => {
+    const dimensions = new ClickDimensions();
+    const buffer = new ClickBuffer(8, dimensions);
+    assert.equal(dimensions.knownLanguage('de-CH,de;q=0.9'), undefined);
+    assert.equal(dimensions.knownLanguage(undefined), '');
+    buffer.push('l', 'c', 0, DESKTOP, undefined, 'de', undefined, 'de-CH,de;q=0.9');
+    buffer.push('l', 'c', 0, DESKTOP, undefined, 'de', undefined, undefined);
+    assert.deepEqual(buffer.peek(8, 'inst').languages?.slice(0, 2), ['de', '']);
+    buffer.discard(2);
+    // The flush parsed it: the next click with the same header (another string, as each
+    // request's is) finds its language on the redirect and keeps no raw value.
+    const again = ['de-CH', 'de;q=0.9'].join(',');
+    assert.equal(dimensions.knownLanguage(again), 'de');
+    buffer.push('l', 'c', 0, DESKTOP, undefined, 'de', undefined, again);
+    buffer.push('l', 'c', 0, DESKTOP, undefined, 'de', undefined, 'fr-FR');
+    assert.deepEqual(buffer.peek(8, 'inst').languages?.slice(0, 2), ['de', 'fr']);
+  });
+});
