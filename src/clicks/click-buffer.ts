@@ -180,7 +180,14 @@ export class ClickBuffer {
       out.browsers[index] = agent.browser;
       out.oses[index] = agent.os;
       out.referrers[index] = this.#referrers[slot] ?? dimensions.referrer(this.#rawReferers[slot]);
-      out.languages[index] = this.#languages[slot] ?? dimensions.language(this.#rawLanguages[slot]);
+      let language = this.#languages[slot];
+      if (language === undefined) {
+        // Parsed now and kept, the raw header let go of: a failed send peeks the language.
+        language = dimensions.language(this.#rawLanguages[slot]);
+        this.#languages[slot] = language;
+        this.#rawLanguages[slot] = undefined;
+      }
+      out.languages[index] = language;
       const address = this.#addresses[slot];
       if (address === undefined) {
         out.countries[index] =

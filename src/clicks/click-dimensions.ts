@@ -65,14 +65,14 @@ export class ClickDimensions {
   }
 
   /**
-   * Accept-Language's primary subtag: asked only at the flush (the redirect keeps the raw
-   * value, ADR 0125), one parse per distinct header.
+   * The language of an Accept-Language seen before, for the redirect (ADR 0152); undefined
+   * when only parsing can tell, which the redirect never does (ADR 0125).
    */
-  /** The language of an Accept-Language seen before; undefined when only parsing can tell. */
   knownLanguage(raw: string | undefined): string | undefined {
     return raw === undefined ? NO_LANGUAGE : this.#languages.known(raw);
   }
 
+  /** Accept-Language's primary subtag, parsed at the flush: one parse per distinct header. */
   language(raw: string | undefined): string {
     return raw === undefined ? NO_LANGUAGE : this.#languages.resolve(raw);
   }

@@ -526,10 +526,10 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     code: string,
     readPassword: (then: (password: string | null) => void) => void,
   ): void => {
+    const startedAt = performance.now();
     const answerWith = (outcome: RedirectOutcome) => {
       if (outcome.kind === 'smart' && outcome.link.smart?.options.passwordHash != null) {
         const link = outcome.link;
-        const startedAt = performance.now();
         readPassword((password) => {
           smart.answerForm(request, response, link, password, startedAt);
         });

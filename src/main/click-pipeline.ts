@@ -17,7 +17,8 @@ import type { ClickSink } from '../ports/click-sink.js';
 import type { ClickStore } from '../ports/click-store.js';
 import { startAggregatorThread, type AggregatorThread } from './aggregator-thread.js';
 import type { GeoLookup } from '../ports/geo-lookup.js';
-import { wallTimeAt, type Clock } from '../ports/clock.js';
+import type { Clock } from '../ports/clock.js';
+import { wallTimeAt } from './wall-time-at.js';
 import { ClickEventDemand } from '../services/events/click-event-demand.js';
 import { EVENTS_KEEP_MS } from '../services/webhooks/forget-old-events.js';
 

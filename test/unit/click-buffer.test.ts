@@ -119,6 +119,8 @@ describe('ClickBuffer and Accept-Language (ADR 0152)', () => {
     buffer.push('l', 'c', 0, DESKTOP, undefined, 'de', undefined, 'de-CH,de;q=0.9');
     buffer.push('l', 'c', 0, DESKTOP, undefined, 'de', undefined, undefined);
     assert.deepEqual(buffer.peek(8, 'inst').languages?.slice(0, 2), ['de', '']);
+    // A send that failed peeks again: the language parsed at the first peek is kept.
+    assert.deepEqual(buffer.peek(8, 'inst').languages?.slice(0, 2), ['de', '']);
     buffer.discard(2);
     // The flush parsed it: the next click with the same header (another string, as each
     // request's is) finds its language on the redirect and keeps no raw value.

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import { systemClock, wallTimeAt } from '../../src/ports/clock.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { wallTimeAt } from '../../src/main/wall-time-at.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 test("the system clock's time at a performance.now() reading: whole ms, between Date.now() before and after", () => {
