@@ -3,30 +3,35 @@ import type { Scope } from '../../domain/principal.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/api-key-store.js';
 import { guardSqlite } from './sqlite-errors.js';
 
-interface ApiKeyRow {
-  id: string;
-  owner: string;
-  admin: number;
-  key_hash: string;
-  prefix: string;
-  created_at: number;
-  revoked_at: number | null;
-  name: string | null;
-  /** JSON arrays of strings, or NULL (migration 0014). */
-  scopes: string | null;
-  domains: string | null;
-  expires_at: number | null;
-  last_used_at: number | null;
-}
+/**
+ * A key's row as `COLUMNS` lists them, read as a positional array (`.raw()`): better-sqlite3
+ * builds an object row property by property, a quarter of the key's lookup at every API
+ * call in `perf` (BENCHMARKS.md, 2026-12-07). `scopes` and `domains`: JSON arrays of
+ * strings, or NULL (migration 0014).
+ */
+type ApiKeyCells = [
+  id: string,
+  owner: string,
+  admin: number,
+  keyHash: string,
+  prefix: string,
+  createdAt: number,
+  revokedAt: number | null,
+  name: string | null,
+  scopes: string | null,
+  domains: string | null,
+  expiresAt: number | null,
+  lastUsedAt: number | null,
+];
 
 const COLUMNS =
   'id, owner, admin, key_hash, prefix, created_at, revoked_at, name, scopes, domains, expires_at, last_used_at';
 
 export class SqliteApiKeyStore implements ApiKeyStore {
   readonly #insert: Database.Statement;
-  readonly #byHash: Database.Statement<[string], ApiKeyRow>;
-  readonly #byId: Database.Statement<[string], ApiKeyRow>;
-  readonly #all: Database.Statement<[], ApiKeyRow>;
+  readonly #byHash: Database.Statement<[string], ApiKeyCells>;
+  readonly #byId: Database.Statement<[string], ApiKeyCells>;
+  readonly #all: Database.Statement<[], ApiKeyCells>;
   readonly #revoke: Database.Statement<[number, string]>;
   readonly #recordUse: Database.Statement<[number, string, number]>;
   readonly #count: Database.Statement<[], { n: number }>;
@@ -39,11 +44,17 @@ export class SqliteApiKeyStore implements ApiKeyStore {
          @name, @scopes, @domains, @expires_at, @last_used_at)
        ON CONFLICT DO NOTHING`,
     );
-    this.#byHash = db.prepare(
-      `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
-    );
-    this.#byId = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND revoked_at IS NULL`);
-    this.#all = db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
+    this.#byHash = db
+      .prepare<[string], ApiKeyCells>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
+      )
+      .raw();
+    this.#byId = db
+      .prepare<[string], ApiKeyCells>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND revoked_at IS NULL`,
+      )
+      .raw();
+    this.#all = db.prepare<[], ApiKeyCells>(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).raw();
     this.#revoke = db.prepare(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
     );
@@ -139,19 +150,32 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   }
 }
 
-function fromRow(row: ApiKeyRow): ApiKeyRecord {
+function fromRow([
+  id,
+  owner,
+  admin,
+  keyHash,
+  prefix,
+  createdAt,
+  revokedAt,
+  name,
+  scopes,
+  domains,
+  expiresAt,
+  lastUsedAt,
+]: ApiKeyCells): ApiKeyRecord {
   return {
-    id: row.id,
-    owner: row.owner,
-    admin: row.admin === 1,
-    keyHash: row.key_hash,
-    prefix: row.prefix,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-    name: row.name,
-    scopes: row.scopes === null ? null : (JSON.parse(row.scopes) as Scope[]),
-    domains: row.domains === null ? null : (JSON.parse(row.domains) as string[]),
-    expiresAt: row.expires_at,
-    lastUsedAt: row.last_used_at,
+    id,
+    owner,
+    admin: admin === 1,
+    keyHash,
+    prefix,
+    createdAt,
+    revokedAt,
+    name,
+    scopes: scopes === null ? null : (JSON.parse(scopes) as Scope[]),
+    domains: domains === null ? null : (JSON.parse(domains) as string[]),
+    expiresAt,
+    lastUsedAt,
   };
 }
