@@ -1,3 +1,5 @@
+import { BoundedMemo } from './bounded-memo.js';
+
 /**
  * The link-preview and social crawlers that get a link's card instead of its redirect
  * (issue 22, ADR 0121), by the names their user agents carry:
@@ -23,7 +25,24 @@
 export const LINK_CRAWLER_PATTERN =
   /[Bb]ot(?<=(?:Slack|Twitter|Face|Discord|Google|bing)bot|(?:LinkedIn|Telegram)Bot)|facebookexternalhit|WhatsApp\/|Slack-ImgProxy/;
 
+/** Agents whose verdict is remembered, and the longest remembered (ADR 0152). */
+const MAX_REMEMBERED_AGENTS = 10_000;
+const MAX_REMEMBERED_LENGTH = 512;
+
+/**
+ * Verdicts per agent: the pattern ran over every browser's agent, 111 characters for a
+ * desktop Chrome, at each counted redirect; a repeated agent is compared with the one held
+ * (ADR 0152). Longer agents are matched each time.
+ */
+const VERDICTS = new BoundedMemo(
+  (userAgent: string) => LINK_CRAWLER_PATTERN.test(userAgent),
+  MAX_REMEMBERED_AGENTS,
+);
+
 /** True for the user agent of a crawler that gets a link's card (ADR 0121). */
 export function isLinkCrawler(userAgent: string | undefined): boolean {
-  return userAgent !== undefined && LINK_CRAWLER_PATTERN.test(userAgent);
+  if (userAgent === undefined) return false;
+  return userAgent.length > MAX_REMEMBERED_LENGTH
+    ? LINK_CRAWLER_PATTERN.test(userAgent)
+    : VERDICTS.resolve(userAgent);
 }

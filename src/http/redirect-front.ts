@@ -9,7 +9,6 @@ import type { ClickRecorder } from './app-deps.js';
 import type { ClientAddressOf, ClientOf } from './client-address.js';
 import { isReservedAlias } from '../domain/alias-rules.js';
 import { isLinkCrawler } from '../domain/link-crawlers.js';
-import { BoundedMemo } from '../domain/bounded-memo.js';
 import { readClickHeaders, type ClickHeaders } from './click-headers.js';
 import { makeCrawlerAnswer, NOINDEX } from './crawler-answer.js';
 import { makeLinkPreviewAnswer, type LinkPageDeps } from './link-preview-answer.js';
@@ -146,10 +145,6 @@ function redirectHeaders(
       ];
 }
 
-/** Agents whose crawler verdict is remembered, and the longest remembered (ADR 0152). */
-const REMEMBERED_AGENTS = 10_000;
-const LONGEST_REMEMBERED_AGENT = 512;
-
 /** A fallback (issue 21): never kept, never counted. */
 const FALLBACK_CACHE_CONTROL = 'no-store';
 
@@ -176,15 +171,6 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     shedder,
     domains,
   } = deps;
-
-  // The pattern ran over every browser's agent, 111 characters for a desktop Chrome, at
-  // each redirect; a memo compares the agent with one it saw before (ADR 0152).
-  const crawlerVerdicts = new BoundedMemo(isLinkCrawler, REMEMBERED_AGENTS);
-  const isCrawler = (userAgent: string | undefined): boolean =>
-    userAgent !== undefined &&
-    (userAgent.length > LONGEST_REMEMBERED_AGENT
-      ? isLinkCrawler(userAgent)
-      : crawlerVerdicts.resolve(userAgent));
 
   /** A 302 of ours that is never kept or counted: fallbacks, a domain's own redirects. */
   const sendTo = (response: ServerResponse, location: string) => {
@@ -270,7 +256,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
   ): boolean => {
     const headers = readClickHeaders(request.rawHeaders, countryHeader);
     recordClick(request, headers, linkId, code, startedAt);
-    if (!isCrawler(headers.userAgent)) return false;
+    if (!isLinkCrawler(headers.userAgent)) return false;
     return answerCrawler(request, response, linkId);
   };
 
@@ -373,7 +359,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
           : readClickHeaders(request.rawHeaders, countryHeader);
       if (
         headers !== null &&
-        isCrawler(headers.userAgent) &&
+        isLinkCrawler(headers.userAgent) &&
         answerCrawler(request, response, link.linkId)
       ) {
         // The card reads no headers: the shared object still holds this request's.
