@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openPgPool } from '../../src/adapters/postgres/pg-pool.js';
+import { connectForMigrations, openPgPool } from '../../src/adapters/postgres/pg-pool.js';
 import { POSTGRES_URL, whenPostgres } from '../support/require-postgres.js';
 
 await whenPostgres('openPgPool on PostgreSQL', () => {
@@ -29,6 +29,18 @@ await whenPostgres('openPgPool on PostgreSQL', () => {
       const after = await pool.query<{ one: number }>('SELECT 1 AS one');
       assert.equal(after.rows[0]?.one, 1, 'the pool serves on with a new connection');
       assert.deepEqual(idleErrors, [], 'a checked-out connection is no idle one');
+    });
+
+    test("the migrations' connection, dropped between statements, fails its next one", async (t) => {
+      const client = await connectForMigrations(POSTGRES_URL);
+      t.after(() => client.end().catch(() => undefined));
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const ended = new Promise((resolve) => client.once('end', resolve));
+      const other = await connectForMigrations(POSTGRES_URL);
+      t.after(() => other.end());
+      await other.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+      await ended;
+      await assert.rejects(client.query('SELECT 1'));
     });
   });
 });

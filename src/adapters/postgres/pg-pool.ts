@@ -75,5 +75,8 @@ function noticedByItsNextStatement(): void {}
 export async function connectForMigrations(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, application_name: 'hop-migrate', types });
   await client.connect();
+  // Lost between two migration statements: the next one fails, and so does the start, with
+  // its one line; unheard, the error would be thrown from the socket's event instead.
+  client.on('error', noticedByItsNextStatement);
   return client;
 }
