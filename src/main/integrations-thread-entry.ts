@@ -23,12 +23,15 @@ import type {
   ToIntegrationsThread,
 } from './integrations-thread.js';
 import { openStore } from './open-store.js';
+import { openWhenReachable } from './open-when-reachable.js';
 
 /**
  * The lowest priority (nice 19): the scheduler weighs the thread 15 against a nice-0
  * thread's 1024, so it runs mostly on CPU that nothing else wants.
  */
 const LOWEST_PRIORITY = 19;
+/** The pause between tries of a store that did not answer the thread's start. */
+const STORE_RETRY_MS = 1_000;
 
 const port = parentPort;
 if (port === null) throw new Error('the integrations thread runs as a worker');
@@ -84,10 +87,46 @@ function restorePriority(): void {
   }
 }
 
-const opened = await openStore(config, logger, false);
+/** Messages that came while the thread was starting: handled in order once it has. */
+const early: ToIntegrationsThread[] = [];
+const whileStarting = (message: ToIntegrationsThread) => {
+  // Nothing is open yet to close or finish: a stop (the server's SIGTERM) ends it at once.
+  if (message.kind === 'stop') process.exit(0);
+  early.push(message);
+};
+port.on('message', whileStarting);
+
+/**
+ * The thread's store and routes, once the database answers (ADR 0153): the server opened
+ * the same store before it started this thread, so a failure now is an outage begun since,
+ * a warning to wait out, not a thread to fail and start again every second.
+ */
+const { opened, domainRoutes } = await openWhenReachable(
+  async () => {
+    const store = await openStore(config, logger, false);
+    try {
+      const routes = new DomainRoutes(store.store.domains, config.publicUrl);
+      await routes.reload();
+      return { opened: store, domainRoutes: routes };
+    } catch (error) {
+      await store.store.close().catch(() => undefined);
+      throw error;
+    }
+  },
+  {
+    retryMs: STORE_RETRY_MS,
+    onWaiting: (error) => {
+      logger.warn(
+        { err: error },
+        'the integrations thread waits for its store; trying every second',
+      );
+    },
+    onReached: () => {
+      logger.info('the integrations thread reached its store');
+    },
+  },
+);
 const store = opened.store;
-const domainRoutes = new DomainRoutes(store.domains, config.publicUrl);
-await domainRoutes.reload();
 // Touched here at each poll and fan-out step; `hop serve` hears of it once a minute.
 const demand = new ClickEventDemand({
   clock: systemClock,
@@ -153,7 +192,11 @@ async function stop(): Promise<void> {
 }
 
 lowerPriority();
-port.on('message', (message: ToIntegrationsThread) => {
+port.off('message', whileStarting);
+port.on('message', handle);
+for (const message of early.splice(0)) handle(message);
+
+function handle(message: ToIntegrationsThread): void {
   switch (message.kind) {
     case 'open':
       void open(message.id, message);
@@ -187,4 +230,4 @@ port.on('message', (message: ToIntegrationsThread) => {
       });
       return;
   }
-});
+}

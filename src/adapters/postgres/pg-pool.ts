@@ -56,7 +56,7 @@ export function openPgPool(options: PgPoolOptions): pg.Pool {
   pool.on('error', options.onIdleError);
   // The pool listens to a connection only while it is idle, a query only while it runs: a
   // connection the server drops while checked out between two statements (PostgreSQL
-  // stopping, CI of 2026-12-07: it ended the integrations thread) would emit its error to
+  // stopping: it ended the integrations thread, ADR 0153) would emit its error to
   // no one, and throw. Listened to for its whole life, it is only no longer queryable: its
   // next statement fails, and the pool drops it on release.
   pool.on('connect', (client) => {
