@@ -1,28 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/load-config.js';
 import { openStore } from '../../src/main/open-store.js';
 import { openWhenReachable } from '../../src/main/open-when-reachable.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { deferrer } from '../support/deferred-cleanups.js';
 import { eventually } from '../support/eventually.js';
-import { requirePostgresBinaries, startOwnPostgres } from '../support/own-postgres.js';
+import { ownPostgresForTest } from '../support/own-postgres.js';
 
 /** Polls 10 ms apart: a bound on a wait (a loaded machine), never a claim about speed. */
 const POLLS = 6000;
 
 describe('a thread opening its own store during an outage (ADR 0153)', () => {
   test('waits for a stopped PostgreSQL, says so once, and opens a working store once it is back', async (t) => {
-    const bin = requirePostgresBinaries(t);
-    if (bin === null) return;
-    const defer = deferrer(t);
-    const dataDir = mkdtempSync(join(tmpdir(), 'hop-open-when-reachable-'));
-    defer(() => rmSync(dataDir, { recursive: true, force: true }));
-    const db = await startOwnPostgres(bin);
-    defer(() => db.close());
+    const own = await ownPostgresForTest(t, 'hop-open-when-reachable-');
+    if (own === null) return;
+    const { db, dataDir, defer } = own;
     const config = loadConfig({
       HOP_DATA_DIR: dataDir,
       HOP_DATABASE_URL: db.primary.url,

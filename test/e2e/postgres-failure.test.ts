@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { deferrer, startKilledAfter } from '../support/deferred-cleanups.js';
+import { startKilledAfter } from '../support/deferred-cleanups.js';
 import { eventually } from '../support/eventually.js';
 import { stopHop, type ServeProcess, metric, logLines } from '../support/hop-process.js';
-import { requirePostgresBinaries, startOwnPostgres } from '../support/own-postgres.js';
+import { ownPostgresForTest } from '../support/own-postgres.js';
 
 const ADMIN_KEY = 'hop_e2e_pg_failure_admin_key_012345';
 const SCHEMA = 'hop_pg_failure';
@@ -67,13 +64,9 @@ function assertAlive(hop: ServeProcess, when: string): void {
 
 describe('SPEC §9 "Database down" with a real PostgreSQL stopped and started again', () => {
   test('PostgreSQL primary stopped: cached links redirect, others 503 (never 404), creates 503 + Retry-After; all recovers without restarting hop', async (t) => {
-    const bin = requirePostgresBinaries(t);
-    if (bin === null) return;
-    const defer = deferrer(t);
-    const dataDir = mkdtempSync(join(tmpdir(), 'hop-pg-failure-'));
-    defer(() => rmSync(dataDir, { recursive: true, force: true }));
-    const db = await startOwnPostgres(bin);
-    defer(() => db.close());
+    const own = await ownPostgresForTest(t, 'hop-pg-failure-');
+    if (own === null) return;
+    const { db, dataDir, defer } = own;
     const env = {
       HOP_DATA_DIR: dataDir,
       HOP_DATABASE_URL: db.primary.url,

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { ulid } from 'ulid';
-import { deferrer, startKilledAfter } from '../support/deferred-cleanups.js';
+import { startKilledAfter } from '../support/deferred-cleanups.js';
 import { eventually } from '../support/eventually.js';
 import { stopHop, type ServeProcess, metric, logLines } from '../support/hop-process.js';
 import {
-  requirePostgresBinaries,
-  startOwnPostgres,
+  ownPostgresForTest,
   type OwnPostgres,
   type OwnPostgresNode,
 } from '../support/own-postgres.js';
@@ -181,13 +177,12 @@ interface Setup {
  * the hop under test, reading redirects from the replica, with every code known to it.
  */
 async function setUp(t: TestContext, groups: number): Promise<Setup | null> {
-  const bin = requirePostgresBinaries(t);
-  if (bin === null) return null;
-  const defer = deferrer(t);
-  const dataDir = mkdtempSync(join(tmpdir(), 'hop-pg-replica-'));
-  defer(() => rmSync(dataDir, { recursive: true, force: true }));
-  const db = await startOwnPostgres(bin, { replica: true, logStatements: true });
-  defer(() => db.close());
+  const own = await ownPostgresForTest(t, 'hop-pg-replica-', {
+    replica: true,
+    logStatements: true,
+  });
+  if (own === null) return null;
+  const { db, dataDir, defer } = own;
   const env = {
     HOP_DATA_DIR: dataDir,
     HOP_DATABASE_URL: db.primary.url,

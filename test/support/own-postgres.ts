@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
+import { deferrer, type Defer } from './deferred-cleanups.js';
 import { eventually } from './eventually.js';
 import { freePort } from './free-port.js';
 
@@ -301,4 +302,31 @@ class Node implements OwnPostgresNode {
       return '(no log)';
     }
   }
+}
+
+/** A private server and a hop data folder for one test: see `ownPostgresForTest`. */
+export interface OwnPostgresForTest {
+  readonly db: OwnPostgres;
+  readonly dataDir: string;
+  /** The test's clean-ups, run after it in reverse order: the server and folder last. */
+  readonly defer: Defer;
+}
+
+/**
+ * A private server (`startOwnPostgres`) and an empty data folder named `prefix…`, both
+ * removed after the test; null when the test cannot run here (see `requirePostgresBinaries`).
+ */
+export async function ownPostgresForTest(
+  t: TestContext,
+  prefix: string,
+  options: OwnPostgresOptions = {},
+): Promise<OwnPostgresForTest | null> {
+  const bin = requirePostgresBinaries(t);
+  if (bin === null) return null;
+  const defer = deferrer(t);
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  defer(() => rmSync(dataDir, { recursive: true, force: true }));
+  const db = await startOwnPostgres(bin, options);
+  defer(() => db.close());
+  return { db, dataDir, defer };
 }
