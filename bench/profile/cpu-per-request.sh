@@ -17,8 +17,8 @@
 # after the load before reading the CPU (see below). HEADERS: headers for every load request,
 # one a line (`Name: value`), as a browser's (the smart and analytics scenarios' own).
 set -euo pipefail
-loadHeaders=()
-while IFS= read -r header; do [[ -n $header ]] && loadHeaders+=(--header "$header"); done <<<"${HEADERS:-}"
+source "$(dirname "$0")/common.sh"
+readLoadHeaders --header
 seed=$(realpath "$1"); paths=$(realpath "$2"); rate=$3; seconds=$4; shift 4
 root=$(pwd)
 work=$(mktemp -d)
@@ -38,7 +38,6 @@ start() { # spec port dir
     *) echo "unknown server: $spec" >&2; exit 2 ;;
   esac
 }
-pidOn() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 # CPU time in ns from schedstat, not /proc/*/stat's 10 ms ticks: a tick goes to whichever
 # thread runs when the timer fires, and that favours threads a timer wakes (hop's background
 # threads: 71 ticks where schedstat measured 76 ms in one run, BENCHMARKS.md 2026-12-06).

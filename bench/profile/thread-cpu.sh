@@ -11,11 +11,12 @@
 #
 # HEADERS: headers for every request, one a line (`Name: value`), as cpu-per-request.sh
 # takes them. Threads are named by their id's offset from the process's: +0 is the event
-# loop; hop's V8 platform threads (GC, compiler) come next, its worker threads (link
-# inserts, checkpoints, the aggregator, integrations) later, in the order they start.
+# loop. Under `perf`, a few just after it ran V8's garbage collection and compiling; hop's
+# worker threads (link inserts, checkpoints, aggregator, integrations) come later, and
+# `perf record -p <pid>` tells which is which.
 set -euo pipefail
-loadHeaders=()
-while IFS= read -r header; do [[ -n $header ]] && loadHeaders+=(-H "$header"); done <<<"${HEADERS:-}"
+source "$(dirname "$0")/common.sh"
+readLoadHeaders -H
 seed=$(realpath "$1"); paths=$(realpath "$2"); seconds=$3; server=$4
 root=$(pwd)
 work=$(mktemp -d)
@@ -41,7 +42,7 @@ case $server in
   *) echo "unknown server: $server" >&2; exit 2 ;;
 esac
 for _ in $(seq 300); do curl -s -o /dev/null "127.0.0.1:$port/healthz" && break; sleep 0.1; done
-pid=$(ss -ltnpH "sport = :$port" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+pid=$(pidOn "$port")
 if [[ -z $pid ]]; then echo "the server did not start: $(tail -3 "$work/log")" >&2; exit 1; fi
 drive() {
   taskset -c 1 wrk -t1 -c50 -d"$1"s ${loadHeaders[@]+"${loadHeaders[@]}"} -s "$root/bench/paths.lua" \
