@@ -4,7 +4,9 @@
 # the load generator's header flag, $1: `--header` for bench/open-loop.ts, `-H` for wrk.
 readLoadHeaders() {
   loadHeaders=()
-  while IFS= read -r header; do [[ -n $header ]] && loadHeaders+=("$1" "$header"); done <<<"${HEADERS:-}"
+  while IFS= read -r header; do
+    if [[ -n $header ]]; then loadHeaders+=("$1" "$header"); fi
+  done <<<"${HEADERS:-}"
 }
 
 # The process listening on TCP port $1 on this machine.

@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { createLogger } from '../../observability/logger.js';
 import { exitOnConfigError, loadCliConfig } from '../load-cli-config.js';
+import { inliningFlagsFor } from '../inlining-flags.js';
 
 export function addServeCommand(program: Command): void {
   program
@@ -9,6 +10,7 @@ export function addServeCommand(program: Command): void {
     .description('run the HTTP service (the default command)')
     .action(async () => {
       collectGarbageSooner();
+      for (const flag of inliningFlagsFor(process.execArgv)) setFlagsFromString(flag);
       const config = loadCliConfig();
       const logger = createLogger(config.logLevel);
       const [{ startServer }, { stopOnSignals }] = await Promise.all([
