@@ -9,9 +9,10 @@ describe('hop serve: TurboFan inlining budgets (ADR 0154)', () => {
     assert.deepEqual(inliningFlagsFor(['--max-semi-space-size=8']), REDIRECT_INLINING_FLAGS);
   });
 
-  test("an operator's own budget, either spelling, leaves all three as given", () => {
+  test("an operator's own budget, any of V8's three in either spelling, leaves them as given", () => {
     assert.deepEqual(inliningFlagsFor(['--max-inlined-bytecode-size-cumulative=920']), []);
     assert.deepEqual(inliningFlagsFor(['--max_inlined_bytecode_size=100']), []);
+    assert.deepEqual(inliningFlagsFor(['--max-inlined-bytecode-size-absolute=9200']), []);
   });
 
   test("this Node's V8 knows every flag, and takes the values as given", () => {
