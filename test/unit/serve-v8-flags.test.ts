@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { inliningFlagsFor, REDIRECT_INLINING_FLAGS } from '../../src/cli/inlining-flags.js';
+import {
+  inliningFlagsFor,
+  REDIRECT_INLINING_FLAGS,
+  serveV8FlagsFor,
+} from '../../src/cli/serve-v8-flags.js';
 
 describe('hop serve: TurboFan inlining budgets (ADR 0154)', () => {
   test('raised when the command line names none of them', () => {
@@ -13,6 +17,17 @@ describe('hop serve: TurboFan inlining budgets (ADR 0154)', () => {
     assert.deepEqual(inliningFlagsFor(['--max-inlined-bytecode-size-cumulative=920']), []);
     assert.deepEqual(inliningFlagsFor(['--max_inlined_bytecode_size=100']), []);
     assert.deepEqual(inliningFlagsFor(['--max-inlined-bytecode-size-absolute=9200']), []);
+  });
+
+  test("with ADR 0028's heap growth, each left to the operator apart", () => {
+    assert.deepEqual(serveV8FlagsFor([]), [
+      '--heap-growing-percent=30',
+      ...REDIRECT_INLINING_FLAGS,
+    ]);
+    assert.deepEqual(serveV8FlagsFor(['--heap_growing_percent=50']), REDIRECT_INLINING_FLAGS);
+    assert.deepEqual(serveV8FlagsFor(['--max-inlined-bytecode-size=100']), [
+      '--heap-growing-percent=30',
+    ]);
   });
 
   test("this Node's V8 knows every flag, and takes the values as given", () => {
