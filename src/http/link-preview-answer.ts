@@ -101,7 +101,7 @@ export function makeLinkPreviewAnswer(
     const outcome = resolver.resolve(code, route.domain);
     if (!(outcome instanceof Promise)) {
       if (outcome.kind === 'reserved') return false;
-      show(request, response, outcome, route);
+      show(request, response, outcome.kind === 'read' ? outcome.outcome : outcome, route);
       return true;
     }
     outcome.then(

@@ -457,7 +457,12 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     if (!(outcome instanceof Promise)) {
       // Our own routes (/healthz, /metrics, /openapi.json …) are never codes: Fastify's.
       if (outcome.kind === 'reserved') return false;
-      send(request, response, outcome, 'l1', startedAt, route);
+      // The embedded store's miss, read in this turn (ADR 0155).
+      if (outcome.kind === 'read') {
+        send(request, response, outcome.outcome, outcome.source, startedAt, route);
+      } else {
+        send(request, response, outcome, 'l1', startedAt, route);
+      }
       return true;
     }
     shedder.enter();
@@ -547,7 +552,7 @@ export function makeRedirectFront(deps: RedirectFrontDeps): RedirectFront {
     }
     const outcome = resolver.resolve(code, domain);
     if (!(outcome instanceof Promise)) {
-      answerWith(outcome);
+      answerWith(outcome.kind === 'read' ? outcome.outcome : outcome);
       return;
     }
     outcome.then(

@@ -13,4 +13,10 @@ export interface RedirectReads {
     code: string,
     options?: { readonly primary?: boolean },
   ): Promise<RedirectTarget | null>;
+  /**
+   * The same read, answered before returning; throws what `findRedirectByCode` rejects
+   * with. Only a store whose read never waits on a network has it: the embedded SQLite
+   * file, whose driver reads synchronously either way (ADR 0155). Absent elsewhere.
+   */
+  findRedirectByCodeNow?(domain: string, code: string): RedirectTarget | null;
 }

@@ -20,14 +20,13 @@ import { createLogger } from '../../src/observability/logger.js';
 import { KnownCodes } from '../../src/services/redirect/known-codes.js';
 import {
   RedirectResolver,
-  type ResolvedMiss,
+  type Resolution,
 } from '../../src/services/redirect/redirect-resolver.js';
 
 /** The outcome, whether L1 answered at once or a read had to finish first. */
-async function outcomeOf(
-  result: RedirectOutcome | Promise<ResolvedMiss>,
-): Promise<RedirectOutcome> {
-  return result instanceof Promise ? (await result).outcome : result;
+async function outcomeOf(result: Resolution): Promise<RedirectOutcome> {
+  if (result instanceof Promise) return (await result).outcome;
+  return result.kind === 'read' ? result.outcome : result;
 }
 import { eventually } from '../support/eventually.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -233,6 +232,83 @@ describe('RedirectResolver over L1 and a real SQLite store', () => {
     // A word that only starts like one is a code, read like any other.
     assert.equal((await outcomeOf(resolver.resolve('Healthz1', ''))).kind, 'not-found');
     assert.equal(reads.count, 1);
+  });
+});
+
+/** `setup`, over the store's own reads: a miss is read at once (ADR 0155). */
+function setupReadingNow(t: TestContext, shared: SharedLinkCache | null = null) {
+  const setUp = setup(t, {}, shared);
+  const { store, clock, cache, knownCodes } = setUp;
+  const reads = { now: 0, later: 0 };
+  const redirects: RedirectReads = {
+    findRedirectByCode: (domain, code) => {
+      reads.later++;
+      return store.redirects.findRedirectByCode(domain, code);
+    },
+    findRedirectByCodeNow: (domain, code) => {
+      reads.now++;
+      return store.redirects.findRedirectByCodeNow(domain, code);
+    },
+  };
+  const resolver = new RedirectResolver({ redirects, clock, cache, shared, knownCodes });
+  return { store, reads, resolver };
+}
+
+describe('RedirectResolver over a store that reads at once (ADR 0155)', () => {
+  test('a miss is read and answered in the same call; the next is an L1 hit', async (t) => {
+    const { store, reads, resolver } = setupReadingNow(t);
+    const link = makeLink();
+    await store.links.insertLink(link);
+    const first = resolver.resolve(link.code, '');
+    assert.ok(!(first instanceof Promise), 'no promise for a read made at once');
+    assert.equal(first.kind, 'read');
+    assert.ok(first.kind === 'read');
+    assert.equal(first.source, 'store');
+    assert.equal(locationOf(first.outcome), link.destination);
+    const second = resolver.resolve(link.code, '');
+    assert.ok(!(second instanceof Promise));
+    assert.equal(second.kind, 'redirect', 'an L1 hit: the outcome itself');
+    assert.deepEqual(reads, { now: 1, later: 0 });
+    assert.equal(resolver.stats.l1Misses, 1);
+    assert.equal(resolver.stats.l1Hits, 1);
+  });
+
+  test('an unknown code is read once and kept as absent', async (t) => {
+    const { reads, resolver } = setupReadingNow(t);
+    const first = resolver.resolve('Nobody1', '');
+    assert.ok(!(first instanceof Promise) && first.kind === 'read');
+    assert.equal(first.outcome.kind, 'not-found');
+    const second = resolver.resolve('Nobody1', '');
+    assert.ok(!(second instanceof Promise));
+    assert.equal(second.kind, 'not-found');
+    assert.deepEqual(reads, { now: 1, later: 0 });
+  });
+
+  test('a failed read is a rejected promise, never cached as not found', async (t) => {
+    const { store, reads, resolver } = setupReadingNow(t);
+    const link = makeLink();
+    await store.links.insertLink(link);
+    await store.close();
+    const failed = resolver.resolve(link.code, '');
+    assert.ok(failed instanceof Promise, 'the caller answers 503 from the rejection');
+    await assert.rejects(failed, { kind: 'store-unavailable' });
+    await assert.rejects(Promise.resolve(resolver.resolve(link.code, '')), {
+      kind: 'store-unavailable',
+    });
+    assert.equal(reads.now, 2, 'read again: nothing was cached');
+  });
+
+  test('with L2 configured, a miss goes through L2 and is awaited', async (t) => {
+    if (!(await requireRedis(t))) return;
+    const { shared } = await openSharedCache(t);
+    const { store, reads, resolver } = setupReadingNow(t, shared);
+    const link = makeLink();
+    await store.links.insertLink(link);
+    const first = resolver.resolve(link.code, '');
+    assert.ok(first instanceof Promise);
+    assert.equal(locationOf(await outcomeOf(first)), link.destination);
+    assert.deepEqual(reads, { now: 0, later: 1 });
+    assert.equal(resolver.stats.l2Misses, 1);
   });
 });
 

@@ -20,6 +20,11 @@ export class SqliteRedirectReads implements RedirectReads {
   }
 
   async findRedirectByCode(domain: string, code: string): Promise<RedirectTarget | null> {
+    return this.findRedirectByCodeNow(domain, code);
+  }
+
+  /** better-sqlite3 reads synchronously: the miss is answered in its own turn (ADR 0155). */
+  findRedirectByCodeNow(domain: string, code: string): RedirectTarget | null {
     return guardSqlite('read the link', () => {
       const row = this.#byCode.get(domain, code);
       return row === undefined ? null : redirectTargetOf(row);

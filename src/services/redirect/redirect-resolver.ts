@@ -19,11 +19,18 @@ import type { SharedLinkCache } from '../../ports/shared-link-cache.js';
 import type { KnownCodes } from './known-codes.js';
 import type { DomainBlocklist } from '../../domain/domain-blocklist.js';
 
-/** A miss, once answered: the outcome and which tier answered it. */
+/**
+ * A miss, once answered: the outcome and which tier answered it. `kind` tells it from a
+ * RedirectOutcome when the store answered at once (ADR 0155).
+ */
 export interface ResolvedMiss {
+  readonly kind: 'read';
   readonly outcome: RedirectOutcome;
   readonly source: 'l2' | 'store';
 }
+
+/** What `resolve` answers: at once (L1, memory, a store that reads at once), or later. */
+export type Resolution = RedirectOutcome | ResolvedMiss | Promise<ResolvedMiss>;
 
 export interface RedirectResolverDeps {
   readonly redirects: RedirectReads;
@@ -44,6 +51,11 @@ export interface RedirectResolverDeps {
  */
 export class RedirectResolver implements LinkEvents {
   readonly #redirects: RedirectReads;
+  /**
+   * The embedded store's synchronous read, used for every miss when there is no L2
+   * (ADR 0155); null otherwise.
+   */
+  readonly #readsNow: Required<Pick<RedirectReads, 'findRedirectByCodeNow'>> | null;
   readonly #clock: Clock;
   readonly #cache: NearLinkCache;
   readonly #shared: SharedLinkCache | null;
@@ -60,6 +72,10 @@ export class RedirectResolver implements LinkEvents {
     this.#shared = deps.shared;
     this.#known = deps.knownCodes;
     this.#blocklist = deps.blocklist;
+    this.#readsNow =
+      deps.shared === null && deps.redirects.findRedirectByCodeNow !== undefined
+        ? (deps.redirects as Required<Pick<RedirectReads, 'findRedirectByCodeNow'>>)
+        : null;
     // Invalidations from any instance (this one included) drop the code from L1. Creates
     // are announced the same way, so the code is known here before the next catch-up.
     deps.shared?.onInvalidation((key, version) => {
@@ -76,11 +92,14 @@ export class RedirectResolver implements LinkEvents {
    * 1. L1 hit: answer synchronously, checking state and expiry against the clock.
    * 2. Reject a path that cannot be a code, or is a reserved word, without any I/O.
    * 3. Miss on a code that certainly does not exist (scanners, typos): 404 at once.
-   * 4. Other misses: join the read already in flight for this code, or start one: L2
-   *    (when configured, with its timeout; an entry older than L1 knows is a miss), then
-   *    the store.
+   * 4. Other misses, on a store that reads at once and without L2 (the embedded default):
+   *    read now, and answer in this turn (ADR 0155). A failed read is a rejected promise,
+   *    as from any store.
+   * 5. Other misses elsewhere: join the read already in flight for this code, or start
+   *    one: L2 (when configured, with its timeout; an entry older than L1 knows is a
+   *    miss), then the store.
    */
-  resolve(code: string, domain: string): RedirectOutcome | Promise<ResolvedMiss> {
+  resolve(code: string, domain: string): Resolution {
     const key = domain === DEFAULT_DOMAIN ? code : linkKey(domain, code);
     const entry = this.#cache.get(key);
     if (entry !== undefined) {
@@ -97,6 +116,7 @@ export class RedirectResolver implements LinkEvents {
       this.stats.readsSkipped++;
       return NOT_FOUND;
     }
+    if (this.#readsNow !== null) return this.#readStoreNow(this.#readsNow, domain, code, key);
     const pending = this.#inflight.get(key);
     if (pending !== undefined) {
       this.stats.coalescedReads++;
@@ -110,7 +130,7 @@ export class RedirectResolver implements LinkEvents {
             // here while Redis was unreachable, which Redis may still not have: a miss.
             if (shared !== undefined && this.#cache.set(key, shared)) {
               this.stats.l2Hits++;
-              return { outcome: this.#outcomeOf(shared), source: 'l2' } as const;
+              return { kind: 'read', outcome: this.#outcomeOf(shared), source: 'l2' } as const;
             }
             if (shared !== undefined) this.stats.l2Stale++;
             this.stats.l2Misses++;
@@ -208,10 +228,36 @@ export class RedirectResolver implements LinkEvents {
     });
   }
 
+  /**
+   * The miss read at once (ADR 0155): nothing to coalesce (no other request runs until it
+   * returns), no promise on success. The file is the primary, so a read older than a
+   * version L1 knows cannot happen; it is read again all the same, as below.
+   */
+  #readStoreNow(
+    reads: Required<Pick<RedirectReads, 'findRedirectByCodeNow'>>,
+    domain: string,
+    code: string,
+    key: string,
+  ): ResolvedMiss | Promise<ResolvedMiss> {
+    try {
+      const found = reads.findRedirectByCodeNow(domain, code);
+      const entry = cacheEntryFor(found);
+      if (this.#cache.set(key, entry)) return this.#stored(key, found, entry);
+      this.stats.staleStoreReads++;
+      const latest = reads.findRedirectByCodeNow(domain, code);
+      const fresh = cacheEntryFor(latest);
+      this.#cache.set(key, fresh);
+      return this.#stored(key, latest, fresh);
+    } catch (error) {
+      // Never "not found" for a store that failed (SPEC §5): the caller's 503.
+      return rejected(error);
+    }
+  }
+
   #stored(key: string, found: RedirectTarget | null, entry: CacheEntry): ResolvedMiss {
     if (found === null && this.#known.ready) this.stats.filterFalsePositives++;
     this.#shared?.set(key, entry);
-    return { outcome: this.#outcomeOf(entry), source: 'store' };
+    return { kind: 'read', outcome: this.#outcomeOf(entry), source: 'store' };
   }
 
   #outcomeOf(entry: CacheEntry): RedirectOutcome {
@@ -244,6 +290,11 @@ export class RedirectResolver implements LinkEvents {
       crawlable: entry.crawlable,
     };
   }
+}
+
+/** A read that failed at once, as a read that fails later looks to its caller. */
+async function rejected(error: unknown): Promise<never> {
+  throw error;
 }
 
 function entryOf(link: Link): CacheEntry {
