@@ -13,7 +13,11 @@ import { runSweep, type SweepDeps } from '../../src/services/lifecycle/sweeper.j
 import type { SweepTotals } from '../../src/services/stats/service-stats.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/services/links/create-link.js';
 import { KnownCodes } from '../../src/services/redirect/known-codes.js';
-import { RedirectResolver } from '../../src/services/redirect/redirect-resolver.js';
+import {
+  RedirectResolver,
+  type Resolution,
+} from '../../src/services/redirect/redirect-resolver.js';
+import type { RedirectOutcome } from '../../src/domain/redirect-outcome.js';
 import { BASE_MS, HOUR_MS, makeClaim, makeLink } from '../contract/store-factories.js';
 import { capturingLogger } from '../support/capturing-logger.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -320,8 +324,7 @@ describe('runSweep over a real SQLite store', () => {
     clock.advance(2 * HOUR_MS);
     assert.equal((await runSweep(deps, clock.now())).expired, 1);
     // Someone asks for the expired code: L1 now holds the old link, expired, at version 5.
-    const before = resolver.resolve(old.code, '');
-    assert.equal((before instanceof Promise ? (await before).outcome : before).kind, 'not-found');
+    assert.equal((await outcomeOf(resolver.resolve(old.code, ''))).kind, 'not-found');
 
     clock.advance(DAY_MS);
     assert.equal((await runSweep(deps, clock.now())).reclaimed, 1);
@@ -330,8 +333,7 @@ describe('runSweep over a real SQLite store', () => {
     assert.equal((await store.links.insertLink(reborn)).kind, 'inserted');
     resolver.linkCreated(reborn);
 
-    const after = resolver.resolve(old.code, '');
-    const outcome = after instanceof Promise ? (await after).outcome : after;
+    const outcome = await outcomeOf(resolver.resolve(old.code, ''));
     assert.equal(outcome.kind, 'redirect');
     assert.equal(outcome.kind === 'redirect' ? outcome.linkId : null, reborn.id);
   });
@@ -460,3 +462,9 @@ describe('the sweep job', () => {
     assert.equal(left.filter((link) => link !== null).length, 3);
   });
 });
+
+/** The outcome, whether L1 answered, the store was read at once (ADR 0155), or later. */
+async function outcomeOf(result: Resolution): Promise<RedirectOutcome> {
+  if (result instanceof Promise) return (await result).outcome;
+  return result.kind === 'read' ? result.outcome : result;
+}
