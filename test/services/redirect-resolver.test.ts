@@ -18,16 +18,8 @@ import { BloomFilter } from '../../src/codes/bloom-filter.js';
 import { ScalableBloomFilter } from '../../src/codes/scalable-bloom-filter.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { KnownCodes } from '../../src/services/redirect/known-codes.js';
-import {
-  RedirectResolver,
-  type Resolution,
-} from '../../src/services/redirect/redirect-resolver.js';
-
-/** The outcome, whether L1 answered at once or a read had to finish first. */
-async function outcomeOf(result: Resolution): Promise<RedirectOutcome> {
-  if (result instanceof Promise) return (await result).outcome;
-  return result.kind === 'read' ? result.outcome : result;
-}
+import { RedirectResolver } from '../../src/services/redirect/redirect-resolver.js';
+import { outcomeOf } from '../support/outcome-of.js';
 import { eventually } from '../support/eventually.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { REDIS_URL, requireRedis, uniquePrefix } from '../support/require-redis.js';

@@ -13,11 +13,8 @@ import { runSweep, type SweepDeps } from '../../src/services/lifecycle/sweeper.j
 import type { SweepTotals } from '../../src/services/stats/service-stats.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/services/links/create-link.js';
 import { KnownCodes } from '../../src/services/redirect/known-codes.js';
-import {
-  RedirectResolver,
-  type Resolution,
-} from '../../src/services/redirect/redirect-resolver.js';
-import type { RedirectOutcome } from '../../src/domain/redirect-outcome.js';
+import { RedirectResolver } from '../../src/services/redirect/redirect-resolver.js';
+import { outcomeOf } from '../support/outcome-of.js';
 import { BASE_MS, HOUR_MS, makeClaim, makeLink } from '../contract/store-factories.js';
 import { capturingLogger } from '../support/capturing-logger.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -462,9 +459,3 @@ describe('the sweep job', () => {
     assert.equal(left.filter((link) => link !== null).length, 3);
   });
 });
-
-/** The outcome, whether L1 answered, the store was read at once (ADR 0155), or later. */
-async function outcomeOf(result: Resolution): Promise<RedirectOutcome> {
-  if (result instanceof Promise) return (await result).outcome;
-  return result.kind === 'read' ? result.outcome : result;
-}

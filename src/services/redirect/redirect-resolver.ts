@@ -29,6 +29,9 @@ export interface ResolvedMiss {
   readonly source: 'l2' | 'store';
 }
 
+/** A store's reads that include the one answered at once (ADR 0155). */
+type ReadsNow = Required<Pick<RedirectReads, 'findRedirectByCodeNow'>>;
+
 /** What `resolve` answers: at once (L1, memory, a store that reads at once), or later. */
 export type Resolution = RedirectOutcome | ResolvedMiss | Promise<ResolvedMiss>;
 
@@ -55,7 +58,7 @@ export class RedirectResolver implements LinkEvents {
    * The embedded store's synchronous read, used for every miss when there is no L2
    * (ADR 0155); null otherwise.
    */
-  readonly #readsNow: Required<Pick<RedirectReads, 'findRedirectByCodeNow'>> | null;
+  readonly #readsNow: ReadsNow | null;
   readonly #clock: Clock;
   readonly #cache: NearLinkCache;
   readonly #shared: SharedLinkCache | null;
@@ -74,7 +77,7 @@ export class RedirectResolver implements LinkEvents {
     this.#blocklist = deps.blocklist;
     this.#readsNow =
       deps.shared === null && deps.redirects.findRedirectByCodeNow !== undefined
-        ? (deps.redirects as Required<Pick<RedirectReads, 'findRedirectByCodeNow'>>)
+        ? (deps.redirects as ReadsNow)
         : null;
     // Invalidations from any instance (this one included) drop the code from L1. Creates
     // are announced the same way, so the code is known here before the next catch-up.
@@ -212,46 +215,58 @@ export class RedirectResolver implements LinkEvents {
   }
 
   #readStore(domain: string, code: string, key: string): Promise<ResolvedMiss> {
-    return this.#redirects.findRedirectByCode(domain, code).then((found) => {
-      // L1's entry is made here, once per fill: the store's read knows nothing of caches.
-      const entry = cacheEntryFor(found);
-      // A store error never gets here, so it is never cached as "not found" (SPEC §5).
-      if (this.#cache.set(key, entry)) return this.#stored(key, found, entry);
-      // Older than a change this instance made or was told of (a replica that has not
-      // replayed it yet): never served (SPEC §5). The primary has the change.
-      this.stats.staleStoreReads++;
-      return this.#redirects.findRedirectByCode(domain, code, { primary: true }).then((latest) => {
-        const fresh = cacheEntryFor(latest);
-        this.#cache.set(key, fresh);
-        return this.#stored(key, latest, fresh);
-      });
-    });
+    // A store error never reaches #filled, so it is never cached as "not found" (SPEC §5).
+    return this.#redirects
+      .findRedirectByCode(domain, code)
+      .then(
+        (found) =>
+          this.#filled(key, found) ??
+          this.#redirects
+            .findRedirectByCode(domain, code, { primary: true })
+            .then((latest) => this.#refilled(key, latest)),
+      );
   }
 
   /**
    * The miss read at once (ADR 0155): nothing to coalesce (no other request runs until it
-   * returns), no promise on success. The file is the primary, so a read older than a
-   * version L1 knows cannot happen; it is read again all the same, as below.
+   * returns), no promise on success. A read older than a version L1 knows is read again,
+   * as in #readStore (one file: the same read is the primary's).
    */
   #readStoreNow(
-    reads: Required<Pick<RedirectReads, 'findRedirectByCodeNow'>>,
+    reads: ReadsNow,
     domain: string,
     code: string,
     key: string,
   ): ResolvedMiss | Promise<ResolvedMiss> {
     try {
-      const found = reads.findRedirectByCodeNow(domain, code);
-      const entry = cacheEntryFor(found);
-      if (this.#cache.set(key, entry)) return this.#stored(key, found, entry);
-      this.stats.staleStoreReads++;
-      const latest = reads.findRedirectByCodeNow(domain, code);
-      const fresh = cacheEntryFor(latest);
-      this.#cache.set(key, fresh);
-      return this.#stored(key, latest, fresh);
+      return (
+        this.#filled(key, reads.findRedirectByCodeNow(domain, code)) ??
+        this.#refilled(key, reads.findRedirectByCodeNow(domain, code))
+      );
     } catch (error) {
       // Never "not found" for a store that failed (SPEC §5): the caller's 503.
       return rejected(error);
     }
+  }
+
+  /**
+   * L1's entry for what the store read, made here once per fill (the store's read knows
+   * nothing of caches), and the miss's answer; null when the read is older than a change
+   * this instance made or was told of (a replica that has not replayed it yet): never
+   * served (SPEC §5), the caller reads the primary.
+   */
+  #filled(key: string, found: RedirectTarget | null): ResolvedMiss | null {
+    const entry = cacheEntryFor(found);
+    if (this.#cache.set(key, entry)) return this.#stored(key, found, entry);
+    this.stats.staleStoreReads++;
+    return null;
+  }
+
+  /** The primary's answer after a stale read: kept if L1 takes it, served either way. */
+  #refilled(key: string, latest: RedirectTarget | null): ResolvedMiss {
+    const fresh = cacheEntryFor(latest);
+    this.#cache.set(key, fresh);
+    return this.#stored(key, latest, fresh);
   }
 
   #stored(key: string, found: RedirectTarget | null, entry: CacheEntry): ResolvedMiss {
